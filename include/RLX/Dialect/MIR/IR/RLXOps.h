@@ -1,0 +1,38 @@
+//===- RLXOps.h - RLX MIR operations ----------------------------*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_MIR_IR_RLXOPS_H
+#define RLX_DIALECT_MIR_IR_RLXOPS_H
+
+#include "RLX/Dialect/MIR/IR/RLXDialect.h"
+#include "RLX/Dialect/MIR/IR/TypeInference.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+// Forward declarations of every op first: ops of one group name ops of
+// another in their traits (e.g. rlx.yield's parents).
+#include "RLX/Dialect/MIR/IR/RLXControlFlowOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXLeafOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXElementwiseOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXReductionOps.h.inc"
+
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXControlFlowOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXLeafOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXElementwiseOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXReductionOps.h.inc"
+
+#endif // RLX_DIALECT_MIR_IR_RLXOPS_H

@@ -1,0 +1,131 @@
+//===- TypeInference.h - shape rules shared by RLX ops ----------*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The shape rules that several RLX ops share (broadcasting, axis handling,
+// reductions, matmul). Each `infer*` helper both checks its rule and computes
+// result types; on a broken rule it emits one diagnostic at `loc` that names
+// the op, the operand and the values involved, then fails. Ops call these
+// from `inferReturnTypes`, so a parsed op, a built op and a verified op all
+// go through the same check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_MIR_IR_TYPEINFERENCE_H
+#define RLX_DIALECT_MIR_IR_TYPEINFERENCE_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/ValueRange.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace mlir {
+namespace rlx {
+
+/// Emits `'<opName>' op <args...>` at `loc` when a location is given (type
+/// inference without a location fails silently) and returns failure.
+template <typename... Args>
+LogicalResult emitInferError(std::optional<Location> loc, StringRef opName,
+                          Args &&...args) {
+  return emitOptionalError(loc, "'", opName, "' op ",
+                           std::forward<Args>(args)...);
+}
+
+/// Null-safe reads of attributes inside `inferReturnTypes`: when an op is
+/// parsed, default-valued attributes the text left out are still null there.
+inline bool boolOr(BoolAttr attr, bool otherwise) {
+  return attr ? attr.getValue() : otherwise;
+}
+inline ArrayRef<int64_t> arrayOrEmpty(DenseI64ArrayAttr attr) {
+  return attr ? attr.asArrayRef() : ArrayRef<int64_t>();
+}
+inline std::optional<int64_t> optionalInt(IntegerAttr attr) {
+  if (!attr)
+    return std::nullopt;
+  return attr.getValue().getSExtValue();
+}
+
+/// Fails with "requires attribute '<name>'" when a required attribute is
+/// missing (the generic form can leave it out).
+LogicalResult requireAttr(std::optional<Location> loc, StringRef opName,
+                          Attribute attr, StringRef name);
+
+/// A dim for a diagnostic: its size, or `?` when dynamic.
+std::string dimStr(int64_t d);
+
+/// Broadcasts `shapes` NumPy-style. On mismatch names the operands from
+/// `names` and the disagreeing dims.
+FailureOr<SmallVector<int64_t>>
+broadcastShapes(std::optional<Location> loc, StringRef opName,
+                ArrayRef<ArrayRef<int64_t>> shapes, ArrayRef<StringRef> names);
+
+/// Result type of an elementwise op over `operands` (named `names`): the
+/// broadcast shape, with `resultElementType`, or the operands' common element
+/// type when null (which must then agree).
+LogicalResult inferElementwiseResult(std::optional<Location> loc,
+                                     StringRef opName, ValueRange operands,
+                                     ArrayRef<StringRef> names,
+                                     Type resultElementType,
+                                     SmallVectorImpl<Type> &types);
+
+/// Checks `axis` in [-rank, rank) for operand `name` and returns it made
+/// non-negative.
+FailureOr<int64_t> normalizeAxis(std::optional<Location> loc, StringRef opName,
+                                 StringRef attrName, int64_t axis,
+                                 int64_t rank);
+
+/// Normalizes a list of distinct axes (see normalizeAxis).
+FailureOr<SmallVector<int64_t>>
+normalizeAxes(std::optional<Location> loc, StringRef opName,
+              StringRef attrName, ArrayRef<int64_t> axes, int64_t rank);
+
+/// `shape` with the (normalized) `axes` dropped or, with `keepdim`, set to 1.
+SmallVector<int64_t> reduceShape(ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> axes, bool keepdim);
+
+/// True when two dims may be equal at run time (either dynamic or equal).
+inline bool dimsCompatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+/// The more static of two compatible dims.
+inline int64_t refineDim(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) ? b : a;
+}
+
+/// Checks that operand `name` has rank `rank` (or, when `orMore`, at least).
+LogicalResult checkRank(std::optional<Location> loc, StringRef opName,
+                        StringRef name, ShapedType type, int64_t rank,
+                        bool orMore = false);
+
+/// Checks that dim `dim` of operand `name` may equal `expected` (from
+/// `what`), e.g. "'gamma' dim 0 (512) must match the last dim of 'input'
+/// (768)".
+LogicalResult checkDim(std::optional<Location> loc, StringRef opName,
+                       StringRef name, ShapedType type, int64_t dim,
+                       int64_t expected, StringRef what);
+
+/// Checks that operands share an element type.
+LogicalResult checkSameElementType(std::optional<Location> loc,
+                                   StringRef opName, ValueRange values,
+                                   ArrayRef<StringRef> names);
+
+/// Batched matmul result shape with optional transposes; leading dims
+/// broadcast.
+FailureOr<SmallVector<int64_t>>
+inferMatmulShape(std::optional<Location> loc, StringRef opName,
+                 ShapedType lhs, ShapedType rhs, bool transposeLhs,
+                 bool transposeRhs);
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_DIALECT_MIR_IR_TYPEINFERENCE_H

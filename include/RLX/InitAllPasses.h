@@ -1,0 +1,26 @@
+//===- InitAllPasses.h - register every RLX pass ----------------*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One call to register the RLX passes and pipelines with the global pass
+// registry. RLX has no passes yet; the optimizer, autodiff, memory and
+// conversion work add theirs here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_INITALLPASSES_H
+#define RLX_INITALLPASSES_H
+
+namespace mlir {
+namespace rlx {
+
+inline void registerAllPasses() {}
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_INITALLPASSES_H
