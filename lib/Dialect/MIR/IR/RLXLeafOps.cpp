@@ -38,8 +38,6 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
-
 //===----------------------------------------------------------------------===//
 // ParamOp
 //===----------------------------------------------------------------------===//
@@ -48,15 +46,4 @@ LogicalResult ParamOp::verify() {
   if (getName().empty())
     return emitOpError("'name' must not be empty");
   return success();
-}
-
-//===----------------------------------------------------------------------===//
-// CastOp
-//===----------------------------------------------------------------------===//
-
-// cast(x : T -> T) -> x
-OpFoldResult CastOp::fold(FoldAdaptor) {
-  if (getInput().getType() == getType())
-    return getInput();
-  return {};
 }

@@ -25,5 +25,14 @@ void RLXDialect::registerOps() {
       ,
 #define GET_OP_LIST
 #include "RLX/Dialect/MIR/IR/RLXReductionOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXLinalgOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXNNOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXShapeOps.cpp.inc"
       >();
 }

@@ -20,6 +20,13 @@ std::string rlx::dimStr(int64_t d) {
   return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
 }
 
+std::string rlx::listStr(ArrayRef<int64_t> values) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  return s;
+}
+
 LogicalResult rlx::requireAttr(std::optional<Location> loc, StringRef opName,
                                Attribute attr, StringRef name) {
   if (attr)

@@ -25,6 +25,9 @@
 #include "RLX/Dialect/MIR/IR/RLXLeafOps.h.inc"
 #include "RLX/Dialect/MIR/IR/RLXElementwiseOps.h.inc"
 #include "RLX/Dialect/MIR/IR/RLXReductionOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXLinalgOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXNNOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXShapeOps.h.inc"
 
 #define GET_OP_CLASSES
 #include "RLX/Dialect/MIR/IR/RLXControlFlowOps.h.inc"
@@ -34,5 +37,11 @@
 #include "RLX/Dialect/MIR/IR/RLXElementwiseOps.h.inc"
 #define GET_OP_CLASSES
 #include "RLX/Dialect/MIR/IR/RLXReductionOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXLinalgOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXNNOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXShapeOps.h.inc"
 
 #endif // RLX_DIALECT_MIR_IR_RLXOPS_H

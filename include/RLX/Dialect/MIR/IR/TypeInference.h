@@ -61,6 +61,9 @@ LogicalResult requireAttr(std::optional<Location> loc, StringRef opName,
 /// A dim for a diagnostic: its size, or `?` when dynamic.
 std::string dimStr(int64_t d);
 
+/// A list of integers for a diagnostic: `1, 0, 2`.
+std::string listStr(ArrayRef<int64_t> values);
+
 /// Broadcasts `shapes` NumPy-style. On mismatch names the operands from
 /// `names` and the disagreeing dims.
 FailureOr<SmallVector<int64_t>>

@@ -1,0 +1,207 @@
+//===- RLXNNOps.td - RLX normalization, attention, position -*- tablegen -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_MIR_IR_RLXNNOPS_TD
+#define RLX_DIALECT_MIR_IR_RLXNNOPS_TD
+
+include "RLX/Dialect/MIR/IR/RLXBase.td"
+
+//===----------------------------------------------------------------------===//
+// LayerNormOp
+//===----------------------------------------------------------------------===//
+
+def RLX_LayerNormOp : RLX_Op<"layer_norm", [
+    Pure, AllTypesMatch<["input", "result"]>,
+    AllTypesMatch<["gamma", "beta"]>]> {
+  let summary = "Layer normalization over the last axis";
+  let description = [{
+    `(x - mean) / sqrt(var + epsilon) * gamma + beta` with the (biased)
+    mean and variance over the last axis, as
+    `F.layer_norm(x, [D], gamma, beta, epsilon)`. `gamma` and `beta` are
+    1-D of the last dim's size and of `input`'s element type. Statistics of
+    f16/bf16 inputs are accumulated in f32.
+
+    ```mlir
+    %y = rlx.layer_norm %x, %g, %b {epsilon = 1.0e-12 : f32}
+        : tensor<8x128x768xf32>, tensor<768xf32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$gamma,
+                   RLX_FloatTensor:$beta,
+                   DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// RmsNormOp
+//===----------------------------------------------------------------------===//
+
+def RLX_RmsNormOp : RLX_Op<"rms_norm", [
+    Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Root-mean-square normalization over the last axis";
+  let description = [{
+    `x * rsqrt(mean(x^2) + epsilon) * gamma` over the last axis, with
+    `gamma` 1-D of the last dim's size and of `input`'s element type. The
+    mean of f16/bf16 inputs is accumulated in f32.
+
+    ```mlir
+    %y = rlx.rms_norm %x, %g {epsilon = 1.0e-6 : f32}
+        : tensor<1x16x4096xbf16>, tensor<4096xbf16>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$gamma,
+                   DefaultValuedAttr<F32Attr, "1.0e-6">:$epsilon);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma attr-dict `:` type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// GroupNormOp
+//===----------------------------------------------------------------------===//
+
+def RLX_GroupNormOp : RLX_Op<"group_norm", [
+    Pure, AllTypesMatch<["input", "result"]>,
+    AllTypesMatch<["gamma", "beta"]>]> {
+  let summary = "Group normalization over channel groups";
+  let description = [{
+    Splits the C channels of `input` [N, C, ...] into `num_groups` groups
+    (C divisible by it), normalizes each group of each sample over its
+    channels and spatial positions, then applies the per-channel `gamma`
+    and `beta` [C], as `F.group_norm`.
+
+    ```mlir
+    %y = rlx.group_norm %x, %g, %b {num_groups = 8 : i64}
+        : tensor<2x32x16x16xf32>, tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$gamma,
+                   RLX_FloatTensor:$beta, I64Attr:$num_groups,
+                   DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// BatchNormInferenceOp
+//===----------------------------------------------------------------------===//
+
+def RLX_BatchNormInferenceOp : RLX_Op<"batch_norm_inference", [
+    Pure, AllTypesMatch<["input", "result"]>,
+    AllTypesMatch<["gamma", "beta", "mean", "variance"]>]> {
+  let summary = "Batch normalization with running statistics";
+  let description = [{
+    `(x - mean) / sqrt(variance + epsilon) * gamma + beta` per channel of
+    `input` [N, C, ...], with the four statistics 1-D of size C, as
+    `F.batch_norm(x, mean, variance, gamma, beta, training=False)`.
+
+    ```mlir
+    %y = rlx.batch_norm_inference %x, %g, %b, %m, %v
+        : tensor<2x16x8x8xf32>, tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$gamma,
+                   RLX_FloatTensor:$beta, RLX_FloatTensor:$mean,
+                   RLX_FloatTensor:$variance,
+                   DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `,` $mean `,` $variance attr-dict `:`
+    type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+def RLX_AttentionOp : RLX_InferredOp<"attention"> {
+  let summary = "Scaled dot-product attention with a mask kind";
+  let description = [{
+    `softmax(scale * q k^T + mask) v` per batch and head, as
+    `F.scaled_dot_product_attention`. `query` is [B, H, S, D], `key`
+    [B, Hkv, Skv, D] and `value` [B, Hkv, Skv, Dv] with H a multiple of Hkv
+    (grouped-query attention: query head h reads kv head h / (H / Hkv)).
+    The result is [B, H, S, Dv]. `scale` defaults to 1/sqrt(D).
+
+    `mask` selects what is added to the scores before the softmax:
+    - `none`: nothing;
+    - `causal`: query i sees keys j <= i + (Skv - S) (aligned at the end);
+    - `sliding_window`: causal and also j > i + (Skv - S) - `window`;
+    - `custom`: the `attn_mask` operand (i1, broadcastable to
+      [B, H, S, Skv]), true meaning "may attend";
+    - `bias`: the `attn_mask` operand (of the query's float type,
+      broadcastable to [B, H, S, Skv]), added to the scores.
+    `window` (positive) is required for, and only allowed with,
+    `sliding_window`; the `attn_mask` operand is required for, and only
+    allowed with, `custom` and `bias`. Rows with no visible key give zeros.
+
+    ```mlir
+    %o = rlx.attention %q, %k, %v mask = causal
+        : tensor<2x8x128x64xf32>, tensor<2x2x128x64xf32>, tensor<2x2x128x64xf32>
+    %p = rlx.attention %q, %k, %v, %bias mask = bias
+        : tensor<2x8x128x64xf32>, tensor<2x8x128x64xf32>,
+          tensor<2x8x128x64xf32>, tensor<2x1x128x128xf32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$query, RLX_FloatTensor:$key,
+                   RLX_FloatTensor:$value,
+                   Optional<RankedTensorOf<[RLX_Float, I1]>>:$attn_mask,
+                   DefaultValuedAttr<RLX_MaskKindAttr,
+                                     "::mlir::rlx::MaskKind::None">:$mask,
+                   OptionalAttr<I64Attr>:$window,
+                   OptionalAttr<F32Attr>:$scale);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`,` $attn_mask^)? `mask` `=`
+    custom<EnumKeyword>($mask) (`window` `=` $window^)? attr-dict `:`
+    type($query) `,` type($key) `,` type($value) (`,` type($attn_mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// RopeOp
+//===----------------------------------------------------------------------===//
+
+def RLX_RopeOp : RLX_Op<"rope", [
+    Pure, AllTypesMatch<["input", "result"]>, AllTypesMatch<["cos", "sin"]>]> {
+  let summary = "Rotary position embedding";
+  let description = [{
+    Rotates pairs of features of `input` [B, H, S, D] (D even) by angles
+    whose cosines and sines are given per position and pair: `cos`, `sin`
+    [S, D/2]. With `style = "neox"` (HF rotate-half) pair i is (x[i],
+    x[i + D/2]); with `gptj` it is (x[2i], x[2i+1]). Each pair (a, b)
+    becomes (a cos - b sin, a sin + b cos).
+
+    ```mlir
+    %y = rlx.rope %x, %cos, %sin : tensor<1x32x16x128xf32>, tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$cos,
+                   RLX_FloatTensor:$sin,
+                   DefaultValuedAttr<RLX_RopeStyleAttr,
+                                     "::mlir::rlx::RopeStyle::Neox">:$style);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $cos `,` $sin attr-dict `:` type($input) `,` type($cos)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // RLX_DIALECT_MIR_IR_RLXNNOPS_TD

@@ -1,0 +1,218 @@
+//===- RLXNNOps.cpp - normalization, attention and position ops ---===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLXAsmDirectives.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXNNOps.cpp.inc"
+
+/// Checks that the per-feature parameter `param` (named `name`) is 1-D of
+/// `input`'s dim `dim`, with `input`'s element type.
+static LogicalResult verifyFeatureParam(Operation *op, Value input,
+                                        Value param, StringRef name,
+                                        int64_t dim, StringRef what) {
+  auto in = cast<RankedTensorType>(input.getType());
+  auto type = cast<RankedTensorType>(param.getType());
+  Location loc = op->getLoc();
+  StringRef opName = op->getName().getStringRef();
+  if (failed(checkSameElementType(loc, opName, {input, param},
+                                  {"input", name})) ||
+      failed(checkRank(loc, opName, name, type, 1)))
+    return failure();
+  return checkDim(loc, opName, name, type, 0, in.getDimSize(dim), what);
+}
+
+/// Checks that `epsilon` is positive.
+static LogicalResult verifyEpsilon(Operation *op, APFloat epsilon) {
+  if (!epsilon.isNegative() && !epsilon.isZero() && !epsilon.isNaN())
+    return success();
+  return op->emitOpError("'epsilon' must be positive, got ")
+         << epsilon.convertToDouble();
+}
+
+//===----------------------------------------------------------------------===//
+// LayerNormOp / RmsNormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LayerNormOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (failed(checkRank(getLoc(), getOperationName(), "input",
+                       getInput().getType(), 1, /*orMore=*/true)) ||
+      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())))
+    return failure();
+  return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", rank - 1,
+                            "the last dim of 'input'");
+}
+
+LogicalResult RmsNormOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (failed(checkRank(getLoc(), getOperationName(), "input",
+                       getInput().getType(), 1, /*orMore=*/true)) ||
+      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())))
+    return failure();
+  return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", rank - 1,
+                            "the last dim of 'input'");
+}
+
+//===----------------------------------------------------------------------===//
+// GroupNormOp / BatchNormInferenceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupNormOp::verify() {
+  RankedTensorType in = getInput().getType();
+  if (failed(checkRank(getLoc(), getOperationName(), "input", in, 2,
+                       /*orMore=*/true)) ||
+      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())) ||
+      failed(verifyFeatureParam(*this, getInput(), getGamma(), "gamma", 1,
+                                "the channels of 'input'")))
+    return failure();
+  int64_t groups = getNumGroups(), channels = in.getDimSize(1);
+  if (groups < 1)
+    return emitOpError("'num_groups' must be positive, got ") << groups;
+  if (!ShapedType::isDynamic(channels) && channels % groups != 0)
+    return emitOpError("'num_groups' (")
+           << groups << ") must divide the channels of 'input' (" << channels
+           << ")";
+  return success();
+}
+
+LogicalResult BatchNormInferenceOp::verify() {
+  if (failed(checkRank(getLoc(), getOperationName(), "input",
+                       getInput().getType(), 2, /*orMore=*/true)) ||
+      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())))
+    return failure();
+  return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", 1,
+                            "the channels of 'input'");
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto q = cast<RankedTensorType>(adaptor.getQuery().getType());
+  auto k = cast<RankedTensorType>(adaptor.getKey().getType());
+  auto v = cast<RankedTensorType>(adaptor.getValue().getType());
+  if (failed(checkSameElementType(
+          loc, name, {adaptor.getQuery(), adaptor.getKey(), adaptor.getValue()},
+          {"query", "key", "value"})) ||
+      failed(checkRank(loc, name, "query", q, 4)) ||
+      failed(checkRank(loc, name, "key", k, 4)) ||
+      failed(checkRank(loc, name, "value", v, 4)) ||
+      failed(checkDim(loc, name, "key", k, 0, q.getDimSize(0),
+                      "the batch of 'query'")) ||
+      failed(checkDim(loc, name, "value", v, 0, q.getDimSize(0),
+                      "the batch of 'query'")) ||
+      failed(checkDim(loc, name, "key", k, 3, q.getDimSize(3),
+                      "the head dim of 'query'")) ||
+      failed(checkDim(loc, name, "value", v, 1, k.getDimSize(1),
+                      "the heads of 'key'")) ||
+      failed(checkDim(loc, name, "value", v, 2, k.getDimSize(2),
+                      "the length of 'key'")))
+    return failure();
+  int64_t heads = q.getDimSize(1), kvHeads = k.getDimSize(1);
+  if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kvHeads) &&
+      (kvHeads == 0 || heads % kvHeads != 0))
+    return emitInferError(loc, name, "query heads (", heads,
+                          ") must be a multiple of key/value heads (",
+                          kvHeads, ")");
+  types.push_back(q.clone(
+      {q.getDimSize(0), heads, q.getDimSize(2), v.getDimSize(3)}));
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  MaskKind kind = getMask();
+  bool needsOperand = kind == MaskKind::Custom || kind == MaskKind::Bias;
+  if (needsOperand && !getAttnMask())
+    return emitOpError("mask kind '")
+           << stringifyMaskKind(kind) << "' needs the 'attn_mask' operand";
+  if (!needsOperand && getAttnMask())
+    return emitOpError("mask kind '")
+           << stringifyMaskKind(kind)
+           << "' takes no 'attn_mask' operand (use 'custom' or 'bias')";
+  if (kind == MaskKind::SlidingWindow) {
+    if (!getWindow())
+      return emitOpError("mask kind 'sliding_window' needs 'window'");
+    if (static_cast<int64_t>(*getWindow()) < 1)
+      return emitOpError("'window' must be positive, got ")
+             << static_cast<int64_t>(*getWindow());
+  } else if (getWindow()) {
+    return emitOpError("'window' is only allowed with mask kind "
+                       "'sliding_window', not '")
+           << stringifyMaskKind(kind) << "'";
+  }
+  if (Value mask = getAttnMask()) {
+    auto type = cast<RankedTensorType>(mask.getType());
+    Type element = type.getElementType();
+    Type expected = kind == MaskKind::Custom
+                        ? Type(IntegerType::get(getContext(), 1))
+                        : getQuery().getType().getElementType();
+    if (element != expected)
+      return emitOpError("'attn_mask' of mask kind '")
+             << stringifyMaskKind(kind) << "' must have element type "
+             << expected << ", got " << element;
+    RankedTensorType q = getQuery().getType();
+    int64_t scores[] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
+                        getKey().getType().getDimSize(2)};
+    ArrayRef<int64_t> shapes[] = {scores, type.getShape()};
+    StringRef names[] = {"scores", "attn_mask"};
+    if (type.getRank() > 4)
+      return emitOpError("'attn_mask' must have rank at most 4, got ")
+             << type.getRank();
+    FailureOr<SmallVector<int64_t>> b =
+        broadcastShapes(getLoc(), getOperationName(), shapes, names);
+    if (failed(b))
+      return failure();
+    if (ArrayRef<int64_t>(*b) != ArrayRef<int64_t>(scores) &&
+        llvm::none_of(*b, ShapedType::isDynamic))
+      return emitOpError("'attn_mask' ")
+             << type << " must broadcast to the scores [B, H, S, Skv]";
+  }
+  if (std::optional<APFloat> scale = getScale();
+      scale && (scale->isZero() || scale->isNaN()))
+    return emitOpError("'scale' must be non-zero");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RopeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RopeOp::verify() {
+  RankedTensorType in = getInput().getType(), cs = getCos().getType();
+  StringRef name = getOperationName();
+  if (failed(checkRank(getLoc(), name, "input", in, 4)) ||
+      failed(checkRank(getLoc(), name, "cos", cs, 2)) ||
+      failed(checkSameElementType(getLoc(), name, {getInput(), getCos()},
+                                  {"input", "cos"})))
+    return failure();
+  int64_t d = in.getDimSize(3);
+  if (!ShapedType::isDynamic(d) && d % 2 != 0)
+    return emitOpError("the head dim of 'input' (") << d << ") must be even";
+  return failure(
+      failed(checkDim(getLoc(), name, "cos", cs, 0, in.getDimSize(2),
+                      "the sequence length of 'input'")) ||
+      failed(checkDim(getLoc(), name, "cos", cs, 1,
+                      ShapedType::isDynamic(d) ? d : d / 2,
+                      "half the head dim of 'input'")));
+}
