@@ -141,53 +141,12 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult AttentionOp::verify() {
-  MaskKind kind = getMask();
-  bool needsOperand = kind == MaskKind::Custom || kind == MaskKind::Bias;
-  if (needsOperand && !getAttnMask())
-    return emitOpError("mask kind '")
-           << stringifyMaskKind(kind) << "' needs the 'attn_mask' operand";
-  if (!needsOperand && getAttnMask())
-    return emitOpError("mask kind '")
-           << stringifyMaskKind(kind)
-           << "' takes no 'attn_mask' operand (use 'custom' or 'bias')";
-  if (kind == MaskKind::SlidingWindow) {
-    if (!getWindow())
-      return emitOpError("mask kind 'sliding_window' needs 'window'");
-    if (static_cast<int64_t>(*getWindow()) < 1)
-      return emitOpError("'window' must be positive, got ")
-             << static_cast<int64_t>(*getWindow());
-  } else if (getWindow()) {
-    return emitOpError("'window' is only allowed with mask kind "
-                       "'sliding_window', not '")
-           << stringifyMaskKind(kind) << "'";
-  }
-  if (Value mask = getAttnMask()) {
-    auto type = cast<RankedTensorType>(mask.getType());
-    Type element = type.getElementType();
-    Type expected = kind == MaskKind::Custom
-                        ? Type(IntegerType::get(getContext(), 1))
-                        : getQuery().getType().getElementType();
-    if (element != expected)
-      return emitOpError("'attn_mask' of mask kind '")
-             << stringifyMaskKind(kind) << "' must have element type "
-             << expected << ", got " << element;
-    RankedTensorType q = getQuery().getType();
-    int64_t scores[] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
-                        getKey().getType().getDimSize(2)};
-    ArrayRef<int64_t> shapes[] = {scores, type.getShape()};
-    StringRef names[] = {"scores", "attn_mask"};
-    if (type.getRank() > 4)
-      return emitOpError("'attn_mask' must have rank at most 4, got ")
-             << type.getRank();
-    FailureOr<SmallVector<int64_t>> b =
-        broadcastShapes(getLoc(), getOperationName(), shapes, names);
-    if (failed(b))
-      return failure();
-    if (ArrayRef<int64_t>(*b) != ArrayRef<int64_t>(scores) &&
-        llvm::none_of(*b, ShapedType::isDynamic))
-      return emitOpError("'attn_mask' ")
-             << type << " must broadcast to the scores [B, H, S, Skv]";
-  }
+  RankedTensorType q = getQuery().getType();
+  int64_t scores[] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
+                      getKey().getType().getDimSize(2)};
+  if (failed(verifyAttentionMask(*this, getMask(), getWindow(), getAttnMask(),
+                                 q.getElementType(), scores)))
+    return failure();
   if (std::optional<APFloat> scale = getScale();
       scale && (scale->isZero() || scale->isNaN()))
     return emitOpError("'scale' must be non-zero");

@@ -34,5 +34,20 @@ void RLXDialect::registerOps() {
       ,
 #define GET_OP_LIST
 #include "RLX/Dialect/MIR/IR/RLXShapeOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXConvOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXQuantOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXFusedOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXAutodiffOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "RLX/Dialect/MIR/IR/RLXBackwardOps.cpp.inc"
       >();
 }

@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Dialect/MIR/IR/TypeInference.h"
+#include "RLX/Dialect/MIR/IR/RLXDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -191,4 +193,178 @@ rlx::inferMatmulShape(std::optional<Location> loc, StringRef opName,
   result.push_back(m);
   result.push_back(n);
   return result;
+}
+
+LogicalResult rlx::verifyAttentionMask(Operation *op, MaskKind kind,
+                                       std::optional<uint64_t> window,
+                                       Value attnMask, Type floatType,
+                                       ArrayRef<int64_t> scores) {
+  bool needsOperand = kind == MaskKind::Custom || kind == MaskKind::Bias;
+  if (needsOperand && !attnMask)
+    return op->emitOpError("mask kind '")
+           << stringifyMaskKind(kind) << "' needs the 'attn_mask' operand";
+  if (!needsOperand && attnMask)
+    return op->emitOpError("mask kind '")
+           << stringifyMaskKind(kind)
+           << "' takes no 'attn_mask' operand (use 'custom' or 'bias')";
+  if (kind == MaskKind::SlidingWindow) {
+    if (!window)
+      return op->emitOpError("mask kind 'sliding_window' needs 'window'");
+    if (static_cast<int64_t>(*window) < 1)
+      return op->emitOpError("'window' must be positive, got ")
+             << static_cast<int64_t>(*window);
+  } else if (window) {
+    return op->emitOpError("'window' is only allowed with mask kind "
+                           "'sliding_window', not '")
+           << stringifyMaskKind(kind) << "'";
+  }
+  if (!attnMask)
+    return success();
+  auto type = cast<RankedTensorType>(attnMask.getType());
+  Type expected = kind == MaskKind::Custom
+                      ? Type(IntegerType::get(op->getContext(), 1))
+                      : floatType;
+  if (type.getElementType() != expected)
+    return op->emitOpError("'attn_mask' of mask kind '")
+           << stringifyMaskKind(kind) << "' must have element type "
+           << expected << ", got " << type.getElementType();
+  if (type.getRank() > 4)
+    return op->emitOpError("'attn_mask' must have rank at most 4, got ")
+           << type.getRank();
+  ArrayRef<int64_t> shapes[] = {scores, type.getShape()};
+  StringRef names[] = {"scores", "attn_mask"};
+  FailureOr<SmallVector<int64_t>> b = broadcastShapes(
+      op->getLoc(), op->getName().getStringRef(), shapes, names);
+  if (failed(b))
+    return failure();
+  if (ArrayRef<int64_t>(*b) != scores && llvm::none_of(*b, ShapedType::isDynamic))
+    return op->emitOpError("'attn_mask' ")
+           << type << " must broadcast to the scores [B, H, S, Skv]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution windows
+//===----------------------------------------------------------------------===//
+
+/// Reads `attr` (named `name`) as a list of `count` entries, or `count`
+/// copies of `fill` when it is empty; each entry must be at least `min`.
+static FailureOr<SmallVector<int64_t>>
+windowList(std::optional<Location> loc, StringRef opName, StringRef name,
+           DenseI64ArrayAttr attr, size_t count, int64_t fill, int64_t min) {
+  ArrayRef<int64_t> values = arrayOrEmpty(attr);
+  if (values.empty())
+    return SmallVector<int64_t>(count, fill);
+  if (values.size() != count)
+    return emitInferError(loc, opName, "'", name, "' has ", values.size(),
+                          " entries but needs ", count);
+  for (int64_t v : values)
+    if (v < min)
+      return emitInferError(loc, opName, "'", name, "' entries must be at least ",
+                            min, ", got ", v);
+  return SmallVector<int64_t>(values);
+}
+
+/// Checks the input rank (3 or 4: NCL or NCHW) and reads the window.
+FailureOr<ConvWindow>
+rlx::readConvWindow(std::optional<Location> loc, StringRef opName,
+           RankedTensorType input, DenseI64ArrayAttr strides,
+           DenseI64ArrayAttr padding, DenseI64ArrayAttr dilations,
+           DenseI64ArrayAttr outputPadding, ArrayRef<int64_t> stridesFill) {
+  if (input.getRank() != 3 && input.getRank() != 4)
+    return emitInferError(loc, opName,
+                          "operand 'input' must have rank 3 (NCL) or 4 "
+                          "(NCHW), got ",
+                          input.getRank());
+  size_t spatial = input.getRank() - 2;
+  ConvWindow w;
+  FailureOr<SmallVector<int64_t>> s =
+      windowList(loc, opName, "strides", strides, spatial, 1, 1);
+  FailureOr<SmallVector<int64_t>> p =
+      windowList(loc, opName, "padding", padding, 2 * spatial, 0, 0);
+  FailureOr<SmallVector<int64_t>> d =
+      windowList(loc, opName, "dilations", dilations, spatial, 1, 1);
+  FailureOr<SmallVector<int64_t>> o =
+      windowList(loc, opName, "output_padding", outputPadding, spatial, 0, 0);
+  if (failed(s) || failed(p) || failed(d) || failed(o))
+    return failure();
+  w.strides = arrayOrEmpty(strides).empty() && !stridesFill.empty()
+                  ? SmallVector<int64_t>(stridesFill)
+                  : *s;
+  w.padding = *p;
+  w.dilations = *d;
+  w.outputPadding = *o;
+  return w;
+}
+
+/// Output size of a strided window over `in` (dynamic stays dynamic).
+FailureOr<int64_t> rlx::convOutputSize(std::optional<Location> loc,
+                                       StringRef opName, int64_t dim,
+                                       int64_t in, int64_t k,
+                                       const ConvWindow &w, size_t i) {
+  if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k))
+    return ShapedType::kDynamic;
+  int64_t span = w.dilations[i] * (k - 1) + 1;
+  int64_t padded = in + w.padding[2 * i] + w.padding[2 * i + 1];
+  if (padded < span)
+    return emitInferError(loc, opName, "spatial dim ", dim, ": the window (",
+                          span, ") is larger than the padded input (", padded,
+                          ")");
+  return (padded - span) / w.strides[i] + 1;
+}
+
+/// Checks bias [cout] and the groups for input/weight channels.
+LogicalResult rlx::checkConvChannels(std::optional<Location> loc,
+                                   StringRef opName, int64_t groups,
+                                   int64_t cin, int64_t cout, Value bias) {
+  if (groups < 1)
+    return emitInferError(loc, opName, "'groups' must be positive, got ",
+                          groups);
+  for (auto [what, c] : {std::pair<StringRef, int64_t>{"input channels", cin},
+                         {"output channels", cout}})
+    if (!ShapedType::isDynamic(c) && c % groups != 0)
+      return emitInferError(loc, opName, "'groups' (", groups,
+                            ") must divide the ", what, " (", c, ")");
+  if (!bias)
+    return success();
+  auto type = cast<RankedTensorType>(bias.getType());
+  if (failed(checkRank(loc, opName, "bias", type, 1)))
+    return failure();
+  return checkDim(loc, opName, "bias", type, 0, cout, "the output channels");
+}
+
+FailureOr<RankedTensorType>
+rlx::inferConvType(std::optional<Location> loc, StringRef name,
+                   RankedTensorType input, RankedTensorType weight, Value bias,
+                   DenseI64ArrayAttr strides, DenseI64ArrayAttr padding,
+                   DenseI64ArrayAttr dilations, IntegerAttr groupsAttr) {
+  if (input.getElementType() != weight.getElementType())
+    return emitInferError(loc, name, "operand 'weight' has element type ",
+                          weight.getElementType(), " but 'input' has ",
+                          input.getElementType());
+  if (bias && getElementTypeOrSelf(bias.getType()) != input.getElementType())
+    return emitInferError(loc, name, "operand 'bias' has element type ",
+                          getElementTypeOrSelf(bias.getType()),
+                          " but 'input' has ", input.getElementType());
+  FailureOr<ConvWindow> w = readConvWindow(loc, name, input, strides, padding,
+                                           dilations, nullptr, {});
+  if (failed(w) ||
+      failed(checkRank(loc, name, "weight", weight, input.getRank())))
+    return failure();
+  int64_t groups = optionalInt(groupsAttr).value_or(1);
+  int64_t cin = input.getDimSize(1), cout = weight.getDimSize(0);
+  if (failed(checkConvChannels(loc, name, groups, cin, cout, bias)) ||
+      failed(checkDim(loc, name, "weight", weight, 1,
+                      ShapedType::isDynamic(cin) ? cin : cin / groups,
+                      "input channels / groups")))
+    return failure();
+  SmallVector<int64_t> shape = {input.getDimSize(0), cout};
+  for (int64_t i = 2; i < input.getRank(); ++i) {
+    FailureOr<int64_t> out = convOutputSize(
+        loc, name, i, input.getDimSize(i), weight.getDimSize(i), *w, i - 2);
+    if (failed(out))
+      return failure();
+    shape.push_back(*out);
+  }
+  return input.clone(shape);
 }

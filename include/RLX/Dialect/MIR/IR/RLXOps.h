@@ -28,6 +28,11 @@
 #include "RLX/Dialect/MIR/IR/RLXLinalgOps.h.inc"
 #include "RLX/Dialect/MIR/IR/RLXNNOps.h.inc"
 #include "RLX/Dialect/MIR/IR/RLXShapeOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXConvOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXQuantOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXFusedOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXAutodiffOps.h.inc"
+#include "RLX/Dialect/MIR/IR/RLXBackwardOps.h.inc"
 
 #define GET_OP_CLASSES
 #include "RLX/Dialect/MIR/IR/RLXControlFlowOps.h.inc"
@@ -43,5 +48,15 @@
 #include "RLX/Dialect/MIR/IR/RLXNNOps.h.inc"
 #define GET_OP_CLASSES
 #include "RLX/Dialect/MIR/IR/RLXShapeOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXConvOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXQuantOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXFusedOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXAutodiffOps.h.inc"
+#define GET_OP_CLASSES
+#include "RLX/Dialect/MIR/IR/RLXBackwardOps.h.inc"
 
 #endif // RLX_DIALECT_MIR_IR_RLXOPS_H

@@ -128,6 +128,52 @@ inferMatmulShape(std::optional<Location> loc, StringRef opName,
                  ShapedType lhs, ShapedType rhs, bool transposeLhs,
                  bool transposeRhs);
 
+/// The window of a convolution or pooling op with its defaults filled in:
+/// one stride, dilation and output padding per spatial dim, and a low and
+/// a high padding per spatial dim.
+struct ConvWindow {
+  SmallVector<int64_t> strides, padding, dilations, outputPadding;
+};
+
+/// Checks the input rank (3: NCL or 4: NCHW) and reads the window
+/// attributes; empty lists take the defaults, and empty strides take
+/// `stridesFill` when it is non-empty (pooling: the kernel).
+FailureOr<ConvWindow>
+readConvWindow(std::optional<Location> loc, StringRef opName,
+               RankedTensorType input, DenseI64ArrayAttr strides,
+               DenseI64ArrayAttr padding, DenseI64ArrayAttr dilations,
+               DenseI64ArrayAttr outputPadding,
+               ArrayRef<int64_t> stridesFill);
+
+/// Output size of spatial dim `dim` (window index `i`) for input size `in`
+/// and kernel size `k`; dynamic stays dynamic.
+FailureOr<int64_t> convOutputSize(std::optional<Location> loc,
+                                  StringRef opName, int64_t dim, int64_t in,
+                                  int64_t k, const ConvWindow &w, size_t i);
+
+/// Checks `groups` against the channel counts and `bias` (if any) is [cout].
+LogicalResult checkConvChannels(std::optional<Location> loc, StringRef opName,
+                                int64_t groups, int64_t cin, int64_t cout,
+                                Value bias);
+
+/// The result type of rlx.conv (shared with its backward ops' verifiers).
+FailureOr<RankedTensorType>
+inferConvType(std::optional<Location> loc, StringRef opName,
+              RankedTensorType input, RankedTensorType weight, Value bias,
+              DenseI64ArrayAttr strides, DenseI64ArrayAttr padding,
+              DenseI64ArrayAttr dilations, IntegerAttr groups);
+
+enum class MaskKind : uint32_t;
+
+/// The attention mask rules shared by rlx.attention and the fused attention
+/// ops: `window` goes with `sliding_window` only, the `attnMask` operand
+/// with `custom` (i1) and `bias` (`floatType`) only, and it broadcasts to
+/// the `scores` shape [B, H, S, Skv].
+LogicalResult verifyAttentionMask(Operation *op, MaskKind kind,
+                                  std::optional<uint64_t> window,
+                                  Value attnMask, Type floatType,
+                                  ArrayRef<int64_t> scores);
+
 } // namespace rlx
 } // namespace mlir
 
