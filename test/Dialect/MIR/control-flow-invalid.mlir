@@ -272,7 +272,7 @@ func.func @selective_scan_d_rank(%u: tensor<2x8x16xf32>, %dt: tensor<2x8x16xf32>
 
 // rlx.selective_scan: delta has u's batch.
 func.func @selective_scan_delta_batch(%u: tensor<2x8x16xf32>, %dt: tensor<3x8x16xf32>, %a: tensor<8x4xf32>, %b: tensor<2x4x16xf32>, %c: tensor<2x4x16xf32>, %d: tensor<8xf32>) {
-  // expected-error @+1 {{'rlx.selective_scan' op operand 'delta' dim 0 (3) must match the same dim of 'u' (2)}}
+  // expected-error @+1 {{'rlx.selective_scan' op operand 'delta' dim 0 (3) must match the batch of 'u' (2)}}
   %0 = rlx.selective_scan %u, %dt, %a, %b, %c, %d : tensor<2x8x16xf32>, tensor<3x8x16xf32>, tensor<8x4xf32>, tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<8xf32>
   return
 }
@@ -281,7 +281,7 @@ func.func @selective_scan_delta_batch(%u: tensor<2x8x16xf32>, %dt: tensor<3x8x16
 
 // rlx.selective_scan: delta has u's channels.
 func.func @selective_scan_delta_channels(%u: tensor<2x8x16xf32>, %dt: tensor<2x7x16xf32>, %a: tensor<8x4xf32>, %b: tensor<2x4x16xf32>, %c: tensor<2x4x16xf32>, %d: tensor<8xf32>) {
-  // expected-error @+1 {{'rlx.selective_scan' op operand 'delta' dim 1 (7) must match the same dim of 'u' (8)}}
+  // expected-error @+1 {{'rlx.selective_scan' op operand 'delta' dim 1 (7) must match the channels of 'u' (8)}}
   %0 = rlx.selective_scan %u, %dt, %a, %b, %c, %d : tensor<2x8x16xf32>, tensor<2x7x16xf32>, tensor<8x4xf32>, tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<8xf32>
   return
 }
@@ -290,7 +290,7 @@ func.func @selective_scan_delta_channels(%u: tensor<2x8x16xf32>, %dt: tensor<2x7
 
 // rlx.selective_scan: delta has u's length.
 func.func @selective_scan_delta_length(%u: tensor<2x8x16xf32>, %dt: tensor<2x8x15xf32>, %a: tensor<8x4xf32>, %b: tensor<2x4x16xf32>, %c: tensor<2x4x16xf32>, %d: tensor<8xf32>) {
-  // expected-error @+1 {{'rlx.selective_scan' op operand 'delta' dim 2 (15) must match the same dim of 'u' (16)}}
+  // expected-error @+1 {{'rlx.selective_scan' op operand 'delta' dim 2 (15) must match the length of 'u' (16)}}
   %0 = rlx.selective_scan %u, %dt, %a, %b, %c, %d : tensor<2x8x16xf32>, tensor<2x8x15xf32>, tensor<8x4xf32>, tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<8xf32>
   return
 }
@@ -865,5 +865,62 @@ func.func @custom_fn_region_count(%x: tensor<4xf32>) {
   ^bb0(%a: tensor<4xf32>):
     rlx.yield %a : tensor<4xf32>
   }) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// rlx.scan: a negative length is rejected.
+func.func @scan_negative_length() {
+  // expected-error @+1 {{'rlx.scan' op 'length' must be non-negative, got -4}}
+  %r = rlx.scan {length = -4 : i64} -> (tensor<?x4xf32>) {
+    %c = rlx.constant dense<1.0> : tensor<4xf32>
+    rlx.yield %c : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// rlx.scan: a scan that produces nothing is rejected.
+func.func @scan_no_results() {
+  // expected-error @+1 {{'rlx.scan' op must have at least one result (a carry or a stacked output)}}
+  "rlx.scan"() <{length = 3 : i64, operandSegmentSizes = array<i32: 0, 0>}> ({
+    rlx.yield
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// rlx.while: a loop without carried values is rejected.
+func.func @while_no_carry() {
+  // expected-error @+1 {{'rlx.while' op must carry at least one value}}
+  "rlx.while"() ({
+    %p = rlx.constant dense<false> : tensor<i1>
+    rlx.yield %p : tensor<i1>
+  }, {
+    rlx.yield
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// rlx.selective_scan: operands are checked against each other, not only
+// against 'u', so dynamic dims in 'u' cannot hide a mismatch.
+func.func @selective_scan_dynamic_u_mismatch(%u: tensor<?x?x?xf32>, %dt: tensor<2x8x16xf32>, %a: tensor<8x4xf32>, %b: tensor<3x4x16xf32>, %d: tensor<8xf32>) {
+  // expected-error @+1 {{'rlx.selective_scan' op operand 'B' dim 0 (3) must match the batch of 'delta' (2)}}
+  %y = rlx.selective_scan %u, %dt, %a, %b, %b, %d : tensor<?x?x?xf32>, tensor<2x8x16xf32>, tensor<8x4xf32>, tensor<3x4x16xf32>, tensor<3x4x16xf32>, tensor<8xf32>
+  return
+}
+
+// -----
+
+// rlx.selective_scan: B and C must agree on the state size when A's is
+// dynamic.
+func.func @selective_scan_state_mismatch(%u: tensor<2x8x16xf32>, %a: tensor<8x?xf32>, %b: tensor<2x4x16xf32>, %c: tensor<2x5x16xf32>, %d: tensor<8xf32>) {
+  // expected-error @+1 {{'rlx.selective_scan' op operand 'C' dim 1 (5) must match the state size of 'B' (4)}}
+  %y = rlx.selective_scan %u, %u, %a, %b, %c, %d : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<8x?xf32>, tensor<2x4x16xf32>, tensor<2x5x16xf32>, tensor<8xf32>
   return
 }

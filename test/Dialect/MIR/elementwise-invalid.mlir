@@ -615,3 +615,37 @@ func.func @region_isolated(%x: tensor<4x8xf32>) {
   }
   return
 }
+
+// -----
+
+// rlx.elementwise_region: inputs that do not broadcast are named by number.
+func.func @region_inputs_not_broadcastable(%x: tensor<4x8xf32>, %z: tensor<5xf32>) {
+  // expected-error @+1 {{'rlx.elementwise_region' op operands 'input #0' and 'input #1' are not broadcast-compatible: dim 8 vs 5 at result dim 1}}
+  %y = rlx.elementwise_region ins(%x, %z : tensor<4x8xf32>, tensor<5xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    rlx.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// rlx.elementwise_region: a region without inputs is rejected.
+func.func @region_no_inputs() {
+  // expected-error @+1 {{'rlx.elementwise_region' op must have at least one input (use rlx.constant for values that depend on none)}}
+  %y = "rlx.elementwise_region"() ({
+    %c = arith.constant 1.0 : f32
+    rlx.yield %c : f32
+  }) : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// rlx.cmp: complex numbers have no order.
+func.func @cmp_complex_ordered(%x: tensor<4xcomplex<f32>>) {
+  // expected-error @+1 {{'rlx.cmp' op complex operands only compare with 'eq' and 'ne', not 'lt'}}
+  %y = rlx.cmp lt, %x, %x : tensor<4xcomplex<f32>>
+  return
+}

@@ -12,7 +12,8 @@
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @gelu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @gelu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.gelu %[[F32]] : tensor<?x8xf32>
   %0 = rlx.gelu %f32 : tensor<?x8xf32>
   // CHECK: rlx.gelu %[[F16]] : tensor<4xf16>
@@ -37,13 +38,14 @@ func.func @gelu_tanh(%x: tensor<4x8xf32>, %h: tensor<?xbf16>) {
   return
 }
 
-// x * sigmoid(x): float element types.
+// Float element types.
 // CHECK-LABEL: func.func @silu
 // CHECK-SAME:    %[[F32:[^:]+]]: tensor<?x8xf32>
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @silu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @silu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.silu %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.silu %f32 : tensor<?x8xf32>
   // CHECK: rlx.silu %[[F16]] : tensor<4xf16>
@@ -61,7 +63,8 @@ func.func @silu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @sigmoid(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @sigmoid(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                   %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.sigmoid %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.sigmoid %f32 : tensor<?x8xf32>
   // CHECK: rlx.sigmoid %[[F16]] : tensor<4xf16>
@@ -79,7 +82,8 @@ func.func @sigmoid(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xb
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @tanh(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @tanh(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.tanh %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.tanh %f32 : tensor<?x8xf32>
   // CHECK: rlx.tanh %[[F16]] : tensor<4xf16>
@@ -98,7 +102,9 @@ func.func @tanh(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
 // CHECK-SAME:    %[[C64:[^:]+]]: tensor<4xcomplex<f32>>
-func.func @exp(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %c64: tensor<4xcomplex<f32>>) {
+func.func @exp(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>,
+               %c64: tensor<4xcomplex<f32>>) {
   // CHECK: rlx.exp %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.exp %f32 : tensor<?x8xf32>
   // CHECK: rlx.exp %[[F16]] : tensor<4xf16>
@@ -119,7 +125,9 @@ func.func @exp(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
 // CHECK-SAME:    %[[C64:[^:]+]]: tensor<4xcomplex<f32>>
-func.func @log(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %c64: tensor<4xcomplex<f32>>) {
+func.func @log(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>,
+               %c64: tensor<4xcomplex<f32>>) {
   // CHECK: rlx.log %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.log %f32 : tensor<?x8xf32>
   // CHECK: rlx.log %[[F16]] : tensor<4xf16>
@@ -139,7 +147,8 @@ func.func @log(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @sqrt(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @sqrt(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.sqrt %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.sqrt %f32 : tensor<?x8xf32>
   // CHECK: rlx.sqrt %[[F16]] : tensor<4xf16>
@@ -157,7 +166,8 @@ func.func @sqrt(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @rsqrt(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @rsqrt(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                 %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.rsqrt %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.rsqrt %f32 : tensor<?x8xf32>
   // CHECK: rlx.rsqrt %[[F16]] : tensor<4xf16>
@@ -180,7 +190,10 @@ func.func @rsqrt(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf1
 // CHECK-SAME:    %[[I32:[^:]+]]: tensor<4xi32>
 // CHECK-SAME:    %[[I64:[^:]+]]: tensor<4xi64>
 // CHECK-SAME:    %[[C64:[^:]+]]: tensor<4xcomplex<f32>>
-func.func @neg(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>, %c64: tensor<4xcomplex<f32>>) {
+func.func @neg(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>,
+               %c64: tensor<4xcomplex<f32>>) {
   // CHECK: rlx.neg %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.neg %f32 : tensor<?x8xf32>
   // CHECK: rlx.neg %[[F16]] : tensor<4xf16>
@@ -212,7 +225,9 @@ func.func @neg(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[I16:[^:]+]]: tensor<4xi16>
 // CHECK-SAME:    %[[I32:[^:]+]]: tensor<4xi32>
 // CHECK-SAME:    %[[I64:[^:]+]]: tensor<4xi64>
-func.func @relu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>) {
+func.func @relu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+                %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>) {
   // CHECK: rlx.relu %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.relu %f32 : tensor<?x8xf32>
   // CHECK: rlx.relu %[[F16]] : tensor<4xf16>
@@ -242,7 +257,9 @@ func.func @relu(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16
 // CHECK-SAME:    %[[I16:[^:]+]]: tensor<4xi16>
 // CHECK-SAME:    %[[I32:[^:]+]]: tensor<4xi32>
 // CHECK-SAME:    %[[I64:[^:]+]]: tensor<4xi64>
-func.func @abs(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>) {
+func.func @abs(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>) {
   // CHECK: rlx.abs %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.abs %f32 : tensor<?x8xf32>
   // CHECK: rlx.abs %[[F16]] : tensor<4xf16>
@@ -268,7 +285,8 @@ func.func @abs(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @sin(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @sin(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.sin %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.sin %f32 : tensor<?x8xf32>
   // CHECK: rlx.sin %[[F16]] : tensor<4xf16>
@@ -286,7 +304,8 @@ func.func @sin(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @cos(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @cos(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.cos %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.cos %f32 : tensor<?x8xf32>
   // CHECK: rlx.cos %[[F16]] : tensor<4xf16>
@@ -304,7 +323,8 @@ func.func @cos(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @tan(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @tan(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.tan %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.tan %f32 : tensor<?x8xf32>
   // CHECK: rlx.tan %[[F16]] : tensor<4xf16>
@@ -322,7 +342,8 @@ func.func @tan(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @atan(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @atan(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.atan %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.atan %f32 : tensor<?x8xf32>
   // CHECK: rlx.atan %[[F16]] : tensor<4xf16>
@@ -340,7 +361,8 @@ func.func @atan(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @round(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @round(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+                 %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.round %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.round %f32 : tensor<?x8xf32>
   // CHECK: rlx.round %[[F16]] : tensor<4xf16>
@@ -369,7 +391,11 @@ func.func @round(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf1
 // CHECK-SAME:    %[[UI8:[^:]+]]: tensor<4xui8>
 // CHECK-SAME:    %[[UI32:[^:]+]]: tensor<4xui32>
 // CHECK-SAME:    %[[C64:[^:]+]]: tensor<4xcomplex<f32>>
-func.func @add(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>, %ui8: tensor<4xui8>, %ui32: tensor<4xui32>, %c64: tensor<4xcomplex<f32>>) {
+func.func @add(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>,
+               %ui8: tensor<4xui8>, %ui32: tensor<4xui32>,
+               %c64: tensor<4xcomplex<f32>>) {
   // CHECK: rlx.add %[[F32]], %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.add %f32, %f32 : tensor<?x8xf32>
   // CHECK: rlx.add %[[F16]], %[[F16]] : tensor<4xf16>
@@ -408,7 +434,11 @@ func.func @add(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[UI8:[^:]+]]: tensor<4xui8>
 // CHECK-SAME:    %[[UI32:[^:]+]]: tensor<4xui32>
 // CHECK-SAME:    %[[C64:[^:]+]]: tensor<4xcomplex<f32>>
-func.func @sub(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>, %ui8: tensor<4xui8>, %ui32: tensor<4xui32>, %c64: tensor<4xcomplex<f32>>) {
+func.func @sub(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>,
+               %ui8: tensor<4xui8>, %ui32: tensor<4xui32>,
+               %c64: tensor<4xcomplex<f32>>) {
   // CHECK: rlx.sub %[[F32]], %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.sub %f32, %f32 : tensor<?x8xf32>
   // CHECK: rlx.sub %[[F16]], %[[F16]] : tensor<4xf16>
@@ -447,7 +477,11 @@ func.func @sub(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[UI8:[^:]+]]: tensor<4xui8>
 // CHECK-SAME:    %[[UI32:[^:]+]]: tensor<4xui32>
 // CHECK-SAME:    %[[C64:[^:]+]]: tensor<4xcomplex<f32>>
-func.func @mul(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>, %ui8: tensor<4xui8>, %ui32: tensor<4xui32>, %c64: tensor<4xcomplex<f32>>) {
+func.func @mul(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>,
+               %ui8: tensor<4xui8>, %ui32: tensor<4xui32>,
+               %c64: tensor<4xcomplex<f32>>) {
   // CHECK: rlx.mul %[[F32]], %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.mul %f32, %f32 : tensor<?x8xf32>
   // CHECK: rlx.mul %[[F16]], %[[F16]] : tensor<4xf16>
@@ -486,7 +520,11 @@ func.func @mul(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[UI8:[^:]+]]: tensor<4xui8>
 // CHECK-SAME:    %[[UI32:[^:]+]]: tensor<4xui32>
 // CHECK-SAME:    %[[C64:[^:]+]]: tensor<4xcomplex<f32>>
-func.func @div(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>, %ui8: tensor<4xui8>, %ui32: tensor<4xui32>, %c64: tensor<4xcomplex<f32>>) {
+func.func @div(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>,
+               %ui8: tensor<4xui8>, %ui32: tensor<4xui32>,
+               %c64: tensor<4xcomplex<f32>>) {
   // CHECK: rlx.div %[[F32]], %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.div %f32, %f32 : tensor<?x8xf32>
   // CHECK: rlx.div %[[F16]], %[[F16]] : tensor<4xf16>
@@ -524,7 +562,10 @@ func.func @div(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[I64:[^:]+]]: tensor<4xi64>
 // CHECK-SAME:    %[[UI8:[^:]+]]: tensor<4xui8>
 // CHECK-SAME:    %[[UI32:[^:]+]]: tensor<4xui32>
-func.func @max(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>, %ui8: tensor<4xui8>, %ui32: tensor<4xui32>) {
+func.func @max(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>,
+               %ui8: tensor<4xui8>, %ui32: tensor<4xui32>) {
   // CHECK: rlx.max %[[F32]], %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.max %f32, %f32 : tensor<?x8xf32>
   // CHECK: rlx.max %[[F16]], %[[F16]] : tensor<4xf16>
@@ -560,7 +601,10 @@ func.func @max(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[I64:[^:]+]]: tensor<4xi64>
 // CHECK-SAME:    %[[UI8:[^:]+]]: tensor<4xui8>
 // CHECK-SAME:    %[[UI32:[^:]+]]: tensor<4xui32>
-func.func @min(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>, %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>, %ui8: tensor<4xui8>, %ui32: tensor<4xui32>) {
+func.func @min(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>, %i8: tensor<4xi8>,
+               %i16: tensor<4xi16>, %i32: tensor<4xi32>, %i64: tensor<4xi64>,
+               %ui8: tensor<4xui8>, %ui32: tensor<4xui32>) {
   // CHECK: rlx.min %[[F32]], %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.min %f32, %f32 : tensor<?x8xf32>
   // CHECK: rlx.min %[[F16]], %[[F16]] : tensor<4xf16>
@@ -590,7 +634,8 @@ func.func @min(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>
 // CHECK-SAME:    %[[F16:[^:]+]]: tensor<4xf16>
 // CHECK-SAME:    %[[BF16:[^:]+]]: tensor<4xbf16>
 // CHECK-SAME:    %[[F64:[^:]+]]: tensor<4xf64>
-func.func @pow(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>, %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
+func.func @pow(%f32: tensor<?x8xf32>, %f16: tensor<4xf16>,
+               %bf16: tensor<4xbf16>, %f64: tensor<4xf64>) {
   // CHECK: rlx.pow %[[F32]], %[[F32]] : tensor<?x8xf32>
   %f32_0 = rlx.pow %f32, %f32 : tensor<?x8xf32>
   // CHECK: rlx.pow %[[F16]], %[[F16]] : tensor<4xf16>

@@ -151,3 +151,14 @@ func.func @stop_gradient_bad_element_type(%x: tensor<4xf8E4M3FN>) {
   %0 = rlx.stop_gradient %x : tensor<4xf8E4M3FN>
   return
 }
+
+// -----
+
+// rlx.param: two uses of one weight name must agree on the type.
+func.func @param_type_disagrees() {
+  // expected-note @+1 {{first use of "w"}}
+  %a = rlx.param "w" : tensor<4xf32>
+  // expected-error @+1 {{'rlx.param' op weight "w" has type 'tensor<8xf16>' here but 'tensor<4xf32>' at an earlier use}}
+  %b = rlx.param "w" : tensor<8xf16>
+  return
+}

@@ -283,7 +283,7 @@ func.func @log_softmax_result_type(%x: tensor<4x8xf32>) {
 
 // rlx.topk: k must be at least 1.
 func.func @topk_k_zero(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{'rlx.topk' op 'k' (0) must be in [1, 8], the size of dim 1}}
+  // expected-error @+1 {{'rlx.topk' op 'k' must be at least 1, got 0}}
   %0:2 = rlx.topk %x k = 0 axis = 1 : tensor<4x8xf32>
   return
 }

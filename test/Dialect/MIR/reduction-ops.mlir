@@ -348,3 +348,16 @@ func.func @softmax_cross_entropy(%l: tensor<8x10xf32>, %y: tensor<8xi64>, %ld: t
   // CHECK: return %[[A]], %[[B]], %[[C]], %[[D]]
   return %a, %b, %c, %d : tensor<f32>, tensor<bf16>, tensor<f16>, tensor<f64>
 }
+
+// keepdim is spelled as a keyword so that the parser's type inference sees
+// it; the printed form parses back to the same types.
+// CHECK-LABEL: func.func @keepdim_keyword
+func.func @keepdim_keyword(%x: tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<4x1xi64>, tensor<1x8xi64>) {
+  // CHECK: rlx.reduce max %{{.+}} axes = [-1] keepdim true : tensor<4x8xf32>
+  %m = rlx.reduce max %x axes = [-1] keepdim true : tensor<4x8xf32>
+  // CHECK: rlx.argmax %{{.+}} axis = 1 keepdim true : tensor<4x8xf32>
+  %a = rlx.argmax %x axis = 1 keepdim true : tensor<4x8xf32>
+  // CHECK: rlx.argmin %{{.+}} axis = 0 keepdim true : tensor<4x8xf32>
+  %b = rlx.argmin %x axis = 0 keepdim true : tensor<4x8xf32>
+  return %m, %a, %b : tensor<4x1xf32>, tensor<4x1xi64>, tensor<1x8xi64>
+}

@@ -72,6 +72,12 @@ LogicalResult ScanOp::verifyRegions() {
   }
   if (getXs().empty() && !getLength())
     return emitOpError("needs 'length' when it has no xs");
+  if (getLength() && static_cast<int64_t>(*getLength()) < 0)
+    return emitOpError("'length' must be non-negative, got ")
+           << static_cast<int64_t>(*getLength());
+  if (getNumResults() == 0)
+    return emitOpError("must have at least one result (a carry or a "
+                       "stacked output)");
   size_t numCarry = getInits().size();
   if (getNumResults() < numCarry)
     return emitOpError("has ") << getNumResults() << " results but "
@@ -121,23 +127,38 @@ LogicalResult SelectiveScanOp::inferReturnTypes(MLIRContext *,
       failed(checkRank(loc, name, "C", c, 3)) ||
       failed(checkRank(loc, name, "D", d, 1)))
     return failure();
-  int64_t batch = u.getDimSize(0), channels = u.getDimSize(1),
-          length = u.getDimSize(2), state = a.getDimSize(1);
-  for (int i = 0; i < 3; ++i)
-    if (failed(checkDim(loc, name, "delta", delta, i, u.getDimSize(i),
-                        "the same dim of 'u'")))
-      return failure();
-  if (failed(checkDim(loc, name, "A", a, 0, channels, "the channels of 'u'")) ||
-      failed(checkDim(loc, name, "D", d, 0, channels, "the channels of 'u'")))
+  // Each logical size (batch, channels, length, state) appears in several
+  // operands; check every occurrence against the others, refining through
+  // dynamic dims so that two static sizes never disagree unnoticed.
+  struct Use {
+    StringRef operand;
+    RankedTensorType type;
+    int64_t dim;
+  };
+  auto agree = [&](StringRef what, ArrayRef<Use> uses) -> LogicalResult {
+    int64_t size = ShapedType::kDynamic;
+    StringRef from;
+    for (const Use &use : uses) {
+      int64_t d = use.type.getDimSize(use.dim);
+      if (!dimsCompatible(size, d))
+        return emitInferError(loc, name, "operand '", use.operand, "' dim ",
+                              use.dim, " (", d, ") must match the ", what,
+                              " of '", from, "' (", size, ")");
+      if (!ShapedType::isDynamic(d) && ShapedType::isDynamic(size)) {
+        size = d;
+        from = use.operand;
+      }
+    }
+    return success();
+  };
+  if (failed(agree("batch", {{"u", u, 0}, {"delta", delta, 0},
+                             {"B", b, 0}, {"C", c, 0}})) ||
+      failed(agree("channels", {{"u", u, 1}, {"delta", delta, 1},
+                                {"A", a, 0}, {"D", d, 0}})) ||
+      failed(agree("length", {{"u", u, 2}, {"delta", delta, 2},
+                              {"B", b, 2}, {"C", c, 2}})) ||
+      failed(agree("state size", {{"A", a, 1}, {"B", b, 1}, {"C", c, 1}})))
     return failure();
-  for (auto [opName, t] : {std::pair<StringRef, RankedTensorType>{"B", b},
-                           {"C", c}})
-    if (failed(checkDim(loc, name, opName, t, 0, batch, "the batch of 'u'")) ||
-        failed(checkDim(loc, name, opName, t, 1, state,
-                        "the state size of 'A'")) ||
-        failed(checkDim(loc, name, opName, t, 2, length,
-                        "the length of 'u'")))
-      return failure();
   types.push_back(u);
   return success();
 }
@@ -174,6 +195,8 @@ LogicalResult WhileOp::verifyRegions() {
       bound && static_cast<int64_t>(*bound) < 0)
     return emitOpError("'max_iterations' must be non-negative, got ")
            << static_cast<int64_t>(*bound);
+  if (getInits().empty())
+    return emitOpError("must carry at least one value");
   TypeRange carried = getInits().getTypes();
   Type predicate = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
   if (failed(verifyRegionSignature(*this, getCond(), "cond", carried,

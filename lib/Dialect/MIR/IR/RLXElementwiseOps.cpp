@@ -38,6 +38,16 @@ LogicalResult CmpOp::inferReturnTypes(MLIRContext *context,
                                 types);
 }
 
+LogicalResult CmpOp::verify() {
+  CmpPredicate predicate = getPredicate();
+  if (isa<ComplexType>(getElementTypeOrSelf(getLhs().getType())) &&
+      predicate != CmpPredicate::EQ && predicate != CmpPredicate::NE)
+    return emitOpError("complex operands only compare with 'eq' and 'ne', "
+                       "not '")
+           << stringifyCmpPredicate(predicate) << "'";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // WhereOp
 //===----------------------------------------------------------------------===//
@@ -76,6 +86,9 @@ LogicalResult FmaOp::inferReturnTypes(MLIRContext *,
 LogicalResult ElementwiseRegionOp::verifyRegions() {
   if (getResults().empty())
     return emitOpError("must have at least one result");
+  if (getInputs().empty())
+    return emitOpError("must have at least one input (use rlx.constant for "
+                       "values that depend on none)");
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("body has ")
@@ -104,16 +117,17 @@ LogicalResult ElementwiseRegionOp::verifyRegions() {
   }
   // Every result has the broadcast shape of the inputs.
   SmallVector<Type> inferred;
-  SmallVector<StringRef> names(getInputs().size(), "inputs");
-  if (!getInputs().empty() &&
-      failed(inferElementwiseResult(getLoc(), getOperationName(), getInputs(),
+  SmallVector<std::string> nameStorage;
+  for (size_t i = 0; i < getInputs().size(); ++i)
+    nameStorage.push_back("input #" + std::to_string(i));
+  SmallVector<StringRef> names(nameStorage.begin(), nameStorage.end());
+  if (failed(inferElementwiseResult(getLoc(), getOperationName(), getInputs(),
                                     names, getElementTypeOrSelf(getType(0)),
                                     inferred)))
     return failure();
   for (auto [i, result] : llvm::enumerate(getResults())) {
     auto shape = cast<RankedTensorType>(result.getType()).getShape();
-    if (!inferred.empty() &&
-        shape != cast<RankedTensorType>(inferred.front()).getShape())
+    if (shape != cast<RankedTensorType>(inferred.front()).getShape())
       return emitOpError("result #")
              << i << " has type " << result.getType()
              << " but the inputs broadcast to " << inferred.front();

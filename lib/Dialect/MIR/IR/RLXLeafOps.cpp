@@ -45,5 +45,23 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
 LogicalResult ParamOp::verify() {
   if (getName().empty())
     return emitOpError("'name' must not be empty");
-  return success();
+  // The first param of this name in the function fixes the weight's type.
+  Operation *scope = (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (!scope)
+    return success();
+  ParamOp first;
+  scope->walk([&](ParamOp other) {
+    if (other.getName() != getName())
+      return WalkResult::advance();
+    first = other;
+    return WalkResult::interrupt();
+  });
+  if (!first || first == *this || first.getType() == getType())
+    return success();
+  InFlightDiagnostic diag = emitOpError("weight \"")
+                            << getName() << "\" has type " << getType()
+                            << " here but " << first.getType()
+                            << " at an earlier use";
+  diag.attachNote(first.getLoc()) << "first use of \"" << getName() << "\"";
+  return diag;
 }

@@ -123,7 +123,11 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
     return failure();
   int64_t k = adaptor.getK();
   int64_t size = type.getDimSize(*axis);
-  if (k < 1 || (!ShapedType::isDynamic(size) && k > size))
+  if (k < 1)
+    return emitInferError(loc, getOperationName(), "'k' must be at least 1, "
+                                                   "got ",
+                          k);
+  if (!ShapedType::isDynamic(size) && k > size)
     return emitInferError(loc, getOperationName(), "'k' (", k,
                        ") must be in [1, ", Twine(dimStr(size)),
                        "], the size of dim ", *axis);

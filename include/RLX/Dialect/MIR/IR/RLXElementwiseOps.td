@@ -94,7 +94,7 @@ def RLX_CmpOp : RLX_InferredOp<"cmp"> {
     Compares `lhs` with `rhs` under `predicate` (eq, ne, lt, le, gt, ge) and
     yields an `i1` tensor of the broadcast shape, as `torch.eq` ...
     `torch.ge`. Floats compare ordered: any comparison with NaN is false
-    except `ne`.
+    except `ne`. Complex operands only take `eq` and `ne`.
 
     ```mlir
     %m = rlx.cmp lt, %x, %y : tensor<4x8xf32>
@@ -107,6 +107,7 @@ def RLX_CmpOp : RLX_InferredOp<"cmp"> {
     custom<EnumKeyword>($predicate) `,` $lhs `,` $rhs attr-dict `:`
     custom<OperandTypes>(type($lhs), type($rhs))
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

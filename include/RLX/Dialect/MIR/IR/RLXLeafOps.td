@@ -40,8 +40,8 @@ def RLX_ParamOp : RLX_Op<"param", [Pure]> {
   let description = [{
     Reads the model weight called `name`. The runtime (or
     `--rlx-specialize-params` / `--rlx-promote-params`) binds the name to
-    data of the result type. Two `rlx.param` ops with the same name denote
-    the same weight, so they must agree on the type.
+    data of the result type. Two `rlx.param` ops of one function with the
+    same name denote the same weight, so they must agree on the type.
 
     ```mlir
     %w = rlx.param "encoder.layer0.wq" : tensor<768x768xf32>

@@ -26,7 +26,7 @@ def RLX_ReduceOp : RLX_InferredOp<"reduce"> {
 
     ```mlir
     %s = rlx.reduce sum %x axes = [1] : tensor<4x8xf32>
-    %m = rlx.reduce max %x axes = [-1] {keepdim = true} : tensor<4x8xf32>
+    %m = rlx.reduce max %x axes = [-1] keepdim true : tensor<4x8xf32>
     ```
   }];
   let arguments = (ins RLX_ReduceKindAttr:$kind, RLX_RealTensor:$input,
@@ -34,8 +34,8 @@ def RLX_ReduceOp : RLX_InferredOp<"reduce"> {
                    DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs RLX_RealTensor:$result);
   let assemblyFormat = [{
-    custom<EnumKeyword>($kind) $input `axes` `=` $axes (`keepdim` $keepdim^)? attr-dict `:`
-    type($input)
+    custom<EnumKeyword>($kind) $input `axes` `=` $axes (`keepdim` $keepdim^)?
+    attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
 }
@@ -49,11 +49,14 @@ class RLX_ArgReduceOp<string mnemonic, string which> : RLX_InferredOp<mnemonic> 
   let description = "Returns, as i64, the index of the " # which #
       " element along `axis` (the first one on ties), as `torch.arg" # which #
       "`. `keepdim` keeps the axis as size 1.\n\n```mlir\n%i = rlx." #
-      mnemonic # " %x axis = 1 : tensor<4x8xf32>\n```";
+      mnemonic # " %x axis = 1 : tensor<4x8xf32>\n%j = rlx." # mnemonic #
+      " %x axis = -1 keepdim true : tensor<4x8xf32>\n```";
   let arguments = (ins RLX_RealTensor:$input, I64Attr:$axis,
                    DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs RLX_IndexTensor:$result);
-  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input)";
+  let assemblyFormat = [{
+    $input `axis` `=` $axis (`keepdim` $keepdim^)? attr-dict `:` type($input)
+  }];
 }
 
 def RLX_ArgMaxOp : RLX_ArgReduceOp<"argmax", "max">;
