@@ -7,18 +7,19 @@
 //===----------------------------------------------------------------------===//
 //
 // One call to register the RLX passes and pipelines with the global pass
-// registry. RLX has no passes yet; the optimizer, autodiff, memory and
-// conversion work add theirs here.
+// registry.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_INITALLPASSES_H
 #define RLX_INITALLPASSES_H
 
+#include "RLX/Conversion/Passes.h"
+
 namespace mlir {
 namespace rlx {
 
-inline void registerAllPasses() {}
+inline void registerAllPasses() { registerRLXConversionPasses(); }
 
 } // namespace rlx
 } // namespace mlir

@@ -535,7 +535,7 @@ func.func @attention_mask_widens_scores(%q: tensor<1x8x16x64xf32>, %m: tensor<2x
 
 // rlx.attention: the attn_mask is float or i1.
 func.func @attention_mask_int(%q: tensor<2x8x16x64xf32>, %m: tensor<16x16xi32>) {
-  // expected-error @+1 {{'rlx.attention' op operand #3 must be variadic of ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer values, but got 'tensor<16x16xi32>'}}
+  // expected-error @+1 {{'rlx.attention' op operand #3 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer values, but got 'tensor<16x16xi32>'}}
   %0 = rlx.attention %q, %q, %q, %m mask = custom : tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<16x16xi32>
   return
 }

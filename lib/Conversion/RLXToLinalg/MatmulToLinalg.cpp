@@ -1,0 +1,147 @@
+//===- MatmulToLinalg.cpp - rlx.matmul to a linalg contraction ------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// rlx.matmul becomes one contraction linalg.generic whose indexing maps
+// carry the transposes and the broadcasting of batch dims, so no transposed
+// or broadcast copy is made. f16/bf16 products accumulate in f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternGroups.h"
+#include "Utils.h"
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// The map reading a matmul operand: its batch dims aligned at the end of
+/// the `numBatch` result batch dims (size-1 dims stretching), then its two
+/// matrix dims `rowDim`, `colDim` of the iteration space.
+static AffineMap operandMap(MLIRContext *ctx, RankedTensorType type,
+                            ArrayRef<int64_t> resultBatch, int64_t numLoops,
+                            int64_t rowDim, int64_t colDim) {
+  int64_t numBatch = resultBatch.size();
+  int64_t ownBatch = type.getRank() - 2;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t j = 0; j < ownBatch; ++j) {
+    int64_t r = numBatch - ownBatch + j;
+    if (type.getDimSize(j) == 1 && resultBatch[r] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(r, ctx));
+  }
+  exprs.push_back(getAffineDimExpr(rowDim, ctx));
+  exprs.push_back(getAffineDimExpr(colDim, ctx));
+  return AffineMap::get(numLoops, 0, exprs, ctx);
+}
+
+Value rlx::buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                       bool transposeA, bool transposeB,
+                       RankedTensorType resultType) {
+  MLIRContext *ctx = b.getContext();
+  auto lt = cast<RankedTensorType>(lhs.getType());
+  auto rt = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = resultType.getRank();
+  int64_t numBatch = rank - 2;
+  int64_t m = numBatch, n = numBatch + 1, k = numBatch + 2;
+  ArrayRef<int64_t> resultBatch = resultType.getShape().take_front(numBatch);
+  AffineMap lhsMap = transposeA
+                         ? operandMap(ctx, lt, resultBatch, k + 1, k, m)
+                         : operandMap(ctx, lt, resultBatch, k + 1, m, k);
+  AffineMap rhsMap = transposeB
+                         ? operandMap(ctx, rt, resultBatch, k + 1, n, k)
+                         : operandMap(ctx, rt, resultBatch, k + 1, k, n);
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < rank; ++i)
+    outExprs.push_back(getAffineDimExpr(i, ctx));
+  AffineMap outMap = AffineMap::get(k + 1, 0, outExprs, ctx);
+
+  // Dynamic result dims: batch dims from whichever operand has them
+  // dynamic, M from lhs, N from rhs.
+  SmallVector<Value> dyn;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!resultType.isDynamicDim(i))
+      continue;
+    if (i == m) {
+      dyn.push_back(
+          getDimSize(b, loc, lhs, lt.getRank() - (transposeA ? 1 : 2)));
+    } else if (i == n) {
+      dyn.push_back(
+          getDimSize(b, loc, rhs, rt.getRank() - (transposeB ? 2 : 1)));
+    } else {
+      int64_t lj = i - (numBatch - (lt.getRank() - 2));
+      int64_t rj = i - (numBatch - (rt.getRank() - 2));
+      dyn.push_back(lj >= 0 && lt.isDynamicDim(lj)
+                        ? getDimSize(b, loc, lhs, lj)
+                        : getDimSize(b, loc, rhs, rj));
+    }
+  }
+  Type element = resultType.getElementType();
+  Type acc = isa<FloatType>(element) ? getAccumulatorType(element) : element;
+  auto accType = resultType.clone(acc);
+  Value init = createFilled(b, loc, accType, dyn,
+                            createScalarConstant(b, loc, acc, 0));
+  SmallVector<utils::IteratorType> iterators(k + 1,
+                                             utils::IteratorType::parallel);
+  iterators[k] = utils::IteratorType::reduction;
+  auto generic = linalg::GenericOp::create(
+      b, loc, accType, ValueRange{lhs, rhs}, init,
+      ArrayRef<AffineMap>{lhsMap, rhsMap, outMap}, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = castScalar(nb, l, args[0], acc, false, false);
+        Value y = castScalar(nb, l, args[1], acc, false, false);
+        Value sum;
+        if (isa<FloatType>(acc))
+          sum = arith::AddFOp::create(nb, l, args[2],
+                                      arith::MulFOp::create(nb, l, x, y));
+        else if (isa<ComplexType>(acc))
+          sum = complex::AddOp::create(nb, l, args[2],
+                                       complex::MulOp::create(nb, l, x, y));
+        else
+          sum = arith::AddIOp::create(nb, l, args[2],
+                                      arith::MulIOp::create(nb, l, x, y));
+        linalg::YieldOp::create(nb, l, sum);
+      });
+  Value result = generic.getResult(0);
+  if (acc == element)
+    return result;
+  return buildElementwiseGeneric(
+      b, loc, resultType, result,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        return castScalar(nb, l, args[0], element, false, false);
+      });
+}
+
+namespace {
+
+struct MatmulPattern : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    if (isUnsignedElement(op.getType()))
+      return rewriter.notifyMatchFailure(op, "unsigned matmul is not lowered");
+    rewriter.replaceOp(op, buildMatmul(rewriter, op.getLoc(), adaptor.getLhs(),
+                                       adaptor.getRhs(), op.getTransposeA(),
+                                       op.getTransposeB(), type));
+    return success();
+  }
+};
+
+} // namespace
+
+void rlx::populateMatmulToLinalgPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns) {
+  patterns.add<MatmulPattern>(converter, patterns.getContext());
+}

@@ -1,0 +1,312 @@
+//===- NNToLinalg.cpp - rlx norms and attention to linalg -----------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Norms compute their statistics in f32 (or f64) with a two-pass mean and
+// variance. Attention is scores -> masked stable softmax -> weighted sum,
+// with grouped-query heads read through a floordiv in the indexing maps and
+// causal / sliding-window masks computed from the loop indices (no mask
+// tensor is materialized).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternGroups.h"
+#include "Utils.h"
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// The map from a rank-`rank` iteration space to its last dim (for the
+/// per-feature gamma and beta).
+static AffineMap lastDimMap(MLIRContext *ctx, int64_t rank) {
+  return AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
+}
+
+/// The normalized value of a layer norm (`centered`) or an RMS norm.
+static Value buildNorm(OpBuilder &b, Location loc, Value x, Value gamma,
+                       Value beta, double epsilon, bool centered) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank(), axis = rank - 1;
+  Type element = type.getElementType();
+  Type acc = getAccumulatorType(element);
+  Value count = getCountAsFloat(b, loc, x, axis, acc);
+  Value zero = createScalarConstant(b, loc, acc, 0);
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  AffineMap row = getDropDimsMap(ctx, rank, axis);
+  // Pass 1: the mean (layer norm only).
+  Value sum;
+  if (centered)
+    sum = buildReduction(b, loc, x, axis, acc, zero,
+                         [&](OpBuilder &nb, Location l, ValueRange args) {
+                           Value v = castScalar(nb, l, args[0], acc, false,
+                                                false);
+                           return arith::AddFOp::create(nb, l, args[1], v)
+                               .getResult();
+                         });
+  // Pass 2: the sum of squares of (x - mean), or of x.
+  auto rowType = RankedTensorType::get(type.getShape().drop_back(), acc);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[axis] = utils::IteratorType::reduction;
+  Value squaresInit = createFilled(
+      b, loc, rowType, getDynamicDimsExcept(b, loc, x, axis), zero);
+  SmallVector<Value> inputs = {x};
+  SmallVector<AffineMap> maps = {id};
+  if (centered) {
+    inputs.push_back(sum);
+    maps.push_back(row);
+  }
+  maps.push_back(row);
+  auto squares = linalg::GenericOp::create(
+      b, loc, rowType, inputs, squaresInit, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = castScalar(nb, l, args[0], acc, false, false);
+        if (centered)
+          v = arith::SubFOp::create(
+              nb, l, v, arith::DivFOp::create(nb, l, args[1], count));
+        linalg::YieldOp::create(
+            nb, l,
+            arith::AddFOp::create(nb, l, args.back(),
+                                  arith::MulFOp::create(nb, l, v, v))
+                .getResult());
+      });
+  // Pass 3: normalize, scale and shift.
+  Value eps = createScalarConstant(b, loc, acc, epsilon);
+  SmallVector<Value> outInputs = {x, squares.getResult(0), gamma};
+  SmallVector<AffineMap> outMaps = {id, row, lastDimMap(ctx, rank)};
+  if (centered) {
+    outInputs.append({sum, beta});
+    outMaps.append({row, lastDimMap(ctx, rank)});
+  }
+  return buildMappedGeneric(
+      b, loc, type, getDynamicDims(b, loc, x), outInputs, outMaps,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = castScalar(nb, l, args[0], acc, false, false);
+        Value var = arith::DivFOp::create(nb, l, args[1], count);
+        Value inv = math::RsqrtOp::create(
+            nb, l, arith::AddFOp::create(nb, l, var, eps));
+        if (centered)
+          v = arith::SubFOp::create(
+              nb, l, v, arith::DivFOp::create(nb, l, args[3], count));
+        Value g = castScalar(nb, l, args[2], acc, false, false);
+        Value y = arith::MulFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, v, inv), g);
+        if (centered)
+          y = arith::AddFOp::create(
+              nb, l, y, castScalar(nb, l, args[4], acc, false, false));
+        return castScalar(nb, l, y, element, false, false);
+      });
+}
+
+namespace {
+
+struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildNorm(rewriter, op.getLoc(), adaptor.getInput(),
+                      adaptor.getGamma(), adaptor.getBeta(),
+                      op.getEpsilon().convertToDouble(), /*centered=*/true));
+    return success();
+  }
+};
+
+struct RmsNormPattern : OpConversionPattern<RmsNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RmsNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, buildNorm(rewriter, op.getLoc(), adaptor.getInput(),
+                      adaptor.getGamma(), Value(),
+                      op.getEpsilon().convertToDouble(), /*centered=*/false));
+    return success();
+  }
+};
+
+struct AttentionPattern : OpConversionPattern<AttentionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AttentionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value q = adaptor.getQuery(), k = adaptor.getKey(), v = adaptor.getValue();
+    auto qt = cast<RankedTensorType>(q.getType());
+    auto kt = cast<RankedTensorType>(k.getType());
+    auto vt = cast<RankedTensorType>(v.getType());
+    int64_t heads = qt.getDimSize(1), kvHeads = kt.getDimSize(1);
+    int64_t headDim = qt.getDimSize(3);
+    if (ShapedType::isDynamic(heads) || ShapedType::isDynamic(kvHeads) ||
+        ShapedType::isDynamic(headDim))
+      return rewriter.notifyMatchFailure(
+          op, "head counts and the head dim must be static");
+    int64_t group = heads / kvHeads;
+    Type element = qt.getElementType();
+    Type acc = getAccumulatorType(element);
+    double scale = op.getScale() ? op.getScale()->convertToDouble()
+                                 : 1.0 / std::sqrt(double(headDim));
+    AffineExpr b0 = getAffineDimExpr(0, ctx), h = getAffineDimExpr(1, ctx),
+               i = getAffineDimExpr(2, ctx), j = getAffineDimExpr(3, ctx),
+               r = getAffineDimExpr(4, ctx);
+    AffineExpr kvHead = group == 1 ? h : h.floorDiv(group);
+
+    // scores[b, h, i, j] = scale * sum_d q[b, h, i, d] k[b, h/g, j, d]
+    SmallVector<int64_t> scoreShape = {qt.getDimSize(0), heads,
+                                       qt.getDimSize(2), kt.getDimSize(2)};
+    auto scoreType = RankedTensorType::get(scoreShape, acc);
+    SmallVector<Value> scoreDyn;
+    if (qt.isDynamicDim(0))
+      scoreDyn.push_back(getDimSize(rewriter, loc, q, 0));
+    if (qt.isDynamicDim(2))
+      scoreDyn.push_back(getDimSize(rewriter, loc, q, 2));
+    if (kt.isDynamicDim(2))
+      scoreDyn.push_back(getDimSize(rewriter, loc, k, 2));
+    Value zero = createScalarConstant(rewriter, loc, acc, 0);
+    Value scoreInit = createFilled(rewriter, loc, scoreType, scoreDyn, zero);
+    SmallVector<utils::IteratorType> it5(5, utils::IteratorType::parallel);
+    it5[4] = utils::IteratorType::reduction;
+    auto scores = linalg::GenericOp::create(
+        rewriter, loc, scoreType, ValueRange{q, k}, scoreInit,
+        ArrayRef<AffineMap>{AffineMap::get(5, 0, {b0, h, i, r}, ctx),
+                            AffineMap::get(5, 0, {b0, kvHead, j, r}, ctx),
+                            AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
+        it5, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value x = castScalar(nb, l, args[0], acc, false, false);
+          Value y = castScalar(nb, l, args[1], acc, false, false);
+          linalg::YieldOp::create(
+              nb, l,
+              arith::AddFOp::create(nb, l, args[2],
+                                    arith::MulFOp::create(nb, l, x, y))
+                  .getResult());
+        });
+
+    // Scale, then add the bias or replace masked scores by -inf.
+    MaskKind kind = op.getMask();
+    Value offset; // Skv - S: the causal diagonal aligned at the end.
+    if (kind == MaskKind::Causal || kind == MaskKind::SlidingWindow)
+      offset = arith::SubIOp::create(rewriter, loc,
+                                     getDimSize(rewriter, loc, k, 2),
+                                     getDimSize(rewriter, loc, q, 2));
+    SmallVector<Value> maskInputs = {scores.getResult(0)};
+    SmallVector<AffineMap> maskMaps = {rewriter.getMultiDimIdentityMap(4)};
+    if (Value m = adaptor.getAttnMask()) {
+      maskInputs.push_back(m);
+      maskMaps.push_back(getBroadcastMap(
+          ctx, cast<RankedTensorType>(m.getType()), scoreShape));
+    }
+    std::optional<int64_t> window;
+    if (op.getWindow())
+      window = static_cast<int64_t>(*op.getWindow());
+    Value masked = buildMappedGeneric(
+        rewriter, loc, scoreType, scoreDyn, maskInputs, maskMaps,
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value s = arith::MulFOp::create(
+              nb, l, args[0], createScalarConstant(nb, l, acc, scale));
+          Value negInf = createScalarConstant(nb, l, acc, -INFINITY);
+          switch (kind) {
+          case MaskKind::None:
+            return s;
+          case MaskKind::Bias:
+            return arith::AddFOp::create(
+                nb, l, s, castScalar(nb, l, args[1], acc, false, false));
+          case MaskKind::Custom:
+            return arith::SelectOp::create(nb, l, args[1], s, negInf);
+          case MaskKind::Causal:
+          case MaskKind::SlidingWindow: {
+            Value qi = linalg::IndexOp::create(nb, l, 2);
+            Value kj = linalg::IndexOp::create(nb, l, 3);
+            Value diag = arith::AddIOp::create(nb, l, qi, offset);
+            Value visible = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::sle, kj, diag);
+            if (kind == MaskKind::SlidingWindow) {
+              Value lo = arith::SubIOp::create(
+                  nb, l, diag, arith::ConstantIndexOp::create(nb, l, *window));
+              visible = arith::AndIOp::create(
+                  nb, l, visible,
+                  arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, kj,
+                                        lo));
+            }
+            return arith::SelectOp::create(nb, l, visible, s, negInf);
+          }
+          }
+          llvm_unreachable("unknown mask kind");
+        });
+
+    // Stable softmax over keys; fully masked rows give zeros.
+    auto [max, sum] = softmaxStats(rewriter, loc, masked, 3, acc);
+    AffineMap id4 = rewriter.getMultiDimIdentityMap(4);
+    AffineMap row = getDropDimsMap(ctx, 4, 3);
+    Value probs = buildMappedGeneric(
+        rewriter, loc, scoreType, scoreDyn, ValueRange{masked, max, sum},
+        {id4, row, row}, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value e = math::ExpOp::create(
+              nb, l, arith::SubFOp::create(nb, l, args[0], args[1]));
+          Value p = arith::DivFOp::create(nb, l, e, args[2]);
+          Value isNegInf = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::OEQ, args[0],
+              createScalarConstant(nb, l, acc, -INFINITY));
+          return arith::SelectOp::create(
+                     nb, l, isNegInf, createScalarConstant(nb, l, acc, 0), p)
+              .getResult();
+        });
+
+    // out[b, h, i, e] = sum_j p[b, h, i, j] v[b, h/g, j, e]
+    auto outType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto accOut = outType.clone(acc);
+    SmallVector<Value> outDyn;
+    if (qt.isDynamicDim(0))
+      outDyn.push_back(getDimSize(rewriter, loc, q, 0));
+    if (qt.isDynamicDim(2))
+      outDyn.push_back(getDimSize(rewriter, loc, q, 2));
+    if (vt.isDynamicDim(3))
+      outDyn.push_back(getDimSize(rewriter, loc, v, 3));
+    Value outInit = createFilled(rewriter, loc, accOut, outDyn, zero);
+    // Loops (b, h, i, e, j): here dim 3 is e and dim 4 (r) is j.
+    auto out = linalg::GenericOp::create(
+        rewriter, loc, accOut, ValueRange{probs, v}, outInit,
+        ArrayRef<AffineMap>{AffineMap::get(5, 0, {b0, h, i, r}, ctx),
+                            AffineMap::get(5, 0, {b0, kvHead, r, j}, ctx),
+                            AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
+        it5, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value y = castScalar(nb, l, args[1], acc, false, false);
+          linalg::YieldOp::create(
+              nb, l,
+              arith::AddFOp::create(nb, l, args[2],
+                                    arith::MulFOp::create(nb, l, args[0], y))
+                  .getResult());
+        });
+    Value result = out.getResult(0);
+    if (acc != element)
+      result = buildElementwiseGeneric(
+          rewriter, loc, outType, result,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            return castScalar(nb, l, args[0], element, false, false);
+          });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void rlx::populateNNToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns) {
+  patterns.add<LayerNormPattern, RmsNormPattern, AttentionPattern>(
+      converter, patterns.getContext());
+}

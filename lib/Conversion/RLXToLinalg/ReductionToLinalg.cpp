@@ -1,0 +1,433 @@
+//===- ReductionToLinalg.cpp - rlx reductions to linalg -------------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Reductions become reduction linalg.generics; f16/bf16 accumulate in f32.
+// softmax and log_softmax subtract the row max before exponentiating, and
+// cross entropy goes through log_softmax, so no exp overflows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternGroups.h"
+#include "Utils.h"
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// The identity of `kind` in `type` (the lowest value for max, ...).
+static Value reductionIdentity(OpBuilder &b, Location loc, ReduceKind kind,
+                               Type type, bool isUnsigned) {
+  if (kind == ReduceKind::Max || kind == ReduceKind::Min) {
+    bool max = kind == ReduceKind::Max;
+    if (auto f = dyn_cast<FloatType>(type))
+      return arith::ConstantOp::create(
+          b, loc, b.getFloatAttr(f, max ? -INFINITY : INFINITY));
+    unsigned w = type.getIntOrFloatBitWidth();
+    APInt v = isUnsigned ? (max ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                         : (max ? APInt::getSignedMinValue(w)
+                                : APInt::getSignedMaxValue(w));
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+  }
+  return createScalarConstant(b, loc, type,
+                              kind == ReduceKind::Prod ? 1.0 : 0.0);
+}
+
+/// acc (op) x for `kind`.
+static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x,
+                     Value acc, bool isUnsigned) {
+  bool isFloat = isa<FloatType>(acc.getType());
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return isFloat ? arith::AddFOp::create(b, loc, acc, x).getResult()
+                   : arith::AddIOp::create(b, loc, acc, x).getResult();
+  case ReduceKind::Prod:
+    return isFloat ? arith::MulFOp::create(b, loc, acc, x).getResult()
+                   : arith::MulIOp::create(b, loc, acc, x).getResult();
+  case ReduceKind::Max:
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, acc, x);
+    return isUnsigned ? arith::MaxUIOp::create(b, loc, acc, x).getResult()
+                      : arith::MaxSIOp::create(b, loc, acc, x).getResult();
+  case ReduceKind::Min:
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, acc, x);
+    return isUnsigned ? arith::MinUIOp::create(b, loc, acc, x).getResult()
+                      : arith::MinSIOp::create(b, loc, acc, x).getResult();
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Casts a tensor's elements with an elementwise generic (no-op when equal).
+static Value castTensor(OpBuilder &b, Location loc, Value tensor,
+                        Type elementType) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.getElementType() == elementType)
+    return tensor;
+  return buildElementwiseGeneric(
+      b, loc, type.clone(elementType), tensor,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return castScalar(nb, nloc, args[0], elementType, false, false);
+      });
+}
+
+/// Adds size-1 dims at the sorted `axes` of `tensor` (keepdim).
+static Value keepDims(OpBuilder &b, Location loc, Value tensor,
+                      RankedTensorType resultType, ArrayRef<int64_t> axes) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type == resultType)
+    return tensor;
+  // Reassociation: each reduced dim joins the group of the kept dim before
+  // it; leading reduced dims join the first kept dim's group. A rank-0
+  // source has no groups.
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices leading;
+  int64_t rank = resultType.getRank();
+  for (int64_t i = 0; i < rank; ++i) {
+    if (llvm::is_contained(axes, i)) {
+      (groups.empty() ? leading : groups.back()).push_back(i);
+      continue;
+    }
+    groups.push_back(leading);
+    groups.back().push_back(i);
+    leading.clear();
+  }
+  SmallVector<OpFoldResult> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!resultType.isDynamicDim(i)) {
+      shape.push_back(b.getIndexAttr(resultType.getDimSize(i)));
+      continue;
+    }
+    int64_t src = 0;
+    for (int64_t j = 0; j < i; ++j)
+      if (!llvm::is_contained(axes, j))
+        ++src;
+    shape.push_back(tensor::DimOp::create(b, loc, tensor, src).getResult());
+  }
+  return tensor::ExpandShapeOp::create(b, loc, resultType, tensor, groups,
+                                       shape);
+}
+
+std::pair<Value, Value> rlx::softmaxStats(OpBuilder &b, Location loc,
+                                            Value input, int64_t axis,
+                                            Type acc) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  Value max = buildReduction(
+      b, loc, input, axis, acc,
+      createScalarConstant(b, loc, acc, -INFINITY),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value x = castScalar(nb, nloc, args[0], acc, false, false);
+        return arith::MaximumFOp::create(nb, nloc, args[1], x);
+      });
+  // exp(x - max) summed; rows of -inf (fully masked) sum to 0.
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[axis] = utils::IteratorType::reduction;
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  AffineMap row = getDropDimsMap(ctx, rank, axis);
+  auto rowType = cast<RankedTensorType>(max.getType());
+  Value zeros =
+      createFilled(b, loc, rowType, getDynamicDimsExcept(b, loc, input, axis),
+                   createScalarConstant(b, loc, acc, 0));
+  auto sum = linalg::GenericOp::create(
+      b, loc, rowType, ValueRange{input, max}, zeros,
+      ArrayRef<AffineMap>{id, row, row}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = castScalar(nb, nloc, args[0], acc, false, false);
+        Value e = math::ExpOp::create(
+            nb, nloc, arith::SubFOp::create(nb, nloc, x, args[1]));
+        // A -inf element adds nothing, also when the whole row is -inf
+        // (where x - max would be NaN).
+        Value isNegInf = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OEQ, x,
+            createScalarConstant(nb, nloc, acc, -INFINITY));
+        e = arith::SelectOp::create(nb, nloc, isNegInf,
+                                    createScalarConstant(nb, nloc, acc, 0), e);
+        linalg::YieldOp::create(nb, nloc,
+                                arith::AddFOp::create(nb, nloc, args[2], e)
+                                    .getResult());
+      });
+  return {max, sum.getResult(0)};
+}
+
+namespace {
+
+struct ReducePattern : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    int64_t rank = op.getInput().getType().getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t a : op.getAxes())
+      axes.push_back(positiveAxis(a, rank));
+    llvm::sort(axes);
+    bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    ReduceKind kind = op.getKind();
+    Type element = type.getElementType();
+    Type acc = isa<FloatType>(element) ? getAccumulatorType(element) : element;
+    Value init = reductionIdentity(rewriter, loc, kind, acc, isUnsigned);
+    Value reduced = buildReduction(
+        rewriter, loc, input, axes, acc, init,
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          Value x = castScalar(b, nloc, args[0], acc, false, false);
+          return combine(b, nloc, kind, x, args[1], isUnsigned);
+        });
+    if (kind == ReduceKind::Mean) {
+      Value count = getCountAsFloat(rewriter, loc, input, axes, acc);
+      reduced = buildElementwiseGeneric(
+          rewriter, loc, cast<RankedTensorType>(reduced.getType()), reduced,
+          [&](OpBuilder &b, Location nloc, ValueRange args) {
+            return arith::DivFOp::create(b, nloc, args[0], count).getResult();
+          });
+    }
+    reduced = castTensor(rewriter, loc, reduced, element);
+    rewriter.replaceOp(op, keepDims(rewriter, loc, reduced, type, axes));
+    return success();
+  }
+};
+
+/// argmax/argmin: a reduction carrying (best value, its index); the first
+/// index wins ties, and NaN counts as the largest value (as PyTorch).
+template <typename OpTy, bool IsMax>
+struct ArgReducePattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value input = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inType.getRank();
+    int64_t axis = positiveAxis(op.getAxis(), rank);
+    Type element = inType.getElementType();
+    bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    SmallVector<int64_t> shape;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis)
+        shape.push_back(inType.getDimSize(i));
+    SmallVector<Value> dyn = getDynamicDimsExcept(rewriter, loc, input, axis);
+    Value best = createFilled(
+        rewriter, loc, RankedTensorType::get(shape, element), dyn,
+        reductionIdentity(rewriter, loc,
+                          IsMax ? ReduceKind::Max : ReduceKind::Min, element,
+                          isUnsigned));
+    auto indexType = RankedTensorType::get(shape, rewriter.getI64Type());
+    Value index = createFilled(
+        rewriter, loc, indexType, dyn,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0)));
+    AffineMap out = getDropDimsMap(ctx, rank, axis);
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank), out,
+                                   out};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators[axis] = utils::IteratorType::reduction;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{best.getType(), indexType}, input,
+        ValueRange{best, index}, maps, iterators,
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          Value x = args[0], cur = args[1], curIdx = args[2];
+          Value i = arith::IndexCastOp::create(
+              b, nloc, b.getI64Type(), linalg::IndexOp::create(b, nloc, axis));
+          Value better;
+          if (isa<FloatType>(element)) {
+            // Strictly better, or x is the first NaN.
+            Value strict = arith::CmpFOp::create(
+                b, nloc,
+                IsMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+                x, cur);
+            Value xNan = arith::CmpFOp::create(b, nloc,
+                                               arith::CmpFPredicate::UNO, x, x);
+            Value curNan = arith::CmpFOp::create(
+                b, nloc, arith::CmpFPredicate::UNO, cur, cur);
+            Value notCurNan = arith::XOrIOp::create(
+                b, nloc, curNan,
+                arith::ConstantOp::create(b, nloc, b.getBoolAttr(true)));
+            better = arith::OrIOp::create(
+                b, nloc, strict,
+                arith::AndIOp::create(b, nloc, xNan, notCurNan));
+          } else {
+            arith::CmpIPredicate p =
+                IsMax ? (isUnsigned ? arith::CmpIPredicate::ugt
+                                    : arith::CmpIPredicate::sgt)
+                      : (isUnsigned ? arith::CmpIPredicate::ult
+                                    : arith::CmpIPredicate::slt);
+            better = arith::CmpIOp::create(b, nloc, p, x, cur);
+          }
+          // The first element always replaces the identity.
+          Value first = arith::CmpIOp::create(
+              b, nloc, arith::CmpIPredicate::eq, i,
+              arith::ConstantOp::create(b, nloc, b.getI64IntegerAttr(0)));
+          Value take = arith::OrIOp::create(b, nloc, better, first);
+          linalg::YieldOp::create(
+              b, nloc,
+              ValueRange{arith::SelectOp::create(b, nloc, take, x, cur),
+                         arith::SelectOp::create(b, nloc, take, i, curIdx)});
+        });
+    rewriter.replaceOp(op, keepDims(rewriter, loc, generic.getResult(1),
+                                    op.getType(), axis));
+    return success();
+  }
+};
+
+template <typename OpTy, bool IsLog>
+struct SoftmaxPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value input = adaptor.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = positiveAxis(op.getAxis(), rank);
+    Type element = type.getElementType();
+    Type acc = getAccumulatorType(element);
+    auto [max, sum] = softmaxStats(rewriter, loc, input, axis, acc);
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap row = getDropDimsMap(ctx, rank, axis);
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, getDynamicDims(rewriter, loc, input),
+        ValueRange{input, max, sum}, {id, row, row},
+        [&](OpBuilder &b, Location nloc, ValueRange args) -> Value {
+          Value x = castScalar(b, nloc, args[0], acc, false, false);
+          Value shifted = arith::SubFOp::create(b, nloc, x, args[1]);
+          Value y;
+          if (IsLog)
+            y = arith::SubFOp::create(b, nloc, shifted,
+                                      math::LogOp::create(b, nloc, args[2]));
+          else
+            y = arith::DivFOp::create(
+                b, nloc, math::ExpOp::create(b, nloc, shifted), args[2]);
+          return castScalar(b, nloc, y, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// rlx.cumsum -> an scf.for along the axis adding one slice at a time.
+struct CumsumPattern : OpConversionPattern<CumsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CumsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = positiveAxis(op.getAxis(), rank);
+    // A slice of unit size along the axis, full elsewhere.
+    auto slice = [&](OpBuilder &b, Location l, Value t, Value at) {
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (int64_t i = 0; i < rank; ++i) {
+        offsets.push_back(i == axis ? OpFoldResult(at) : b.getIndexAttr(0));
+        sizes.push_back(i == axis ? b.getIndexAttr(1)
+                                  : OpFoldResult(getDimSize(b, l, t, i)));
+        strides.push_back(b.getIndexAttr(1));
+      }
+      return std::make_tuple(offsets, sizes, strides);
+    };
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value length = getDimSize(rewriter, loc, input, axis);
+    // Row 0 is copied by starting from the input itself.
+    auto loop = scf::ForOp::create(
+        rewriter, loc, one, length, one, ValueRange{input},
+        [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
+          Value prev = arith::SubIOp::create(b, l, i, one);
+          auto [po, ps, pst] = slice(b, l, iter[0], prev);
+          auto [co, cs, cst] = slice(b, l, iter[0], i);
+          Value a = tensor::ExtractSliceOp::create(b, l, iter[0], po, ps, pst);
+          Value c = tensor::ExtractSliceOp::create(b, l, iter[0], co, cs, cst);
+          Value s = buildElementwiseGeneric(
+              b, l, cast<RankedTensorType>(c.getType()), ValueRange{c, a},
+              [](OpBuilder &ib, Location il, ValueRange v) -> Value {
+                if (isa<FloatType>(v[0].getType()))
+                  return arith::AddFOp::create(ib, il, v[0], v[1]);
+                return arith::AddIOp::create(ib, il, v[0], v[1]);
+              });
+          scf::YieldOp::create(
+              b, l,
+              tensor::InsertSliceOp::create(b, l, s, iter[0], co, cs, cst)
+                  .getResult());
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+/// mean_n(logsumexp(logits[n]) - logits[n, labels[n]])
+struct SoftmaxCrossEntropyPattern : OpConversionPattern<SoftmaxCrossEntropyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxCrossEntropyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value logits = adaptor.getLogits(), labels = adaptor.getLabels();
+    Type element = op.getType().getElementType();
+    Type acc = getAccumulatorType(element);
+    auto [max, sum] = softmaxStats(rewriter, loc, logits, 1, acc);
+    // Per row: log(sum) + max - logits[n, label].
+    auto rowType = cast<RankedTensorType>(max.getType());
+    Value perRow = buildElementwiseGeneric(
+        rewriter, loc, rowType, ValueRange{max, sum, labels},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value n = linalg::IndexOp::create(b, l, 0);
+          Value c = arith::IndexCastOp::create(b, l, b.getIndexType(), args[2]);
+          Value picked = castScalar(
+              b, l, tensor::ExtractOp::create(b, l, logits, ValueRange{n, c}),
+              acc, false, false);
+          Value lse = arith::AddFOp::create(
+              b, l, math::LogOp::create(b, l, args[1]), args[0]);
+          return arith::SubFOp::create(b, l, lse, picked);
+        });
+    Value total = buildReduction(
+        rewriter, loc, perRow, 0, acc, createScalarConstant(rewriter, loc, acc, 0),
+        [](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::AddFOp::create(b, l, args[1], args[0]);
+        });
+    Value count = getCountAsFloat(rewriter, loc, logits, 0, acc);
+    Value mean = buildElementwiseGeneric(
+        rewriter, loc, cast<RankedTensorType>(total.getType()).clone(element),
+        total,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return castScalar(b, l,
+                            arith::DivFOp::create(b, l, args[0], count),
+                            element, false, false);
+        });
+    rewriter.replaceOp(op, mean);
+    return success();
+  }
+};
+
+} // namespace
+
+void rlx::populateReductionToLinalgPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<ReducePattern, ArgReducePattern<ArgMaxOp, true>,
+               ArgReducePattern<ArgMinOp, false>,
+               SoftmaxPattern<SoftmaxOp, false>,
+               SoftmaxPattern<LogSoftmaxOp, true>, CumsumPattern,
+               SoftmaxCrossEntropyPattern>(converter, patterns.getContext());
+}

@@ -1,0 +1,331 @@
+//===- ShapeToTensor.cpp - rlx shape ops to tensor/linalg -----------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternGroups.h"
+#include "Utils.h"
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// rlx.reshape -> tensor.reshape with a shape operand; at most one dynamic
+/// result dim, sized so that the element count is kept.
+struct ReshapePattern : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    if (type.getNumDynamicDims() > 1)
+      return rewriter.notifyMatchFailure(
+          op, "a reshape to more than one dynamic dim is ambiguous");
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(input.getType());
+    SmallVector<Value> sizes;
+    int64_t staticProduct = 1;
+    for (int64_t d : type.getShape())
+      if (!ShapedType::isDynamic(d))
+        staticProduct *= d;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (!type.isDynamicDim(i)) {
+        sizes.push_back(
+            arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(i)));
+        continue;
+      }
+      Value total = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t j = 0; j < inType.getRank(); ++j)
+        total = arith::MulIOp::create(rewriter, loc, total,
+                                      getDimSize(rewriter, loc, input, j));
+      Value known = arith::ConstantIndexOp::create(rewriter, loc, staticProduct);
+      sizes.push_back(arith::DivUIOp::create(rewriter, loc, total, known));
+    }
+    Value shape = tensor::FromElementsOp::create(
+        rewriter, loc,
+        RankedTensorType::get({type.getRank()}, rewriter.getIndexType()),
+        sizes);
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, input, shape);
+    return success();
+  }
+};
+
+struct TransposePattern : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Location loc = op.getLoc();
+    SmallVector<Value> dyn;
+    for (auto [i, p] : llvm::enumerate(op.getPermutation()))
+      if (type.isDynamicDim(i))
+        dyn.push_back(
+            tensor::DimOp::create(rewriter, loc, adaptor.getInput(), p));
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType(), dyn);
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, loc, adaptor.getInput(), init, op.getPermutation());
+    rewriter.replaceOp(op, transpose.getResult());
+    return success();
+  }
+};
+
+/// Offsets, sizes and unit strides covering all of `tensor` but `axis`,
+/// where they are `offset` and `size`.
+static void sliceAlong(OpBuilder &b, Location loc, Value tensor, int64_t axis,
+                       OpFoldResult offset, OpFoldResult size,
+                       SmallVectorImpl<OpFoldResult> &offsets,
+                       SmallVectorImpl<OpFoldResult> &sizes,
+                       SmallVectorImpl<OpFoldResult> &strides) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    offsets.push_back(i == axis ? offset : b.getIndexAttr(0));
+    if (i == axis)
+      sizes.push_back(size);
+    else if (type.isDynamicDim(i))
+      sizes.push_back(tensor::DimOp::create(b, loc, tensor, i).getResult());
+    else
+      sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+    strides.push_back(b.getIndexAttr(1));
+  }
+}
+
+struct NarrowPattern : OpConversionPattern<NarrowOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NarrowOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    int64_t rank = type.getRank();
+    int64_t axis = positiveAxis(op.getAxis(), rank);
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    sliceAlong(rewriter, op.getLoc(), adaptor.getInput(), axis,
+               rewriter.getIndexAttr(static_cast<int64_t>(op.getStart())),
+               rewriter.getIndexAttr(static_cast<int64_t>(op.getLength())),
+               offsets, sizes, strides);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, type, adaptor.getInput(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// rlx.concat -> tensor.empty + one tensor.insert_slice per input.
+struct ConcatPattern : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    int64_t axis = positiveAxis(op.getAxis(), rank);
+    ValueRange inputs = adaptor.getInputs();
+    // Each dynamic result dim: off the axis from the first input, along it
+    // the sum of the inputs' sizes.
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      if (i != axis) {
+        dyn.push_back(getDimSize(rewriter, loc, inputs.front(), i));
+        continue;
+      }
+      Value sum = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      for (Value in : inputs)
+        sum = arith::AddIOp::create(rewriter, loc, sum,
+                                    getDimSize(rewriter, loc, in, axis));
+      dyn.push_back(sum);
+    }
+    Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                           type.getElementType(), dyn);
+    Value offset = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    for (Value in : inputs) {
+      Value size = getDimSize(rewriter, loc, in, axis);
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      sliceAlong(rewriter, loc, in, axis, offset, size, offsets, sizes,
+                 strides);
+      result = tensor::InsertSliceOp::create(rewriter, loc, in, result,
+                                             offsets, sizes, strides);
+      offset = arith::AddIOp::create(rewriter, loc, offset, size);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ExpandPattern : OpConversionPattern<ExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto in = cast<RankedTensorType>(adaptor.getInput().getType());
+    int64_t offset = type.getRank() - in.getRank();
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (type.isDynamicDim(i) &&
+          (i < offset || !in.isDynamicDim(i - offset)))
+        return rewriter.notifyMatchFailure(
+            op, "a dynamic result dim must come from a dynamic input dim");
+    Value result = buildElementwiseGeneric(
+        rewriter, op.getLoc(), type, adaptor.getInput(),
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// rlx.gather -> a generic over the result that extracts from the table.
+struct GatherPattern : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value table = adaptor.getTable(), indices = adaptor.getIndices();
+    auto tableType = cast<RankedTensorType>(table.getType());
+    int64_t axis = positiveAxis(op.getAxis(), tableType.getRank());
+    int64_t idxRank = cast<RankedTensorType>(indices.getType()).getRank();
+    int64_t rank = type.getRank();
+    // Dynamic result dims: table dims before the axis, index dims, table
+    // dims after.
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      if (i < axis)
+        dyn.push_back(tensor::DimOp::create(rewriter, loc, table, i));
+      else if (i < axis + idxRank)
+        dyn.push_back(tensor::DimOp::create(rewriter, loc, indices, i - axis));
+      else
+        dyn.push_back(tensor::DimOp::create(rewriter, loc, table,
+                                            i - idxRank + 1));
+    }
+    SmallVector<AffineExpr> idxExprs;
+    for (int64_t i = 0; i < idxRank; ++i)
+      idxExprs.push_back(getAffineDimExpr(axis + i, ctx));
+    AffineMap idxMap = AffineMap::get(rank, 0, idxExprs, ctx);
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, dyn, indices, idxMap,
+        [&](OpBuilder &b, Location nloc, ValueRange args) -> Value {
+          SmallVector<Value> coords;
+          for (int64_t i = 0; i < axis; ++i)
+            coords.push_back(linalg::IndexOp::create(b, nloc, i));
+          coords.push_back(arith::IndexCastOp::create(
+              b, nloc, b.getIndexType(), args[0]));
+          for (int64_t i = axis + idxRank; i < rank; ++i)
+            coords.push_back(linalg::IndexOp::create(b, nloc, i));
+          return tensor::ExtractOp::create(b, nloc, table, coords);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// rlx.scatter_add -> an scf.for over the indices, adding one slice each.
+struct ScatterAddPattern : OpConversionPattern<ScatterAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t rank = op.getType().getRank();
+    int64_t axis = positiveAxis(op.getAxis(), rank);
+    Value base = adaptor.getBase(), indices = adaptor.getIndices(),
+          updates = adaptor.getUpdates();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value count = getDimSize(rewriter, loc, indices, 0);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, count, one, ValueRange{base},
+        [&](OpBuilder &b, Location nloc, Value j, ValueRange iter) {
+          Value acc = iter[0];
+          Value target = arith::IndexCastOp::create(
+              b, nloc, b.getIndexType(),
+              tensor::ExtractOp::create(b, nloc, indices, j));
+          OpFoldResult unit = b.getIndexAttr(1);
+          SmallVector<OpFoldResult> uo, us, ust, ao, as, ast;
+          sliceAlong(b, nloc, updates, axis, j, unit, uo, us, ust);
+          sliceAlong(b, nloc, acc, axis, target, unit, ao, as, ast);
+          Value upd = tensor::ExtractSliceOp::create(b, nloc, updates, uo, us,
+                                                     ust);
+          Value cur = tensor::ExtractSliceOp::create(b, nloc, acc, ao, as, ast);
+          auto sliceType = cast<RankedTensorType>(cur.getType());
+          Value sum = buildElementwiseGeneric(
+              b, nloc, sliceType, ValueRange{cur, upd},
+              [](OpBuilder &ib, Location iloc, ValueRange s) -> Value {
+                if (isa<FloatType>(s[0].getType()))
+                  return arith::AddFOp::create(ib, iloc, s[0], s[1]);
+                return arith::AddIOp::create(ib, iloc, s[0], s[1]);
+              });
+          Value next =
+              tensor::InsertSliceOp::create(b, nloc, sum, acc, ao, as, ast);
+          scf::YieldOp::create(b, nloc, next);
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+/// rlx.reverse -> a generic over the result extracting mirrored indices.
+struct ReversePattern : OpConversionPattern<ReverseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReverseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t a : op.getAxes())
+      axes.push_back(positiveAxis(a, rank));
+    SmallVector<Value> lastIndex(rank);
+    for (int64_t a : axes)
+      lastIndex[a] = arith::SubIOp::create(
+          rewriter, loc, getDimSize(rewriter, loc, input, a),
+          arith::ConstantIndexOp::create(rewriter, loc, 1));
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, getDynamicDims(rewriter, loc, input), {}, {},
+        [&](OpBuilder &b, Location nloc, ValueRange) -> Value {
+          SmallVector<Value> coords;
+          for (int64_t i = 0; i < rank; ++i) {
+            Value idx = linalg::IndexOp::create(b, nloc, i);
+            if (lastIndex[i])
+              idx = arith::SubIOp::create(b, nloc, lastIndex[i], idx);
+            coords.push_back(idx);
+          }
+          return tensor::ExtractOp::create(b, nloc, input, coords);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void rlx::populateShapeToTensorPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<ReshapePattern, TransposePattern, NarrowPattern, ConcatPattern,
+               ExpandPattern, GatherPattern, ScatterAddPattern,
+               ReversePattern>(converter, patterns.getContext());
+}

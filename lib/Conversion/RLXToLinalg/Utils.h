@@ -1,0 +1,116 @@
+//===- Utils.h - helpers shared by the rlx-to-linalg patterns ---*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_RLXTOLINALG_UTILS_H
+#define LIB_CONVERSION_RLXTOLINALG_UTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace rlx {
+
+/// `axis` (in [-rank, rank), verified) made non-negative. Takes int64_t so
+/// that the unsigned accessors of I64Attr read back their sign.
+inline int64_t positiveAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Builds the scalar body of a linalg.generic from its block arguments.
+using ScalarBodyBuilder =
+    function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// The sizes of `tensor`'s dynamic dims, as `tensor.dim` ops.
+SmallVector<Value> getDynamicDims(OpBuilder &b, Location loc, Value tensor);
+
+/// The size of dim `dim` of `tensor` as an index value (constant if static).
+Value getDimSize(OpBuilder &b, Location loc, Value tensor, int64_t dim);
+
+/// A `tensor.empty` of `type` whose dynamic dims are taken from `inputs`
+/// broadcast NumPy-style (each dynamic result dim comes from an input that
+/// has a dynamic dim at that aligned position).
+Value createBroadcastEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                           ValueRange inputs);
+
+/// The indexing map reading `input` (NumPy-broadcast against a result of
+/// `resultRank` dims of `resultShape`): leading dims are dropped and static
+/// size-1 dims that stretch read index 0.
+AffineMap getBroadcastMap(MLIRContext *ctx, RankedTensorType input,
+                          ArrayRef<int64_t> resultShape);
+
+/// A `linalg.generic` computing `resultType` elementwise from `inputs` with
+/// broadcasting; `body` maps the scalars of the inputs to the result's.
+Value buildElementwiseGeneric(OpBuilder &b, Location loc,
+                              RankedTensorType resultType, ValueRange inputs,
+                              ScalarBodyBuilder body);
+
+/// A `linalg.generic` writing a fresh tensor of `resultType` (dynamic dims
+/// `dynamicDims`) through the identity map, reading `inputs` through
+/// `inputMaps`, all loops parallel.
+Value buildMappedGeneric(OpBuilder &b, Location loc,
+                         RankedTensorType resultType, ValueRange dynamicDims,
+                         ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+                         ScalarBodyBuilder body);
+
+/// Reduces `inputs` (all of the same shape, read through the identity map)
+/// over the sorted dims `axes` into a tensor of `accType` without those
+/// dims, starting from `init`; `combine` gets (input scalars..., acc) and
+/// returns the new acc.
+Value buildReduction(OpBuilder &b, Location loc, ValueRange inputs,
+                     ArrayRef<int64_t> axes, Type accType, Value init,
+                     ScalarBodyBuilder combine);
+
+/// The map from a rank-`rank` iteration space to the dims not in `axes`.
+AffineMap getDropDimsMap(MLIRContext *ctx, int64_t rank,
+                         ArrayRef<int64_t> axes);
+
+/// Dynamic sizes of `tensor`'s dims, skipping the dims in `axes`.
+SmallVector<Value> getDynamicDimsExcept(OpBuilder &b, Location loc,
+                                        Value tensor, ArrayRef<int64_t> axes);
+
+/// The product of `tensor`'s dims in `axes` as a scalar of float `type`.
+Value getCountAsFloat(OpBuilder &b, Location loc, Value tensor,
+                      ArrayRef<int64_t> axes, Type type);
+
+/// `lhs @ rhs` as rlx.matmul computes it (see MatmulToLinalg.cpp).
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  bool transposeA, bool transposeB,
+                  RankedTensorType resultType);
+
+/// The row statistics of a stable softmax along `axis` of `input`: (max,
+/// sum of exp(x - max)) in the accumulation type `acc`, both without
+/// `axis`. -inf elements add 0 to the sum, so a fully masked row sums to 0.
+std::pair<Value, Value> softmaxStats(OpBuilder &b, Location loc, Value input,
+                                     int64_t axis, Type acc);
+
+/// A scalar constant of `type` (float, integer or complex with zero
+/// imaginary part).
+Value createScalarConstant(OpBuilder &b, Location loc, Type type,
+                           double value);
+
+/// `tensor` filled with the scalar `value` of its element type.
+Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                   ValueRange dynamicDims, Value value);
+
+/// Converts scalar `value` from element type `from` to `to` as rlx.cast
+/// does; `fromUnsigned` / `toUnsigned` give the signedness that the
+/// signless types lost.
+Value castScalar(OpBuilder &b, Location loc, Value value, Type to,
+                 bool fromUnsigned, bool toUnsigned);
+
+/// True when `type` (or its element type) is an unsigned integer.
+bool isUnsignedElement(Type type);
+
+/// f32 for f16/bf16 element types (the accumulation type), else `type`.
+Type getAccumulatorType(Type type);
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // LIB_CONVERSION_RLXTOLINALG_UTILS_H
