@@ -12,13 +12,20 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mlir_obj_dir, "test")
-config.excludes = ["CMakeLists.txt", "README.txt", "lit.cfg.py",
-                   "lit.site.cfg.py", "Inputs"]
+config.excludes = {"CMakeLists.txt", "README.txt", "lit.cfg.py",
+                   "lit.site.cfg.py", "Inputs"}
 
 config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-opt"]
+tools = ["rlx-opt", "rlx-run"]
+
+# Integration scripts run under Debian's Python (its numpy and torch) and
+# find rlx-run and their helper module through the environment.
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
+config.environment["PYTHONPATH"] = os.path.join(config.rlx_src_root, "test",
+                                                "Integration")
 llvm_config.add_tool_substitutions(tools, tool_dirs)

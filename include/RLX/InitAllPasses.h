@@ -15,11 +15,15 @@
 #define RLX_INITALLPASSES_H
 
 #include "RLX/Conversion/Passes.h"
+#include "RLX/Pipelines/Pipelines.h"
 
 namespace mlir {
 namespace rlx {
 
-inline void registerAllPasses() { registerRLXConversionPasses(); }
+inline void registerAllPasses() {
+  registerRLXConversionPasses();
+  registerCPUPipeline();
+}
 
 } // namespace rlx
 } // namespace mlir

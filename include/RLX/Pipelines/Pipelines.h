@@ -1,0 +1,39 @@
+//===- Pipelines.h - RLX's named pass pipelines -----------------*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_PIPELINES_PIPELINES_H
+#define RLX_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace rlx {
+
+/// Options of `--rlx-cpu-pipeline`.
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("Fuse producer/consumer linalg.generic ops before "
+                     "bufferization"),
+      llvm::cl::init(true)};
+};
+
+/// rlx (MIR) -> linalg -> bufferized loops -> the LLVM dialect, ready for
+/// the ExecutionEngine or for translation to an object file. Allocations
+/// call `_mlir_memref_to_llvm_alloc` / `_mlir_memref_to_llvm_free`, which
+/// the runtime provides.
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// Registers `--rlx-cpu-pipeline`.
+void registerCPUPipeline();
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_PIPELINES_PIPELINES_H

@@ -1,0 +1,588 @@
+//===- rlx-run.cpp - compile and run an RLX program on the CPU ------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// rlx-run FILE.mlir [--entry=FUNC] [--input=PATH.npy]... [--output=PATH.npy]...
+//         [--seed=N] [--bench=N]
+//
+// Compiles FILE with --rlx-cpu-pipeline, JIT-compiles it with MLIR's
+// ExecutionEngine, binds inputs to the entry function's arguments in order
+// (random ones from --seed where none are given), runs it, and writes the
+// results in order. Every buffer the program allocates is filled with 0xFF
+// bytes first (NaN for floats, -1 for integers), so an element the program
+// fails to write shows up in the results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/InitAllDialects.h"
+#include "RLX/Pipelines/Pipelines.h"
+#include "RLX/Runtime/Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <unordered_set>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+using mlir::rlx::runtime::NpyArray;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string>
+    entryName("entry", cl::desc("Function to run (default: main, or the only "
+                                "public function)"),
+              cl::init(""));
+static cl::list<std::string>
+    inputPaths("input", cl::desc("A .npy file for the next argument"));
+static cl::list<std::string>
+    outputPaths("output", cl::desc("A .npy file for the next result"));
+static cl::opt<unsigned> seed("seed",
+                              cl::desc("Seed of the random inputs (normal "
+                                       "floats, integers in [0, 4))"),
+                              cl::init(0));
+static cl::opt<unsigned> benchRuns("bench",
+                                   cl::desc("Time N runs after a warm-up and "
+                                            "print the median and min"),
+                                   cl::init(0));
+
+//===----------------------------------------------------------------------===//
+// Poisoning allocator
+//===----------------------------------------------------------------------===//
+
+// The compiled code allocates through these (finalize-memref-to-llvm with
+// generic functions); they fill every buffer with 0xFF and remember it, so
+// that rlx-run frees exactly the results the program hands over.
+static std::mutex allocMutex;
+static std::unordered_set<void *> liveAllocations;
+
+static void *track(void *p) {
+  std::lock_guard<std::mutex> lock(allocMutex);
+  liveAllocations.insert(p);
+  return p;
+}
+
+extern "C" void *rlxPoisonedAlloc(uint64_t size) {
+  void *p = std::malloc(size ? size : 1);
+  std::memset(p, 0xFF, size);
+  return track(p);
+}
+
+extern "C" void *rlxPoisonedAlignedAlloc(uint64_t alignment, uint64_t size) {
+  uint64_t rounded = (size + alignment - 1) / alignment * alignment;
+  void *p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+  std::memset(p, 0xFF, rounded);
+  return track(p);
+}
+
+extern "C" void rlxFree(void *p) {
+  {
+    std::lock_guard<std::mutex> lock(allocMutex);
+    liveAllocations.erase(p);
+  }
+  std::free(p);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors and memref descriptors
+//===----------------------------------------------------------------------===//
+
+/// The .npy dtype that holds `type` (bf16 is exchanged as f32).
+static std::string npyDtype(Type type) {
+  if (type.isF32() || type.isBF16())
+    return "f4";
+  if (type.isF64())
+    return "f8";
+  if (type.isF16())
+    return "f2";
+  if (type.isInteger(1))
+    return "b1";
+  if (auto c = dyn_cast<ComplexType>(type); c && c.getElementType().isF32())
+    return "c8";
+  if (auto i = dyn_cast<IntegerType>(type))
+    return std::string(i.isUnsigned() ? "u" : "i") +
+           std::to_string(i.getWidth() / 8);
+  return "";
+}
+
+/// Bytes per element in memory (bf16 is 2 bytes in memory).
+static int64_t memBytes(Type type) {
+  if (type.isInteger(1))
+    return 1;
+  if (auto c = dyn_cast<ComplexType>(type))
+    return 2 * c.getElementType().getIntOrFloatBitWidth() / 8;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+static uint16_t toBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return 0x7FC0;
+  uint32_t rounding = 0x7FFF + ((bits >> 16) & 1); // round to nearest even
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+static float fromBF16(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// A tensor argument or result in memory, row-major.
+struct HostTensor {
+  Type elementType;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+};
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+static bool fromNpy(const NpyArray &a, RankedTensorType type, unsigned index,
+                    const std::string &path, HostTensor &t) {
+  Type element = type.getElementType();
+  std::string want = npyDtype(element);
+  bool shapeOk = a.shape.size() == size_t(type.getRank());
+  for (int64_t i = 0; shapeOk && i < type.getRank(); ++i)
+    shapeOk = type.isDynamicDim(i) || type.getDimSize(i) == a.shape[i];
+  if (a.dtype != want || !shapeOk) {
+    std::string typeStr;
+    llvm::raw_string_ostream os(typeStr);
+    os << type;
+    llvm::errs() << "rlx-run: error: argument #" << index << " expects "
+                 << typeStr << " (npy dtype '" << want << "'), but '" << path
+                 << "' holds dtype '" << a.dtype << "' of shape "
+                 << shapeStr(a.shape) << "\n";
+    return false;
+  }
+  t.elementType = element;
+  t.shape = a.shape;
+  if (!element.isBF16()) {
+    t.bytes = a.data;
+    return true;
+  }
+  int64_t n = a.numElements();
+  t.bytes.resize(2 * n);
+  for (int64_t i = 0; i < n; ++i) {
+    float f;
+    std::memcpy(&f, a.data.data() + 4 * i, 4);
+    uint16_t h = toBF16(f);
+    std::memcpy(t.bytes.data() + 2 * i, &h, 2);
+  }
+  return true;
+}
+
+static NpyArray toNpy(const HostTensor &t) {
+  NpyArray a;
+  a.dtype = npyDtype(t.elementType);
+  a.shape = t.shape;
+  if (!t.elementType.isBF16()) {
+    a.data = t.bytes;
+    return a;
+  }
+  int64_t n = t.bytes.size() / 2;
+  a.data.resize(4 * n);
+  for (int64_t i = 0; i < n; ++i) {
+    uint16_t h;
+    std::memcpy(&h, t.bytes.data() + 2 * i, 2);
+    float f = fromBF16(h);
+    std::memcpy(a.data.data() + 4 * i, &f, 4);
+  }
+  return a;
+}
+
+/// Random normal floats, integers in [0, 4), fair booleans.
+static HostTensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
+  HostTensor t;
+  t.elementType = type.getElementType();
+  for (int64_t d : type.getShape())
+    t.shape.push_back(ShapedType::isDynamic(d) ? 1 : d);
+  int64_t n = 1;
+  for (int64_t d : t.shape)
+    n *= d;
+  Type e = t.elementType;
+  int64_t bytes = memBytes(e);
+  t.bytes.resize(n * bytes);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 3);
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t *p = t.bytes.data() + i * bytes;
+    if (e.isF32()) {
+      float f = normal(rng);
+      std::memcpy(p, &f, 4);
+    } else if (e.isF64()) {
+      double f = normal(rng);
+      std::memcpy(p, &f, 8);
+    } else if (e.isBF16()) {
+      uint16_t h = toBF16(normal(rng));
+      std::memcpy(p, &h, 2);
+    } else if (e.isF16()) {
+      // f16 from f32 by truncating the mantissa of a value in [-4, 4].
+      float f = std::clamp(normal(rng), -4.0, 4.0);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      uint32_t sign = (bits >> 16) & 0x8000;
+      int32_t exp = int32_t((bits >> 23) & 0xFF) - 127 + 15;
+      uint16_t h = exp <= 0 ? uint16_t(sign)
+                            : uint16_t(sign | (exp << 10) |
+                                       ((bits >> 13) & 0x3FF));
+      std::memcpy(p, &h, 2);
+    } else if (isa<ComplexType>(e)) {
+      float parts[2] = {float(normal(rng)), float(normal(rng))};
+      std::memcpy(p, parts, 8);
+    } else if (e.isInteger(1)) {
+      *p = small(rng) & 1;
+    } else {
+      int64_t v = small(rng);
+      std::memcpy(p, &v, bytes); // little-endian: low bytes first
+    }
+  }
+  return t;
+}
+
+/// A ranked memref descriptor: {allocated, aligned, offset, sizes, strides}.
+static std::vector<int64_t> makeDescriptor(HostTensor &t) {
+  int64_t rank = t.shape.size();
+  std::vector<int64_t> d(3 + 2 * rank);
+  d[0] = d[1] = reinterpret_cast<int64_t>(t.bytes.data());
+  d[2] = 0;
+  int64_t stride = 1;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    d[3 + i] = t.shape[i];
+    d[3 + rank + i] = stride;
+    stride *= t.shape[i];
+  }
+  return d;
+}
+
+/// Copies a result out of its descriptor (any strides) and frees it.
+static HostTensor takeResult(const int64_t *d, RankedTensorType type) {
+  HostTensor t;
+  t.elementType = type.getElementType();
+  int64_t rank = type.getRank();
+  auto *allocated = reinterpret_cast<void *>(d[0]);
+  auto *aligned = reinterpret_cast<const uint8_t *>(d[1]);
+  int64_t offset = d[2];
+  int64_t n = 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    t.shape.push_back(d[3 + i]);
+    n *= d[3 + i];
+  }
+  int64_t bytes = memBytes(t.elementType);
+  t.bytes.resize(n * bytes);
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t linear = 0; linear < n; ++linear) {
+    int64_t at = offset;
+    for (int64_t i = 0; i < rank; ++i)
+      at += index[i] * d[3 + rank + i];
+    std::memcpy(t.bytes.data() + linear * bytes, aligned + at * bytes, bytes);
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (++index[i] < t.shape[i])
+        break;
+      index[i] = 0;
+    }
+  }
+  bool owned;
+  {
+    std::lock_guard<std::mutex> lock(allocMutex);
+    owned = liveAllocations.count(allocated);
+  }
+  if (owned)
+    rlxFree(allocated);
+  return t;
+}
+
+/// Sum of all elements as double (real part for complex), for a checksum.
+static double checksum(const HostTensor &t) {
+  NpyArray a = toNpy(t);
+  int64_t n = a.numElements();
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t *p = a.data.data() + i * a.elementSize();
+    const std::string &d = a.dtype;
+    if (d == "f4" || d == "c8") {
+      float f;
+      std::memcpy(&f, p, 4);
+      sum += f;
+    } else if (d == "f8") {
+      double f;
+      std::memcpy(&f, p, 8);
+      sum += f;
+    } else if (d == "b1" || d == "u1") {
+      sum += *p;
+    } else if (d == "i1") {
+      sum += int8_t(*p);
+    } else if (d == "i2") {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      sum += v;
+    } else if (d == "i4") {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      sum += v;
+    } else if (d == "u4") {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      sum += v;
+    } else if (d == "i8") {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      sum += double(v);
+    }
+  }
+  return sum;
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static func::FuncOp findEntry(ModuleOp module) {
+  if (!entryName.empty())
+    return module.lookupSymbol<func::FuncOp>(entryName);
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    return main;
+  func::FuncOp only;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal())
+      continue;
+    if (only)
+      return nullptr;
+    only = fn;
+  }
+  return only;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "rlx-run: compile an RLX program for the CPU and run it\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  rlx::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  func::FuncOp entry = findEntry(*module);
+  if (!entry) {
+    llvm::errs() << "rlx-run: error: "
+                 << (entryName.empty()
+                         ? std::string("no 'main' and not exactly one public "
+                                       "function; name one with --entry")
+                         : "no function '" + entryName.getValue() + "'")
+                 << "\n";
+    return 1;
+  }
+  std::string name = entry.getName().str();
+  FunctionType signature = entry.getFunctionType();
+  SmallVector<RankedTensorType> argTypes, resultTypes;
+  for (auto [i, t] : llvm::enumerate(signature.getInputs())) {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type || npyDtype(type.getElementType()).empty()) {
+      entry.emitError("argument #") << i << " has type " << t
+                                    << ", which rlx-run cannot bind";
+      return 1;
+    }
+    argTypes.push_back(type);
+  }
+  for (auto [i, t] : llvm::enumerate(signature.getResults())) {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type || npyDtype(type.getElementType()).empty()) {
+      entry.emitError("result #") << i << " has type " << t
+                                  << ", which rlx-run cannot return";
+      return 1;
+    }
+    resultTypes.push_back(type);
+  }
+  if (inputPaths.size() > argTypes.size()) {
+    llvm::errs() << "rlx-run: error: " << inputPaths.size()
+                 << " inputs given but @" << name << " takes "
+                 << argTypes.size() << " arguments\n";
+    return 1;
+  }
+  if (outputPaths.size() > resultTypes.size()) {
+    llvm::errs() << "rlx-run: error: " << outputPaths.size()
+                 << " outputs given but @" << name << " returns "
+                 << resultTypes.size() << " results\n";
+    return 1;
+  }
+
+  // Bind the inputs.
+  std::mt19937_64 rng(seed);
+  std::vector<HostTensor> inputs(argTypes.size());
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    if (i >= inputPaths.size()) {
+      inputs[i] = randomTensor(type, rng);
+      continue;
+    }
+    NpyArray array;
+    std::string error;
+    if (!rlx::runtime::readNpy(inputPaths[i], array, error)) {
+      llvm::errs() << "rlx-run: error: " << error << "\n";
+      return 1;
+    }
+    if (!fromNpy(array, type, i, inputPaths[i], inputs[i]))
+      return 1;
+  }
+
+  // Compile.
+  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 UnitAttr::get(&context));
+  PassManager pm(&context);
+  rlx::CPUPipelineOptions options;
+  rlx::buildCPUPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder) {
+    llvm::errs() << "rlx-run: error: " << toString(tmBuilder.takeError())
+                 << "\n";
+    return 1;
+  }
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm) {
+    llvm::errs() << "rlx-run: error: " << toString(tm.takeError()) << "\n";
+    return 1;
+  }
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*module, engineOptions,
+                                        std::move(*tm));
+  if (!engine) {
+    llvm::errs() << "rlx-run: error: " << toString(engine.takeError())
+                 << "\n";
+    return 1;
+  }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](const char *symbol, void *fn) {
+      map[interner(symbol)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                               llvm::JITSymbolFlags::Exported};
+    };
+    add("_mlir_memref_to_llvm_alloc",
+        reinterpret_cast<void *>(&rlxPoisonedAlloc));
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        reinterpret_cast<void *>(&rlxPoisonedAlignedAlloc));
+    add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&rlxFree));
+    return map;
+  });
+
+  // Run: the C interface takes a pointer to the result descriptor(s) first,
+  // then a pointer to each argument's descriptor.
+  std::vector<std::vector<int64_t>> descriptors;
+  for (HostTensor &t : inputs)
+    descriptors.push_back(makeDescriptor(t));
+  size_t resultWords = 0;
+  for (RankedTensorType t : resultTypes)
+    resultWords += 3 + 2 * t.getRank();
+  std::vector<int64_t> resultBuffer(std::max<size_t>(resultWords, 1));
+  auto runOnce = [&]() -> bool {
+    std::vector<void *> pointers;
+    void *resultPtr = resultBuffer.data();
+    std::vector<void *> descPtrs;
+    for (auto &d : descriptors)
+      descPtrs.push_back(d.data());
+    if (!resultTypes.empty())
+      pointers.push_back(&resultPtr);
+    for (void *&p : descPtrs)
+      pointers.push_back(&p);
+    if (llvm::Error err =
+            (*engine)->invokePacked("_mlir_ciface_" + name, pointers)) {
+      llvm::errs() << "rlx-run: error: " << toString(std::move(err)) << "\n";
+      return false;
+    }
+    return true;
+  };
+  auto collect = [&]() {
+    std::vector<HostTensor> results;
+    const int64_t *d = resultBuffer.data();
+    for (RankedTensorType t : resultTypes) {
+      results.push_back(takeResult(d, t));
+      d += 3 + 2 * t.getRank();
+    }
+    return results;
+  };
+
+  if (!runOnce())
+    return 1;
+  std::vector<HostTensor> results = collect();
+  for (auto [i, r] : llvm::enumerate(results)) {
+    llvm::outs() << "result #" << i << ": " << npyDtype(r.elementType) << " "
+                 << shapeStr(r.shape) << " checksum "
+                 << llvm::format("%.6g", checksum(r)) << "\n";
+    if (i < outputPaths.size()) {
+      std::string error;
+      if (!rlx::runtime::writeNpy(outputPaths[i], toNpy(r), error)) {
+        llvm::errs() << "rlx-run: error: " << error << "\n";
+        return 1;
+      }
+    }
+  }
+
+  if (benchRuns > 0) {
+    std::vector<double> ms;
+    for (unsigned i = 0; i < benchRuns; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (!runOnce())
+        return 1;
+      auto stop = std::chrono::steady_clock::now();
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(stop - start).count());
+      collect();
+    }
+    std::sort(ms.begin(), ms.end());
+    llvm::outs() << "bench: " << benchRuns << " runs, median "
+                 << llvm::format("%.3f", ms[ms.size() / 2]) << " ms, min "
+                 << llvm::format("%.3f", ms.front()) << " ms\n";
+  }
+  return 0;
+}
