@@ -24,6 +24,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -513,6 +514,8 @@ int main(int argc, char **argv) {
     add("_mlir_memref_to_llvm_aligned_alloc",
         reinterpret_cast<void *>(&rlxPoisonedAlignedAlloc));
     add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&rlxFree));
+    // Bufferization's copies call into MLIR's C runner utilities.
+    add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;
   });
 
