@@ -16,12 +16,14 @@
 
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Pipelines/Pipelines.h"
+#include "RLX/Transforms/Passes.h"
 
 namespace mlir {
 namespace rlx {
 
 inline void registerAllPasses() {
   registerRLXConversionPasses();
+  registerRLXTransformsPasses();
   registerCPUPipeline();
 }
 

@@ -6,15 +6,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Everything after convert-rlx-to-linalg is upstream MLIR: elementwise
-// fusion, one-shot bufferization with ownership-based deallocation, linalg
-// to loops, and the standard conversions to the LLVM dialect.
+// Everything after convert-rlx-to-linalg is upstream MLIR but the choice of
+// loop order (rlx-cpu-order-loops) and of what to fuse
+// (rlx-cpu-fuse-elementwise): elementwise fusion, one-shot
+// bufferization with ownership-based deallocation, linalg to loops, and the
+// standard conversions to the LLVM dialect. SIMD comes from LLVM's loop
+// vectorizer on the contiguous innermost loops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Pipelines/Pipelines.h"
 
 #include "RLX/Conversion/Passes.h"
+#include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -34,7 +38,8 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.fuseElementwise)
-    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+    pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(createCPUOrderLoopsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -61,6 +66,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

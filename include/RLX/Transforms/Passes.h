@@ -1,0 +1,28 @@
+//===- Passes.h - RLX code generation passes --------------------*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_TRANSFORMS_PASSES_H
+#define RLX_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace rlx {
+
+#define GEN_PASS_DECL
+#include "RLX/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "RLX/Transforms/Passes.h.inc"
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_TRANSFORMS_PASSES_H

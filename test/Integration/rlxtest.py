@@ -1,0 +1,314 @@
+"""Helpers for the RLX integration tests.
+
+A test builds `Case`s (one small RLX function body, its inputs and the
+float64 NumPy reference of its results), hands them to a `Suite`, which
+compiles and runs them with rlx-run (several cases share one function, so one
+JIT compile), compares the results with `assert_close`, and exits non-zero on
+any failure. Cases named in the script's KNOWN_FAILURES (compiler bugs not
+fixed yet) still run and print, but do not fail the script.
+
+Inputs are fresh random numbers on every run; the seed is printed with every
+failure and can be fixed with RLX_TEST_SEED=N.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+RLX_RUN = os.environ.get("RLX_RUN", "rlx-run")
+SEED = int(os.environ.get("RLX_TEST_SEED") or
+           int.from_bytes(os.urandom(4), "little"))
+
+FLOATS = ["f32", "f64", "f16", "bf16"]
+SIGNED = ["i8", "i16", "i32", "i64"]
+INTS = SIGNED + ["ui8", "ui32"]
+
+# The .npy dtype that holds each element type (bf16 travels as f32).
+NPY = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
+       "bf16": np.float32, "i8": np.int8, "i16": np.int16, "i32": np.int32,
+       "i64": np.int64, "ui8": np.uint8, "ui32": np.uint32, "i1": np.bool_,
+       "complex<f32>": np.complex64}
+
+# Default (rtol, atol) of a result of each element type against a float64
+# reference, for ops with a few roundings; integers compare exactly.
+TOL = {"f32": (1e-5, 1e-6), "f64": (1e-12, 1e-13), "f16": (1e-2, 1e-3),
+       "bf16": (1e-2, 1e-2), "complex<f32>": (1e-5, 1e-6)}
+
+
+def rng(offset=0):
+    return np.random.default_rng(SEED + offset)
+
+
+def parse_type(t):
+    """'tensor<?x8xf32>' -> ([None, 8], 'f32')."""
+    m = re.fullmatch(r"tensor<((?:(?:\d+|\?)x)*)(.+)>", t.strip())
+    assert m, "not a tensor type: " + t
+    dims = [None if d == "?" else int(d) for d in m.group(1).split("x")[:-1]]
+    return dims, m.group(2)
+
+
+def tensor_type(shape, elem):
+    return "tensor<" + "".join("%sx" % ("?" if d is None else d)
+                               for d in shape) + elem + ">"
+
+
+def broadcast_dims(*shapes):
+    """The broadcast of shapes whose dims may be None (dynamic), as the
+    type inference does: a static dim other than 1 wins, else a dynamic."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for i in range(rank):
+        dims = [s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0]
+        static = [d for d in dims if d is not None and d != 1]
+        out.append(static[0] if static else None if None in dims else 1)
+    return out
+
+
+def round_bf16(x):
+    """Rounds float32 values to bf16 (nearest even); returns float32."""
+    b = np.asarray(x, np.float32).view(np.uint32).astype(np.int64)
+    b = (b + 0x7FFF + ((b >> 16) & 1)) >> 16 << 16
+    return b.astype(np.uint32).view(np.float32)
+
+
+def as_elem(x, elem):
+    """x as the values an `elem` tensor holds, in the .npy dtype."""
+    x = np.asarray(x)
+    if elem == "bf16":
+        return round_bf16(x.astype(np.float32))
+    return x.astype(NPY[elem])
+
+
+def rand(r, shape, elem, lo=-2.0, hi=2.0, nonzero=False):
+    """Random values of `elem` in [lo, hi) (integers: [lo, hi) as ints).
+    With nonzero, floats keep |x| >= 0.25 and integers skip 0."""
+    shape = tuple(shape)
+    if elem == "i1":
+        return r.random(shape) < 0.5
+    if elem == "complex<f32>":
+        return (r.uniform(lo, hi, shape) +
+                1j * r.uniform(lo, hi, shape)).astype(np.complex64)
+    if elem in INTS:
+        x = r.integers(int(lo), int(hi), shape)
+        if nonzero:
+            x = np.where(x == 0, 1 if hi > 1 else -1, x)
+        return as_elem(x, elem)
+    x = r.uniform(lo, hi, shape)
+    if nonzero:
+        x = np.where(np.abs(x) < 0.25, np.copysign(0.25, x) + x, x)
+    return as_elem(x, elem)
+
+
+def assert_close(actual, expected, rtol, atol, what, dtype=None):
+    """Fails (AssertionError) unless `actual` has `expected`'s shape, the
+    dtype `dtype` (default: expected's) and |actual - expected| <= atol +
+    rtol |expected| everywhere, NaN nowhere unless expected there."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    want = np.dtype(dtype if dtype is not None else expected.dtype)
+    if actual.dtype != want:
+        raise AssertionError("%s: dtype %s, expected %s" %
+                             (what, actual.dtype, want))
+    if actual.shape != expected.shape:
+        raise AssertionError("%s: shape %s, expected %s" %
+                             (what, actual.shape, expected.shape))
+    if actual.size == 0:
+        return
+    cplx = np.iscomplexobj(actual) or np.iscomplexobj(expected)
+    a = actual.astype(np.complex128 if cplx else np.float64)
+    e = expected.astype(np.complex128 if cplx else np.float64)
+    nan_a, nan_e = np.isnan(a), np.isnan(e)
+    with np.errstate(invalid="ignore"):
+        err = np.abs(a - e)
+        err = np.where(a == e, 0.0, err)  # equal infinities
+        bad = ~(err <= atol + rtol * np.abs(e))
+    bad = np.where(nan_e, ~nan_a, bad)
+    if not bad.any():
+        return
+    score = np.where(nan_a | np.isnan(err), np.inf,
+                     np.nan_to_num(err / (atol + rtol * np.abs(e) + 1e-300)))
+    score = np.where(bad, score, -1)
+    i = np.unravel_index(np.argmax(score), a.shape)
+    raise AssertionError(
+        "%s: %d of %d elements differ (rtol=%g, atol=%g); worst at %s: got "
+        "%r, expected %r (abs err %.3g)%s" %
+        (what, bad.sum(), bad.size, rtol, atol, list(i), actual[i].item(),
+         expected[i].item(), err[i],
+         "; NaN in result" if (nan_a & ~nan_e).any() else ""))
+
+
+def run(source, inputs, n_outputs, entry=None, extra=()):
+    """Runs `source` (MLIR text) with rlx-run on `inputs` (arrays, saved as
+    .npy as they are); returns (exit code, stdout + stderr, outputs)."""
+    with tempfile.TemporaryDirectory(prefix="rlxtest-") as d:
+        path = os.path.join(d, "prog.mlir")
+        with open(path, "w") as f:
+            f.write(source)
+        cmd = [RLX_RUN, path] + (["--entry=" + entry] if entry else [])
+        for i, x in enumerate(inputs):
+            cmd.append("--input=%s/in%d.npy" % (d, i))
+            np.save(cmd[-1][8:], x)
+        outs = ["%s/out%d.npy" % (d, i) for i in range(n_outputs)]
+        cmd += ["--output=" + o for o in outs] + list(extra)
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=300)
+        except subprocess.TimeoutExpired:
+            return -999, "timed out after 300 s", []
+        except OSError as err:
+            return -998, "cannot run %s: %s" % (RLX_RUN, err), []
+        log = p.stdout + p.stderr
+        if p.returncode != 0:
+            return p.returncode, log, []
+        return 0, log, [np.load(o) for o in outs]
+
+
+class Case:
+    """One checked computation.
+
+    args: [(ssa name, tensor type, array)]; body: MLIR ops using them;
+    results: [(ssa name, tensor type)]; expected: float64 (or int/bool)
+    references, one per result. tol: (rtol, atol) or a list of them per
+    result; default TOL by the result's element type."""
+
+    def __init__(self, name, args, body, results, expected, tol=None):
+        self.name, self.args, self.body = name, args, body
+        self.results, self.expected = results, expected
+        assert len(results) == len(expected), name
+        tols = tol if isinstance(tol, list) else [tol] * len(results)
+        self.tols = [t or TOL.get(parse_type(ty)[1], (0, 0))
+                     for t, (_, ty) in zip(tols, results)]
+        self.inputs = []
+        for _, ty, x in args:
+            dims, elem = parse_type(ty)
+            x = np.asarray(x)
+            assert x.dtype == NPY[elem], (name, ty, x.dtype)
+            assert len(dims) == x.ndim and all(
+                d is None or d == s for d, s in zip(dims, x.shape)), (name, ty)
+            self.inputs.append(x)
+
+
+def function_text(cases, name="main"):
+    """One func.func running every case (SSA names prefixed per case)."""
+    args, body, rets = [], [], []
+    for i, c in enumerate(cases):
+        pre = "c%d_" % i if len(cases) > 1 else ""
+
+        def ren(s):
+            return re.sub(r"%([A-Za-z_0-9$.]+)",
+                          lambda m: "%" + pre + m.group(1), s)
+        args += ["%s: %s" % (ren(n), t) for n, t, _ in c.args]
+        body += ["  " + ren(l.strip()) for l in c.body.strip().splitlines()]
+        rets += [(ren(n), t) for n, t in c.results]
+    return ("func.func @%s(%s) -> (%s) {\n%s\n  return %s : %s\n}\n" %
+            (name, ", ".join(args), ", ".join(t for _, t in rets),
+             "\n".join(body), ", ".join(n for n, _ in rets),
+             ", ".join(t for _, t in rets)))
+
+
+def describe(c):
+    """The case's program and inputs, for a failure message."""
+    lines = ["    " + l for l in function_text([c]).splitlines()]
+    for (n, t, _), x in zip(c.args, c.inputs):
+        v = np.array2string(x.ravel(), threshold=24, precision=6) \
+            if x.size <= 64 else "%s values in [%s, %s]" % (
+                x.size, x.min(), x.max()) if x.dtype != np.complex64 \
+            else "%s complex values" % x.size
+        lines.append("    input %s %s shape %s: %s" % (n, t, x.shape, v))
+    return "\n".join(lines)
+
+
+class Suite:
+    def __init__(self, name, known_failures=()):
+        self.name, self.known = name, dict.fromkeys(known_failures)
+        self.passed, self.failed, self.known_failed = [], [], []
+        self.fixed = []
+        self.names = set()
+
+    def _report(self, name, msg, detail=""):
+        if msg is None:
+            (self.fixed if name in self.known else self.passed).append(name)
+            return
+        if name in self.known:
+            self.known_failed.append(name)
+            print("KNOWN FAILURE %s (seed %d)\n  %s" % (name, SEED, msg))
+        else:
+            self.failed.append(name)
+            print("FAIL %s (seed %d, rerun with RLX_TEST_SEED=%d)\n  %s" %
+                  (name, SEED, SEED, msg))
+        if detail:
+            print(detail)
+        sys.stdout.flush()
+
+    def _check(self, c, outs):
+        for k, ((_, ty), a, e, (rtol, atol)) in enumerate(
+                zip(c.results, outs, c.expected, c.tols)):
+            try:
+                assert_close(a, e, rtol, atol, "%s result #%d" % (c.name, k),
+                             dtype=NPY[parse_type(ty)[1]])
+            except AssertionError as err:
+                return str(err)
+        return None
+
+    def run(self, cases, group=True):
+        """Runs the cases, several in one function when `group`. A group
+        that fails to compile or run is split in halves until the failing
+        cases are alone; known failures run alone from the start."""
+        for c in cases:
+            assert c.name not in self.names, "duplicate case " + c.name
+            self.names.add(c.name)
+        if not group:
+            for c in cases:
+                self._run_group([c])
+            return
+        for c in cases:
+            if c.name in self.known:
+                self._run_group([c])
+        self._run_group([c for c in cases if c.name not in self.known])
+
+    def _run_group(self, cases):
+        if not cases:
+            return
+        inputs = [x for c in cases for x in c.inputs]
+        n = sum(len(c.results) for c in cases)
+        rc, log, outs = run(function_text(cases), inputs, n)
+        if rc != 0 and len(cases) > 1:
+            self._run_group(cases[:len(cases) // 2])
+            self._run_group(cases[len(cases) // 2:])
+            return
+        for c in cases:
+            if rc != 0:
+                msg = "rlx-run exited with %d:\n%s" % (
+                    rc, "\n".join("    | " + l
+                                  for l in log.strip().splitlines()[:12]))
+            else:
+                msg = self._check(c, outs[:len(c.results)])
+                outs = outs[len(c.results):]
+            self._report(c.name, msg, msg and describe(c))
+
+    def check(self, name, fn):
+        """A free-form check: fn() raises AssertionError on failure."""
+        assert name not in self.names, "duplicate case " + name
+        self.names.add(name)
+        try:
+            fn()
+            self._report(name, None)
+        except AssertionError as err:
+            self._report(name, str(err))
+
+    def finish(self):
+        for n in self.known:
+            assert n in self.names, "KNOWN_FAILURES names no case: " + n
+        for n in self.fixed:
+            print("NOTE: %s passes; remove it from KNOWN_FAILURES" % n)
+        print("%s: %d cases, %d passed, %d failed, %d known failures "
+              "(seed %d)" % (self.name, len(self.names), len(self.passed) +
+                             len(self.fixed), len(self.failed),
+                             len(self.known_failed), SEED))
+        if self.failed:
+            print("FAILED: " + ", ".join(self.failed))
+        sys.exit(1 if self.failed else 0)
