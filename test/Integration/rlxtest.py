@@ -254,10 +254,10 @@ class Suite:
                 return str(err)
         return None
 
-    def run(self, cases, group=True):
-        """Runs the cases, several in one function when `group`. A group
-        that fails to compile or run is split in halves until the failing
-        cases are alone; known failures run alone from the start."""
+    def run(self, cases, group=True, chunk=24):
+        """Runs the cases, up to `chunk` in one function when `group`. A
+        group that fails to compile or run is split in halves until the
+        failing cases are alone; known failures run alone from the start."""
         for c in cases:
             assert c.name not in self.names, "duplicate case " + c.name
             self.names.add(c.name)
@@ -268,7 +268,9 @@ class Suite:
         for c in cases:
             if c.name in self.known:
                 self._run_group([c])
-        self._run_group([c for c in cases if c.name not in self.known])
+        rest = [c for c in cases if c.name not in self.known]
+        for i in range(0, len(rest), chunk):
+            self._run_group(rest[i:i + chunk])
 
     def _run_group(self, cases):
         if not cases:

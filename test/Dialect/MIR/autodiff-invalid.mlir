@@ -406,3 +406,29 @@ func.func @vmap_results(%xs: tensor<16x4xf32>, %w: tensor<4x4xf32>) {
   %y = rlx.vmap @f(%xs, %w) in_axes [0, -1] out_axes [1] : (tensor<16x4xf32>, tensor<4x4xf32>) -> tensor<16x4xf32>
   return
 }
+
+// -----
+
+// rlx.grad: a wrt index past the arguments is named as an argument index.
+func.func @loss(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
+  %s = rlx.reduce sum %a axes = [0] : tensor<4xf32>
+  return %s : tensor<f32>
+}
+func.func @l(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.grad' op 'wrt' names argument 2 but 'loss' takes 2 arguments}}
+  %0:2 = rlx.grad @loss(%a, %a) wrt [2] : (tensor<4xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// rlx.grad: -2 and 0 name the same argument of two.
+func.func @loss(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
+  %s = rlx.reduce sum %a axes = [0] : tensor<4xf32>
+  return %s : tensor<f32>
+}
+func.func @m(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.grad' op 'wrt' names argument 0 twice}}
+  %0:3 = rlx.grad @loss(%a, %a) wrt [0, -2] : (tensor<4xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}

@@ -296,3 +296,39 @@ func.func @softmax_cross_entropy_backward_result_type(%l: tensor<8x10xf32>, %y: 
   %0 = "rlx.softmax_cross_entropy_backward"(%l, %y, %g) : (tensor<8x10xf32>, tensor<8xi64>, tensor<f32>) -> tensor<8xf32>
   return
 }
+
+// -----
+
+// rlx.rms_norm_backward: epsilon must be positive.
+func.func @i(%h: tensor<2x16x64xf32>, %g: tensor<64xf32>) {
+  // expected-error @+1 {{'rlx.rms_norm_backward' op 'epsilon' must be positive, got 0.000000e+00}}
+  %0:2 = rlx.rms_norm_backward %h, %h, %g {epsilon = 0.0 : f32} : tensor<2x16x64xf32>, tensor<64xf32>
+  return
+}
+
+// -----
+
+// rlx.attention_backward: shape errors carry the backward op's own name.
+func.func @j(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x8x8xf32>) {
+  // expected-error @+1 {{'rlx.attention_backward' op operand 'key' dim 3 (8) must match the head dim of 'query' (16)}}
+  %0:3 = rlx.attention_backward %q, %k, %q, %q, %q mask = none : tensor<1x4x8x16xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
+  return
+}
+
+// -----
+
+// rlx.softmax_cross_entropy_backward: shape errors carry the backward op's own name.
+func.func @k(%q: tensor<1x4x8x16xf32>, %l: tensor<8xi64>, %s: tensor<f32>) {
+  // expected-error @+1 {{'rlx.softmax_cross_entropy_backward' op operand 'logits' must have rank 2, got 4}}
+  %0 = rlx.softmax_cross_entropy_backward %q, %l, %s : tensor<1x4x8x16xf32>, tensor<8xi64>, tensor<f32>
+  return
+}
+
+// -----
+
+// rlx.conv2d_backward_input: the result type must be an NCHW input.
+func.func @n(%dy: tensor<1x16x16x16xf32>, %w: tensor<16x3x3x3xf32>) {
+  // expected-error @+1 {{'rlx.conv2d_backward_input' op the forward convolution's input and weight must be rank 4 (NCHW), got 'tensor<3x32x32xf32>' and 'tensor<16x3x3x3xf32>'}}
+  %0 = rlx.conv2d_backward_input %dy, %w : tensor<1x16x16x16xf32>, tensor<16x3x3x3xf32> -> tensor<3x32x32xf32>
+  return
+}

@@ -308,9 +308,9 @@ func.func @binary_result_type(%x: tensor<4x8xf32>, %y: tensor<8xf32>) {
 
 // -----
 
-// A binary op needs ranked tensor operands.
+// A binary op needs ranked tensor operands; the parser rejects the type.
 func.func @binary_unranked(%x: tensor<*xf32>) {
-  // expected-error @+1 {{'rlx.div' op expects ranked tensor operands}}
+  // expected-error @+1 {{invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
   %0 = rlx.div %x, %x : tensor<*xf32>
   return
 }

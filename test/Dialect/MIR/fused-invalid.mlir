@@ -799,3 +799,31 @@ func.func @fused_transformer_layer_activation(%x: tensor<2x16x64xf32>, %wqkv: te
       : (tensor<2x16x64xf32>, tensor<64x192xf32>, tensor<192xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64x256xf32>, tensor<256xf32>, tensor<256x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
   return
 }
+
+// -----
+
+// rlx.fused_attention_block: an element type mismatch names the operand.
+func.func @f(%h: tensor<2x16x64xf32>, %wqkv: tensor<64x192xf16>, %wo: tensor<64x64xf32>) {
+  // expected-error @+2 {{'rlx.fused_attention_block' op operand 'w_qkv' has element type 'f16' but 'input' has 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = rlx.fused_attention_block %h, %wqkv, %wo heads = 4 mask = none : (tensor<2x16x64xf32>, tensor<64x192xf16>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+// rlx.fused_attention_block: a zero scale is rejected, as for rlx.attention.
+func.func @g(%h: tensor<2x16x64xf32>, %wqkv: tensor<64x192xf32>, %wo: tensor<64x64xf32>) {
+  // expected-error @+1 {{'rlx.fused_attention_block' op 'scale' must be non-zero}}
+  %0 = rlx.fused_attention_block %h, %wqkv, %wo heads = 4 mask = none {scale = 0.0 : f32} : (tensor<2x16x64xf32>, tensor<64x192xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+// rlx.fused_residual_layer_norm: epsilon must be positive.
+func.func @h(%h: tensor<2x16x64xf32>, %g: tensor<64xf32>) {
+  // expected-error @+1 {{'rlx.fused_residual_layer_norm' op 'epsilon' must be positive, got -1.000000e+00}}
+  %0:2 = rlx.fused_residual_layer_norm %h, %h, %g, %g {epsilon = -1.0 : f32} : tensor<2x16x64xf32>, tensor<64xf32>
+  return
+}

@@ -213,7 +213,7 @@ func.func @dense_solve_b_rank(%a: tensor<3x3xf32>, %b: tensor<3xf32>) {
 
 // rlx.dense_solve: a is square.
 func.func @dense_solve_square(%a: tensor<3x4xf32>, %b: tensor<3x2xf32>) {
-  // expected-error @+1 {{'rlx.dense_solve' op operand 'a' dim 1 (4) must match its dim 0 (a must be square) (3)}}
+  // expected-error @+1 {{'rlx.dense_solve' op operand 'a' must be square, got 3x4}}
   %0 = rlx.dense_solve %a, %b : tensor<3x4xf32>, tensor<3x2xf32>
   return
 }
@@ -364,5 +364,23 @@ func.func @irfft_rank0(%x: tensor<complex<f32>>) {
 func.func @irfft_real(%x: tensor<9xf32>) {
   // expected-error @+1 {{'rlx.irfft' op operand #0 must be ranked tensor of complex type with 32-bit float elements values, but got 'tensor<9xf32>'}}
   %0 = rlx.irfft %x : tensor<9xf32>
+  return
+}
+
+// -----
+
+// rlx.dot_general: unranked operand types are rejected by the parser (they used to crash type inference).
+func.func @a(%a: tensor<*xf32>) {
+  // expected-error @+1 {{invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
+  %0 = rlx.dot_general %a, %a batch [] x [] contracting [] x [] : tensor<*xf32>
+  return
+}
+
+// -----
+
+// rlx.irfft: an input without frequencies is named as such.
+func.func @d(%c: tensor<4x0xcomplex<f32>>) {
+  // expected-error @+1 {{'rlx.irfft' op 'input' has no frequencies on its last dim}}
+  %0 = rlx.irfft %c : tensor<4x0xcomplex<f32>>
   return
 }

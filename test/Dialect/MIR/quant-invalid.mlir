@@ -636,3 +636,12 @@ func.func @quant_unknown_scheme(%x: tensor<4x256xf32>, %w: tensor<16x144xui8>) {
   %0 = rlx.dequant_matmul #rlx.quant<gguf_q3_k> %x, %w : tensor<4x256xf32>, tensor<16x144xui8>
   return
 }
+
+// -----
+
+// rlx.dequant_matmul: scales are f32.
+func.func @e(%x: tensor<4x64xf32>, %w: tensor<16x64xi8>, %s: tensor<16x2xf16>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op operand 'scale' must have element type f32, got 'f16'}}
+  %0 = rlx.dequant_matmul #rlx.quant<int8_block, 32> %x, %w, %s : tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf16>
+  return
+}

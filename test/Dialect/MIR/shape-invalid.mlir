@@ -114,7 +114,7 @@ func.func @narrow_negative_axis(%x: tensor<4x8xf32>) {
 
 // rlx.narrow: the slice ends inside the axis.
 func.func @narrow_past_end(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{'rlx.narrow' op slice [6, 10) does not fit in dim 1 of size 8}}
+  // expected-error @+1 {{'rlx.narrow' op slice of length 4 at start 6 does not fit in dim 1 of size 8}}
   %0 = rlx.narrow %x axis = 1 start = 6 length = 4 : tensor<4x8xf32>
   return
 }
@@ -123,7 +123,7 @@ func.func @narrow_past_end(%x: tensor<4x8xf32>) {
 
 // rlx.narrow: start is not negative.
 func.func @narrow_negative_start(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{'rlx.narrow' op slice [-1, 1) does not fit in dim 0 of size 4}}
+  // expected-error @+1 {{'rlx.narrow' op slice of length 2 at start -1 does not fit in dim 0 of size 4}}
   %0 = rlx.narrow %x axis = 0 start = -1 length = 2 : tensor<4x8xf32>
   return
 }
@@ -132,7 +132,7 @@ func.func @narrow_negative_start(%x: tensor<4x8xf32>) {
 
 // rlx.narrow: length is not negative, even on a dynamic axis.
 func.func @narrow_negative_length(%x: tensor<?x8xf32>) {
-  // expected-error @+1 {{'rlx.narrow' op slice [2, 1) does not fit in dim 0 of size ?}}
+  // expected-error @+1 {{'rlx.narrow' op slice of length -1 at start 2 does not fit in dim 0 of size ?}}
   %0 = rlx.narrow %x axis = 0 start = 2 length = -1 : tensor<?x8xf32>
   return
 }
@@ -391,5 +391,23 @@ func.func @reverse_duplicate(%x: tensor<4x8xf32>) {
 func.func @reverse_result_type(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{'rlx.reverse' op requires the same type for all operands and results}}
   %0 = "rlx.reverse"(%x) {axes = array<i64: 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// rlx.concat: unranked inputs are rejected before shape inference reads their dims.
+func.func @b(%a: tensor<*xf32>) {
+  // expected-error @+1 {{'rlx.concat' op operand #0 must be a ranked tensor, got 'tensor<*xf32>'}}
+  %0 = rlx.concat %a, %a axis = 0 : tensor<*xf32>, tensor<*xf32>
+  return
+}
+
+// -----
+
+// rlx.narrow: a start near INT64_MAX does not overflow the bounds check.
+func.func @c(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'rlx.narrow' op slice of length 1 at start 9223372036854775807 does not fit in dim 0 of size 2}}
+  %0 = rlx.narrow %x axis = 0 start = 9223372036854775807 length = 1 : tensor<2x3x4xf32>
   return
 }

@@ -26,10 +26,21 @@ void rlx::printEnumKeyword(OpAsmPrinter &printer, Operation *,
   printer.printKeywordOrString(attr.getValue());
 }
 
+/// Parses one ranked tensor type: the result types are inferred from these
+/// before the operand constraints are verified, so anything else is
+/// rejected here.
+static ParseResult parseRankedTensorType(OpAsmParser &parser, Type &type) {
+  RankedTensorType tensor;
+  if (parser.parseType(tensor))
+    return failure();
+  type = tensor;
+  return success();
+}
+
 /// Parses `T` or `T0, T1, ...`; a single type stands for all of `types`.
 static ParseResult parseTypeList(OpAsmParser &parser,
                                  MutableArrayRef<Type *> types) {
-  if (parser.parseType(*types[0]))
+  if (parseRankedTensorType(parser, *types[0]))
     return failure();
   if (failed(parser.parseOptionalComma())) {
     for (Type *t : types.drop_front())
@@ -39,7 +50,7 @@ static ParseResult parseTypeList(OpAsmParser &parser,
   for (auto [i, t] : llvm::enumerate(types.drop_front())) {
     if (i > 0 && parser.parseComma())
       return failure();
-    if (parser.parseType(*t))
+    if (parseRankedTensorType(parser, *t))
       return failure();
   }
   return success();

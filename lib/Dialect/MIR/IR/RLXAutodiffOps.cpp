@@ -13,6 +13,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -76,14 +77,23 @@ LogicalResult GradOp::verifySymbolUses(SymbolTableCollection &symbols) {
     return diag << ")";
   }
   SmallVector<Type> expected = {loss};
-  FailureOr<SmallVector<int64_t>> wrt =
-      normalizeAxes(getLoc(), getOperationName(), "wrt", getWrt(),
-                    getOperands().size());
-  if (failed(wrt))
-    return failure();
-  if (wrt->empty())
+  ArrayRef<int64_t> wrt = getWrt();
+  if (wrt.empty())
     return emitOpError("'wrt' must name at least one argument");
-  for (int64_t i : *wrt) {
+  int64_t numArgs = getOperands().size();
+  // Indices may count from the end, as Python's (and jax's argnums).
+  SmallVector<int64_t> indices;
+  for (int64_t i : wrt) {
+    if (i < -numArgs || i >= numArgs)
+      return emitOpError("'wrt' names argument ")
+             << i << " but '" << getCallee() << "' takes " << numArgs
+             << " arguments";
+    int64_t index = i < 0 ? i + numArgs : i;
+    if (llvm::is_contained(indices, index))
+      return emitOpError("'wrt' names argument ") << index << " twice";
+    indices.push_back(index);
+  }
+  for (int64_t i : indices) {
     Type arg = getOperands()[i].getType();
     if (!isa<FloatType>(getElementTypeOrSelf(arg)))
       return emitOpError("argument #")

@@ -26,23 +26,22 @@ using namespace mlir::rlx;
 //===----------------------------------------------------------------------===//
 
 LogicalResult AttentionBackwardOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   // The forward's shape rules fix the output; the cotangents take the
   // operands' types.
-  SmallVector<Type> forward;
-  AttentionOp::Adaptor forwardAdaptor(
-      {adaptor.getQuery(), adaptor.getKey(), adaptor.getValue()});
-  if (failed(AttentionOp::inferReturnTypes(context, loc, forwardAdaptor,
-                                           forward)))
-    return failure();
   StringRef name = getOperationName();
+  FailureOr<RankedTensorType> forward =
+      inferAttentionType(loc, name, adaptor.getQuery(), adaptor.getKey(),
+                         adaptor.getValue());
+  if (failed(forward))
+    return failure();
   for (auto [what, v] :
        {std::pair<StringRef, Value>{"output", adaptor.getOutput()},
         {"d_output", adaptor.getDOutput()}})
-    if (v.getType() != forward.front())
+    if (v.getType() != *forward)
       return emitInferError(loc, name, "'", what, "' has type ", v.getType(),
-                            " but the attention result is ", forward.front());
+                            " but the attention result is ", *forward);
   types.push_back(adaptor.getQuery().getType());
   types.push_back(adaptor.getKey().getType());
   types.push_back(adaptor.getValue().getType());
@@ -53,7 +52,8 @@ LogicalResult AttentionBackwardOp::verify() {
   RankedTensorType q = getQuery().getType();
   int64_t scores[] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
                       getKey().getType().getDimSize(2)};
-  return verifyAttentionMask(*this, getMask(), getWindow(), getAttnMask(),
+  return verifyAttentionAttrs(*this, getMask(), getWindow(), getScale(),
+                              getAttnMask(),
                              q.getElementType(), scores);
 }
 
@@ -78,10 +78,14 @@ static LogicalResult verifyNormBackward(Operation *op, Value input,
 }
 
 LogicalResult LayerNormBackwardOp::verify() {
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyNormBackward(*this, getInput(), getGamma());
 }
 
 LogicalResult RmsNormBackwardOp::verify() {
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyNormBackward(*this, getInput(), getGamma());
 }
 
@@ -94,8 +98,10 @@ LogicalResult RmsNormBackwardOp::verify() {
 template <typename OpTy>
 static LogicalResult verifyConvBackward(OpTy op, RankedTensorType input,
                                         RankedTensorType weight) {
-  if (failed(checkRank(op.getLoc(), op.getOperationName(), "input", input, 4)))
-    return failure();
+  if (input.getRank() != 4 || weight.getRank() != 4)
+    return op.emitOpError("the forward convolution's input and weight must "
+                          "be rank 4 (NCHW), got ")
+           << input << " and " << weight;
   FailureOr<RankedTensorType> forward = inferConvType(
       op.getLoc(), op.getOperationName(), input, weight, /*bias=*/nullptr,
       op.getStridesAttr(), op.getPaddingAttr(), op.getDilationsAttr(),
@@ -122,18 +128,17 @@ LogicalResult Conv2DBackwardWeightOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SoftmaxCrossEntropyBackwardOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
-  SmallVector<Type> forward;
-  SoftmaxCrossEntropyOp::Adaptor forwardAdaptor(
-      {adaptor.getLogits(), adaptor.getLabels()});
-  if (failed(SoftmaxCrossEntropyOp::inferReturnTypes(context, loc,
-                                                     forwardAdaptor, forward)))
+  FailureOr<RankedTensorType> loss =
+      inferCrossEntropyType(loc, getOperationName(), adaptor.getLogits(),
+                            adaptor.getLabels());
+  if (failed(loss))
     return failure();
-  if (adaptor.getDLoss().getType() != forward.front())
+  if (adaptor.getDLoss().getType() != *loss)
     return emitInferError(loc, getOperationName(), "'d_loss' has type ",
                           adaptor.getDLoss().getType(), " but the loss is ",
-                          forward.front());
+                          *loss);
   types.push_back(adaptor.getLogits().getType());
   return success();
 }

@@ -79,10 +79,14 @@ static LogicalResult verifyResidualNorm(Operation *op, Value input,
 }
 
 LogicalResult FusedResidualLayerNormOp::verify() {
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyResidualNorm(*this, getInput(), getGamma());
 }
 
 LogicalResult FusedResidualRmsNormOp::verify() {
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyResidualNorm(*this, getInput(), getGamma());
 }
 
@@ -196,14 +200,23 @@ LogicalResult FusedAttentionBlockOp::inferReturnTypes(
   StringRef name = getOperationName();
   if (failed(requireAttr(loc, name, adaptor.getNumHeadsAttr(), "num_heads")))
     return failure();
-  SmallVector<Value> floats = {adaptor.getInput(), adaptor.getWQkv(),
-                               adaptor.getWOut()};
-  for (Value v : {adaptor.getQkvBias(), adaptor.getOutBias(),
-                  adaptor.getCos(), adaptor.getSin()})
-    if (v)
-      floats.push_back(v);
-  SmallVector<StringRef> names(floats.size(), "operands");
-  names[0] = "input";
+  if (failed(requireRanked(loc, name, adaptor.getOperands())))
+    return failure();
+  SmallVector<Value> floats;
+  SmallVector<StringRef> names;
+  for (auto [opName, v] :
+       {std::pair<StringRef, Value>{"input", adaptor.getInput()},
+        {"w_qkv", adaptor.getWQkv()},
+        {"w_out", adaptor.getWOut()},
+        {"qkv_bias", adaptor.getQkvBias()},
+        {"out_bias", adaptor.getOutBias()},
+        {"cos", adaptor.getCos()},
+        {"sin", adaptor.getSin()}}) {
+    if (!v)
+      continue;
+    floats.push_back(v);
+    names.push_back(opName);
+  }
   if (failed(checkSameElementType(loc, name, floats, names)))
     return failure();
   int64_t heads = adaptor.getNumHeads();
@@ -222,7 +235,8 @@ LogicalResult FusedAttentionBlockOp::verify() {
   RankedTensorType x = getInput().getType();
   int64_t scores[] = {x.getDimSize(0), static_cast<int64_t>(getNumHeads()),
                       x.getDimSize(1), x.getDimSize(1)};
-  return verifyAttentionMask(*this, getMask(), getWindow(), getAttnMask(),
+  return verifyAttentionAttrs(*this, getMask(), getWindow(), getScale(),
+                              getAttnMask(),
                              x.getElementType(), scores);
 }
 
@@ -235,6 +249,8 @@ LogicalResult FusedTransformerLayerOp::inferReturnTypes(
     SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
   if (failed(requireAttr(loc, name, adaptor.getNumHeadsAttr(), "num_heads")))
+    return failure();
+  if (failed(requireRanked(loc, name, adaptor.getOperands())))
     return failure();
   ValueRange floats = adaptor.getOperands().take_front(13);
   SmallVector<StringRef> names = {
@@ -287,6 +303,9 @@ LogicalResult FusedTransformerLayerOp::verify() {
                        "BERT-style layer (it has no 'window')");
   int64_t scores[] = {x.getDimSize(0), static_cast<int64_t>(getNumHeads()),
                       x.getDimSize(1), x.getDimSize(1)};
-  return verifyAttentionMask(*this, getMask(), std::nullopt, getAttnMask(),
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
+  return verifyAttentionAttrs(*this, getMask(), std::nullopt, std::nullopt,
+                              getAttnMask(),
                              x.getElementType(), scores);
 }

@@ -53,7 +53,8 @@ LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *,
                                              Adaptor adaptor,
                                              SmallVectorImpl<Type> &types) {
   StringRef name = getOperationName();
-  if (failed(checkSameElementType(loc, name, adaptor.getOperands(),
+  if (failed(requireRanked(loc, name, adaptor.getOperands())) ||
+      failed(checkSameElementType(loc, name, adaptor.getOperands(),
                                   {"lhs", "rhs"})))
     return failure();
   auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());
@@ -118,11 +119,11 @@ LogicalResult DenseSolveOp::inferReturnTypes(MLIRContext *,
       failed(checkRank(loc, name, "b", b, a.getRank())))
     return failure();
   int64_t rank = a.getRank();
-  if (failed(checkDim(loc, name, "a", a, rank - 1, a.getDimSize(rank - 2),
-                      "its dim " + std::to_string(rank - 2) +
-                          " (a must be square)")) ||
-      failed(checkDim(loc, name, "b", b, rank - 2, a.getDimSize(rank - 2),
-                      "the rows of 'a'")))
+  int64_t rows = a.getDimSize(rank - 2), cols = a.getDimSize(rank - 1);
+  if (!dimsCompatible(rows, cols))
+    return emitInferError(loc, name, "operand 'a' must be square, got ",
+                          Twine(dimStr(rows)), "x", Twine(dimStr(cols)));
+  if (failed(checkDim(loc, name, "b", b, rank - 2, rows, "the rows of 'a'")))
     return failure();
   for (int64_t i = 0; i < rank - 2; ++i)
     if (failed(checkDim(loc, name, "b", b, i, a.getDimSize(i),
@@ -180,6 +181,9 @@ LogicalResult IrfftOp::inferReturnTypes(MLIRContext *context,
   if (failed(checkRank(loc, getOperationName(), "input", type, 1, true)))
     return failure();
   int64_t m = type.getShape().back();
+  if (m == 0)
+    return emitInferError(loc, getOperationName(),
+                          "'input' has no frequencies on its last dim");
   int64_t fallback = ShapedType::isDynamic(m) ? m : 2 * (m - 1);
   FailureOr<int64_t> n =
       fftLength(loc, getOperationName(), adaptor.getNAttr(), fallback);

@@ -37,14 +37,6 @@ static LogicalResult verifyFeatureParam(Operation *op, Value input,
   return checkDim(loc, opName, name, type, 0, in.getDimSize(dim), what);
 }
 
-/// Checks that `epsilon` is positive.
-static LogicalResult verifyEpsilon(Operation *op, APFloat epsilon) {
-  if (!epsilon.isNegative() && !epsilon.isZero() && !epsilon.isNaN())
-    return success();
-  return op->emitOpError("'epsilon' must be positive, got ")
-         << epsilon.convertToDouble();
-}
-
 //===----------------------------------------------------------------------===//
 // LayerNormOp / RmsNormOp
 //===----------------------------------------------------------------------===//
@@ -53,7 +45,7 @@ LogicalResult LayerNormOp::verify() {
   int64_t rank = getInput().getType().getRank();
   if (failed(checkRank(getLoc(), getOperationName(), "input",
                        getInput().getType(), 1, /*orMore=*/true)) ||
-      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())))
+      failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
   return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", rank - 1,
                             "the last dim of 'input'");
@@ -63,7 +55,7 @@ LogicalResult RmsNormOp::verify() {
   int64_t rank = getInput().getType().getRank();
   if (failed(checkRank(getLoc(), getOperationName(), "input",
                        getInput().getType(), 1, /*orMore=*/true)) ||
-      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())))
+      failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
   return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", rank - 1,
                             "the last dim of 'input'");
@@ -77,7 +69,7 @@ LogicalResult GroupNormOp::verify() {
   RankedTensorType in = getInput().getType();
   if (failed(checkRank(getLoc(), getOperationName(), "input", in, 2,
                        /*orMore=*/true)) ||
-      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())) ||
+      failed(verifyEpsilon(*this, getEpsilon())) ||
       failed(verifyFeatureParam(*this, getInput(), getGamma(), "gamma", 1,
                                 "the channels of 'input'")))
     return failure();
@@ -94,7 +86,7 @@ LogicalResult GroupNormOp::verify() {
 LogicalResult BatchNormInferenceOp::verify() {
   if (failed(checkRank(getLoc(), getOperationName(), "input",
                        getInput().getType(), 2, /*orMore=*/true)) ||
-      failed(verifyEpsilon(*this, getEpsilonAttr().getValue())))
+      failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
   return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", 1,
                             "the channels of 'input'");
@@ -108,35 +100,12 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
-  StringRef name = getOperationName();
-  auto q = cast<RankedTensorType>(adaptor.getQuery().getType());
-  auto k = cast<RankedTensorType>(adaptor.getKey().getType());
-  auto v = cast<RankedTensorType>(adaptor.getValue().getType());
-  if (failed(checkSameElementType(
-          loc, name, {adaptor.getQuery(), adaptor.getKey(), adaptor.getValue()},
-          {"query", "key", "value"})) ||
-      failed(checkRank(loc, name, "query", q, 4)) ||
-      failed(checkRank(loc, name, "key", k, 4)) ||
-      failed(checkRank(loc, name, "value", v, 4)) ||
-      failed(checkDim(loc, name, "key", k, 0, q.getDimSize(0),
-                      "the batch of 'query'")) ||
-      failed(checkDim(loc, name, "value", v, 0, q.getDimSize(0),
-                      "the batch of 'query'")) ||
-      failed(checkDim(loc, name, "key", k, 3, q.getDimSize(3),
-                      "the head dim of 'query'")) ||
-      failed(checkDim(loc, name, "value", v, 1, k.getDimSize(1),
-                      "the heads of 'key'")) ||
-      failed(checkDim(loc, name, "value", v, 2, k.getDimSize(2),
-                      "the length of 'key'")))
+  FailureOr<RankedTensorType> type =
+      inferAttentionType(loc, getOperationName(), adaptor.getQuery(),
+                         adaptor.getKey(), adaptor.getValue());
+  if (failed(type))
     return failure();
-  int64_t heads = q.getDimSize(1), kvHeads = k.getDimSize(1);
-  if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kvHeads) &&
-      (kvHeads == 0 || heads % kvHeads != 0))
-    return emitInferError(loc, name, "query heads (", heads,
-                          ") must be a multiple of key/value heads (",
-                          kvHeads, ")");
-  types.push_back(q.clone(
-      {q.getDimSize(0), heads, q.getDimSize(2), v.getDimSize(3)}));
+  types.push_back(*type);
   return success();
 }
 
@@ -144,13 +113,8 @@ LogicalResult AttentionOp::verify() {
   RankedTensorType q = getQuery().getType();
   int64_t scores[] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
                       getKey().getType().getDimSize(2)};
-  if (failed(verifyAttentionMask(*this, getMask(), getWindow(), getAttnMask(),
-                                 q.getElementType(), scores)))
-    return failure();
-  if (std::optional<APFloat> scale = getScale();
-      scale && (scale->isZero() || scale->isNaN()))
-    return emitOpError("'scale' must be non-zero");
-  return success();
+  return verifyAttentionAttrs(*this, getMask(), getWindow(), getScale(),
+                              getAttnMask(), q.getElementType(), scores);
 }
 
 //===----------------------------------------------------------------------===//

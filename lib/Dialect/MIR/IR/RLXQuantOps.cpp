@@ -154,6 +154,10 @@ LogicalResult DequantMatmulOp::inferReturnTypes(MLIRContext *,
   for (auto [i, p] : llvm::enumerate(adaptor.getParams())) {
     auto type = cast<RankedTensorType>(p.getType());
     StringRef pname = i == 0 ? "scale" : "zero_point";
+    if (!type.getElementType().isF32())
+      return emitInferError(loc, name, "operand '", pname,
+                            "' must have element type f32, got ",
+                            type.getElementType());
     bool perBlock = block > 0;
     if (failed(checkRank(loc, name, pname, type, perBlock ? 2 : 1)) ||
         failed(checkDim(loc, name, pname, type, 0, n,

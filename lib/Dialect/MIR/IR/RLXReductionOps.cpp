@@ -145,14 +145,10 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *context,
 LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
-  auto logits = cast<RankedTensorType>(adaptor.getLogits().getType());
-  auto labels = cast<RankedTensorType>(adaptor.getLabels().getType());
-  StringRef name = getOperationName();
-  if (failed(checkRank(loc, name, "logits", logits, 2)) ||
-      failed(checkRank(loc, name, "labels", labels, 1)) ||
-      failed(checkDim(loc, name, "labels", labels, 0, logits.getDimSize(0),
-                      "the batch dim of 'logits'")))
+  FailureOr<RankedTensorType> loss = inferCrossEntropyType(
+      loc, getOperationName(), adaptor.getLogits(), adaptor.getLabels());
+  if (failed(loss))
     return failure();
-  types.push_back(logits.clone(ArrayRef<int64_t>{}));
+  types.push_back(*loss);
   return success();
 }

@@ -91,11 +91,12 @@ LogicalResult NarrowOp::inferReturnTypes(MLIRContext *,
     return failure();
   int64_t start = adaptor.getStart(), length = adaptor.getLength();
   int64_t size = type.getDimSize(*axis);
+  // Compared without forming start + length, which may overflow.
   if (start < 0 || length < 0 ||
-      (!ShapedType::isDynamic(size) && start + length > size))
-    return emitInferError(loc, name, "slice [", start, ", ", start + length,
-                          ") does not fit in dim ", *axis, " of size ",
-                          Twine(dimStr(size)));
+      (!ShapedType::isDynamic(size) && (start > size || length > size - start)))
+    return emitInferError(loc, name, "slice of length ", length,
+                          " at start ", start, " does not fit in dim ", *axis,
+                          " of size ", Twine(dimStr(size)));
   SmallVector<int64_t> shape(type.getShape());
   shape[*axis] = length;
   types.push_back(type.clone(shape));
@@ -114,6 +115,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   ValueRange inputs = adaptor.getInputs();
   if (inputs.empty())
     return emitInferError(loc, name, "needs at least one input");
+  if (failed(requireRanked(loc, name, inputs)))
+    return failure();
   if (failed(requireAttr(loc, name, adaptor.getAxisAttr(), "axis")))
     return failure();
   auto first = cast<RankedTensorType>(inputs.front().getType());

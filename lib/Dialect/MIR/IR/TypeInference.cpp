@@ -195,10 +195,13 @@ rlx::inferMatmulShape(std::optional<Location> loc, StringRef opName,
   return result;
 }
 
-LogicalResult rlx::verifyAttentionMask(Operation *op, MaskKind kind,
-                                       std::optional<uint64_t> window,
-                                       Value attnMask, Type floatType,
-                                       ArrayRef<int64_t> scores) {
+LogicalResult rlx::verifyAttentionAttrs(Operation *op, MaskKind kind,
+                                        std::optional<uint64_t> window,
+                                        std::optional<APFloat> scale,
+                                        Value attnMask, Type floatType,
+                                        ArrayRef<int64_t> scores) {
+  if (scale && (scale->isZero() || scale->isNaN()))
+    return op->emitOpError("'scale' must be non-zero");
   bool needsOperand = kind == MaskKind::Custom || kind == MaskKind::Bias;
   if (needsOperand && !attnMask)
     return op->emitOpError("mask kind '")
@@ -367,4 +370,65 @@ rlx::inferConvType(std::optional<Location> loc, StringRef name,
     shape.push_back(*out);
   }
   return input.clone(shape);
+}
+
+LogicalResult rlx::verifyEpsilon(Operation *op, APFloat epsilon) {
+  if (!epsilon.isNegative() && !epsilon.isZero() && !epsilon.isNaN())
+    return success();
+  return op->emitOpError("'epsilon' must be positive, got ")
+         << epsilon.convertToDouble();
+}
+
+FailureOr<RankedTensorType> rlx::inferAttentionType(std::optional<Location> loc,
+                                                   StringRef name, Value query,
+                                                   Value key, Value value) {
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
+  auto v = cast<RankedTensorType>(value.getType());
+  if (failed(checkSameElementType(loc, name, {query, key, value},
+                                  {"query", "key", "value"})) ||
+      failed(checkRank(loc, name, "query", q, 4)) ||
+      failed(checkRank(loc, name, "key", k, 4)) ||
+      failed(checkRank(loc, name, "value", v, 4)) ||
+      failed(checkDim(loc, name, "key", k, 0, q.getDimSize(0),
+                      "the batch of 'query'")) ||
+      failed(checkDim(loc, name, "value", v, 0, q.getDimSize(0),
+                      "the batch of 'query'")) ||
+      failed(checkDim(loc, name, "key", k, 3, q.getDimSize(3),
+                      "the head dim of 'query'")) ||
+      failed(checkDim(loc, name, "value", v, 1, k.getDimSize(1),
+                      "the heads of 'key'")) ||
+      failed(checkDim(loc, name, "value", v, 2, k.getDimSize(2),
+                      "the length of 'key'")))
+    return failure();
+  int64_t heads = q.getDimSize(1), kvHeads = k.getDimSize(1);
+  if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kvHeads) &&
+      (kvHeads == 0 || heads % kvHeads != 0))
+    return emitInferError(loc, name, "query heads (", heads,
+                          ") must be a multiple of key/value heads (",
+                          kvHeads, ")");
+  return q.clone({q.getDimSize(0), heads, q.getDimSize(2), v.getDimSize(3)});
+}
+
+
+FailureOr<RankedTensorType>
+rlx::inferCrossEntropyType(std::optional<Location> loc, StringRef name,
+                           Value logits, Value labels) {
+  auto l = cast<RankedTensorType>(logits.getType());
+  auto y = cast<RankedTensorType>(labels.getType());
+  if (failed(checkRank(loc, name, "logits", l, 2)) ||
+      failed(checkRank(loc, name, "labels", y, 1)) ||
+      failed(checkDim(loc, name, "labels", y, 0, l.getDimSize(0),
+                      "the batch dim of 'logits'")))
+    return failure();
+  return l.clone(ArrayRef<int64_t>{});
+}
+
+LogicalResult rlx::requireRanked(std::optional<Location> loc, StringRef name,
+                                 ValueRange operands) {
+  for (auto [i, v] : llvm::enumerate(operands))
+    if (!isa<RankedTensorType>(v.getType()))
+      return emitInferError(loc, name, "operand #", i,
+                            " must be a ranked tensor, got ", v.getType());
+  return success();
 }

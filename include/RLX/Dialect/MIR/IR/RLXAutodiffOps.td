@@ -33,7 +33,8 @@ def RLX_GradOp : RLX_TransformOp<"grad"> {
     Calls `callee` (a `func.func` returning one rank-0 float tensor, the
     loss) on `operands` and returns the loss followed by its gradient with
     respect to each argument listed in `wrt` (distinct indices, each
-    naming a float argument), as `jax.value_and_grad(f, argnums=wrt)`.
+    naming a float argument; negative ones count from the end), as
+    `jax.value_and_grad(f, argnums=wrt)`.
     Each gradient has its argument's type.
 
     ```mlir

@@ -165,14 +165,37 @@ inferConvType(std::optional<Location> loc, StringRef opName,
 
 enum class MaskKind : uint32_t;
 
-/// The attention mask rules shared by rlx.attention and the fused attention
-/// ops: `window` goes with `sliding_window` only, the `attnMask` operand
-/// with `custom` (i1) and `bias` (`floatType`) only, and it broadcasts to
-/// the `scores` shape [B, H, S, Skv].
-LogicalResult verifyAttentionMask(Operation *op, MaskKind kind,
-                                  std::optional<uint64_t> window,
-                                  Value attnMask, Type floatType,
-                                  ArrayRef<int64_t> scores);
+/// The attention attribute rules shared by rlx.attention, its backward and
+/// the fused attention ops: `scale` is non-zero, `window` goes with
+/// `sliding_window` only, the `attnMask` operand with `custom` (i1) and
+/// `bias` (`floatType`) only, and it broadcasts to the `scores` shape
+/// [B, H, S, Skv].
+LogicalResult verifyAttentionAttrs(Operation *op, MaskKind kind,
+                                   std::optional<uint64_t> window,
+                                   std::optional<APFloat> scale,
+                                   Value attnMask, Type floatType,
+                                   ArrayRef<int64_t> scores);
+
+/// The result type of an attention over (query, key, value) [B, H, S, D],
+/// [B, Hkv, Skv, D], [B, Hkv, Skv, Dv] (shared with attention_backward).
+FailureOr<RankedTensorType> inferAttentionType(std::optional<Location> loc,
+                                               StringRef opName, Value query,
+                                               Value key, Value value);
+
+/// The rank-0 loss type of a cross entropy of logits [N, C] against labels
+/// [N] (shared with its backward).
+FailureOr<RankedTensorType> inferCrossEntropyType(std::optional<Location> loc,
+                                                  StringRef opName,
+                                                  Value logits, Value labels);
+
+/// Checks that `epsilon` is positive.
+LogicalResult verifyEpsilon(Operation *op, APFloat epsilon);
+
+/// Fails unless every operand is a ranked tensor. Custom parsers infer
+/// result types before the operand type constraints are verified, so ops
+/// whose assembly reads operand types as a plain list check this first.
+LogicalResult requireRanked(std::optional<Location> loc, StringRef opName,
+                            ValueRange operands);
 
 } // namespace rlx
 } // namespace mlir

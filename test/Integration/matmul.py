@@ -1,0 +1,102 @@
+# RUN: %python %s
+# matmul: every numeric element type, transpose_a / transpose_b, batched with
+# broadcasting batch dims (size 1, rank differences), dynamic dims.
+
+import numpy as np
+
+import rlxtest
+from rlxtest import FLOATS, INTS, Case, Suite, rand
+from rlxtest import tensor_type as T
+
+KNOWN_FAILURES = [
+    # matmul on ui8 / ui32 is not lowered ("failed to legalize operation
+    # 'rlx.matmul'"; MatmulToLinalg.cpp: "unsigned matmul is not lowered")
+    # although the op accepts every numeric type.
+    *["matmul/%s/%s" % (e, s) for e in ("ui8", "ui32")
+      for s in ("5x7_7x6", "7x5_6x7/ta/tb", "2x3x4_2x4x5")],
+]
+
+suite = Suite("matmul", KNOWN_FAILURES)
+r = rlxtest.rng()
+CPLX = "complex<f32>"
+
+
+def tolerance(elem, k):
+    s = max(1.0, k ** 0.5)
+    return {"f32": (1e-5 * s, 1e-5 * s), "f64": (1e-12 * s, 1e-12 * s),
+            "f16": (1e-2, 1e-2 * s), "bf16": (1.5e-2, 2e-2 * s),
+            CPLX: (1e-5 * s, 1e-5 * s)}.get(elem, (0, 0))
+
+
+def operand(elem, shape):
+    if elem in INTS:  # i8/ui8 products wrap; ui8 values above 127
+        lo, hi = {"ui8": (0, 256), "ui32": (0, 70000)}.get(elem, (-100, 100))
+        return rand(r, shape, elem, lo, hi)
+    return rand(r, shape, elem, -1, 1)
+
+
+def reference(a, b, elem):
+    if elem in INTS:  # modular arithmetic, as the result type wraps
+        return np.matmul(a.astype(np.int64), b.astype(np.int64)).astype(
+            a.dtype)
+    wide = np.complex128 if elem == CPLX else np.float64
+    return np.matmul(a.astype(wide), b.astype(wide))
+
+
+def case(elem, sa, sb, ta=False, tb=False, da=None, db=None, dr=None, tag=""):
+    """matmul of [.., M, K] x [.., K, N] given as sa, sb (already transposed
+    as stored when ta / tb); da, db, dr: types with dynamic dims."""
+    a, b = operand(elem, sa), operand(elem, sb)
+    at = np.swapaxes(a, -1, -2) if ta else a
+    bt = np.swapaxes(b, -1, -2) if tb else b
+    e = reference(at, bt, elem)
+    tya, tyb = T(da or sa, elem), T(db or sb, elem)
+    attrs = (" transpose_a true" if ta else "") + (
+        " transpose_b true" if tb else "")
+    types = tya if tya == tyb else "%s, %s" % (tya, tyb)
+    name = "matmul/%s/%s_%s%s%s%s" % (
+        elem, "x".join(map(str, sa)), "x".join(map(str, sb)),
+        "/ta" if ta else "", "/tb" if tb else "", tag)
+    return Case(name, [("%a", tya, a), ("%b", tyb, b)],
+                "%c = rlx.matmul %a, %b{} : {}".format(attrs, types),
+                [("%c", T(dr or e.shape, elem))], [e],
+                tolerance(elem, at.shape[-1]))
+
+
+# Every type: plain 2-D, both transposes, batched.
+suite.run([case(e, (5, 7), (7, 6)) for e in FLOATS + INTS + [CPLX]] +
+          [case(e, (7, 5), (6, 7), ta=True, tb=True)
+           for e in FLOATS + INTS + [CPLX]] +
+          [case(e, (2, 3, 4), (2, 4, 5)) for e in FLOATS + INTS + [CPLX]])
+
+# Transposes, batch broadcasting and rank differences (f32); a longer K.
+suite.run([
+    case("f32", (6, 5), (6, 4), ta=True),
+    case("f32", (5, 6), (4, 6), tb=True),
+    case("f32", (2, 3, 6, 5), (2, 3, 4, 6), ta=True, tb=True),
+    case("f32", (2, 1, 5, 6), (3, 6, 4)),
+    case("f32", (3, 5, 6), (6, 4)),
+    case("f32", (5, 6), (2, 3, 6, 4)),
+    case("f32", (1, 5, 6), (4, 6, 2)),
+    case("f32", (4, 1, 5, 6), (1, 3, 7, 6), tb=True),
+    case("f32", (2, 1, 6, 5), (1, 3, 6, 4), ta=True),
+    case("f32", (1, 1), (1, 1)),
+    case("f32", (9, 1), (1, 8)),
+    case("f32", (3, 256), (256, 5)),
+    case("f64", (3, 2, 5, 6), (2, 6, 4)),
+    case("f16", (2, 1, 5, 64), (3, 64, 4)),
+    case("bf16", (4, 64), (2, 64, 3)),
+    case("i32", (2, 1, 4, 5), (3, 5, 2)),
+])
+
+# Dynamic dims: M, the batch, K.
+suite.run([
+    case("f32", (7, 6), (6, 5), da=(None, 6), dr=(None, 5), tag="/dyn_m"),
+    case("f32", (3, 4, 6), (3, 6, 5), da=(None, 4, 6), db=(None, 6, 5),
+         dr=(None, 4, 5), tag="/dyn_batch"),
+    case("f32", (4, 9), (9, 3), da=(4, None), db=(None, 3), tag="/dyn_k"),
+    case("f32", (6, 4), (5, 4), tb=True, da=(None, 4), dr=(None, 5),
+         tag="/dyn_m"),
+])
+
+suite.finish()

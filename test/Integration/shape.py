@@ -1,0 +1,210 @@
+# RUN: %python %s
+# Data movement: reshape, transpose, narrow, concat, expand, reverse on every
+# element type, with negative axes, size-1 dims and dynamic dims. Results
+# must match exactly.
+
+import numpy as np
+
+import rlxtest
+from rlxtest import FLOATS, INTS, Case, Suite, rand
+from rlxtest import tensor_type as T
+
+KNOWN_FAILURES = [
+    # rlx.concat of static shapes (and of a static concat axis) fails to
+    # compile: "expected type to be 'tensor<2x?x4xf32>' or a rank-reduced
+    # version. (size mismatch)" on the tensor.insert_slice it makes (the
+    # slice size along the axis is passed as an SSA value). Only an all-
+    # dynamic concat (concat/dyn) compiles.
+    *["concat/" + e for e in FLOATS + INTS + ["i1", "complex<f32>"]],
+    "concat/three_axis0", "concat/neg_axis", "concat/same",
+    "concat/dyn_other", "chain",
+    # A function whose result is its argument or a view of it (a reshape, an
+    # axis-0 narrow) fails to compile: "LLVM Translation failed for
+    # operation: builtin.unrealized_conversion_cast" (llvm.struct ->
+    # memref). The same reshapes pass when a neg consumes them
+    # (reshape/chained).
+    "reshape/merge", "reshape/flat", "reshape/split", "reshape/unit_dims",
+    "reshape/rank0", "reshape/dyn_split", "reshape/dyn_flat",
+    "reshape/static_to_dyn", "narrow/axis0",
+]
+
+suite = Suite("shape", KNOWN_FAILURES)
+r = rlxtest.rng()
+EXACT = (0, 0)
+ALL = FLOATS + INTS + ["i1", "complex<f32>"]
+
+
+def val(shape, elem):
+    return rand(r, shape, elem, -100, 100)
+
+
+# Every element type: reshape (consumed by a transpose), transpose, narrow,
+# expand, reverse in one case; concat in another.
+cases = []
+for e in ALL:
+    x, y, b = val((2, 3, 4), e), val((2, 5, 4), e), val((3, 1), e)
+    tx, ty, tb = T((2, 3, 4), e), T((2, 5, 4), e), T((3, 1), e)
+    args = [("%x", tx, x), ("%y", ty, y), ("%b", tb, b)]
+    cases.append(Case("movement/" + e, args, """
+        %r = rlx.reshape %x : {tx} -> {t64}
+        %rt = rlx.transpose %r [1, 0] : {t64}
+        %t = rlx.transpose %x [2, 0, 1] : {tx}
+        %n = rlx.narrow %x axis = 1 start = 1 length = 2 : {tx}
+        %e = rlx.expand %b : {tb} -> {te}
+        %v = rlx.reverse %x axes = [0, 2] : {tx}""".format(
+        tx=tx, tb=tb, t64=T((6, 4), e), te=T((2, 3, 5), e)),
+        [("%rt", T((4, 6), e)), ("%t", T((4, 2, 3), e)),
+         ("%n", T((2, 2, 4), e)), ("%e", T((2, 3, 5), e)), ("%v", tx)],
+        [x.reshape(6, 4).T, x.transpose(2, 0, 1), x[:, 1:3],
+         np.broadcast_to(b, (2, 3, 5)), x[::-1, :, ::-1]], EXACT))
+    cases.append(Case("concat/" + e, args,
+                      "%c = rlx.concat %x, %y axis = 1 : {}, {}".format(tx, ty),
+                      [("%c", T((2, 8, 4), e))], [np.concatenate([x, y], 1)],
+                      EXACT))
+suite.run(cases)
+
+
+def one(name, shapes, body, results, expected, types=None):
+    """A case on f32 inputs of `shapes` named %a, %b, ... (types: their
+    MLIR types, for dynamic dims)."""
+    xs = [val(s, "f32") for s in shapes]
+    types = types or [T(s, "f32") for s in shapes]
+    args = [("%" + "abcd"[i], t, x) for i, (t, x) in enumerate(zip(types, xs))]
+    return Case(name, args, body, results, [expected(*xs)], EXACT)
+
+
+F = lambda *dims: T(dims, "f32")
+x234, x64 = val((2, 3, 4), "f32"), val((6, 4), "f32")
+suite.run([
+    # reshape: split, merge, to rank 1, to rank 0, dynamic dims; first each
+    # consumed by a neg, then each returned as it is.
+    Case("reshape/chained", [("%a", F(2, 3, 4), x234), ("%d", F(None, 4), x64)],
+         """
+        %r0 = rlx.reshape %a : {0} -> {1}
+        %r1 = rlx.reshape %a : {0} -> {2}
+        %r2 = rlx.reshape %r1 : {2} -> {3}
+        %r3 = rlx.reshape %d : {4} -> {5}
+        %r4 = rlx.reshape %d : {4} -> {6}
+        %n0 = rlx.neg %r0 : {1}
+        %n2 = rlx.neg %r2 : {3}
+        %n3 = rlx.neg %r3 : {5}
+        %n4 = rlx.neg %r4 : {6}""".format(F(2, 3, 4), F(2, 12), F(24),
+                                          F(1, 4, 1, 3, 2), F(None, 4),
+                                          F(None, 2, 2), F(None)),
+         [("%n0", F(2, 12)), ("%n2", F(1, 4, 1, 3, 2)),
+          ("%n3", F(None, 2, 2)), ("%n4", F(None))],
+         [-x234.reshape(2, 12), -x234.reshape(1, 4, 1, 3, 2),
+          -x64.reshape(6, 2, 2), -x64.reshape(24)], EXACT),
+    one("reshape/merge", [(2, 3, 4)], "%y = rlx.reshape %a : {} -> {}".format(
+        F(2, 3, 4), F(2, 12)), [("%y", F(2, 12))], lambda a: a.reshape(2, 12)),
+    one("reshape/flat", [(2, 3, 4)], "%y = rlx.reshape %a : {} -> {}".format(
+        F(2, 3, 4), F(24)), [("%y", F(24))], lambda a: a.reshape(24)),
+    one("reshape/split", [(24,)], "%y = rlx.reshape %a : {} -> {}".format(
+        F(24), F(4, 3, 2)), [("%y", F(4, 3, 2))], lambda a: a.reshape(4, 3, 2)),
+    one("reshape/unit_dims", [(6, 4)], "%y = rlx.reshape %a : {} -> {}".format(
+        F(6, 4), F(1, 6, 1, 4)), [("%y", F(1, 6, 1, 4))],
+        lambda a: a.reshape(1, 6, 1, 4)),
+    one("reshape/rank0", [(1, 1)], "%y = rlx.reshape %a : {} -> {}".format(
+        F(1, 1), F()), [("%y", F())], lambda a: a.reshape(())),
+    one("reshape/dyn_split", [(6, 4)], "%y = rlx.reshape %a : {} -> {}".format(
+        F(None, 4), F(None, 2, 2)), [("%y", F(None, 2, 2))],
+        lambda a: a.reshape(6, 2, 2), types=[F(None, 4)]),
+    one("reshape/dyn_flat", [(3, 5)], "%y = rlx.reshape %a : {} -> {}".format(
+        F(3, None), F(None)), [("%y", F(None))], lambda a: a.reshape(15),
+        types=[F(3, None)]),
+    one("reshape/static_to_dyn", [(6, 4)],
+        "%y = rlx.reshape %a : {} -> {}".format(F(6, 4), F(None, 8)),
+        [("%y", F(None, 8))], lambda a: a.reshape(3, 8)),
+    # transpose: 2-D, 4-D permutations, dynamic.
+    one("transpose/2d", [(3, 5)], "%y = rlx.transpose %a [1, 0] : " + F(3, 5),
+        [("%y", F(5, 3))], lambda a: a.T),
+    one("transpose/4d", [(2, 3, 4, 5)],
+        "%y = rlx.transpose %a [0, 2, 1, 3] : " + F(2, 3, 4, 5),
+        [("%y", F(2, 4, 3, 5))], lambda a: a.transpose(0, 2, 1, 3)),
+    one("transpose/4d_rev", [(2, 3, 4, 5)],
+        "%y = rlx.transpose %a [3, 2, 1, 0] : " + F(2, 3, 4, 5),
+        [("%y", F(5, 4, 3, 2))], lambda a: a.transpose(3, 2, 1, 0)),
+    one("transpose/4d_cycle", [(2, 3, 4, 5)],
+        "%y = rlx.transpose %a [1, 3, 0, 2] : " + F(2, 3, 4, 5),
+        [("%y", F(3, 5, 2, 4))], lambda a: a.transpose(1, 3, 0, 2)),
+    one("transpose/dyn", [(4, 6)], "%y = rlx.transpose %a [1, 0] : " +
+        F(None, 6), [("%y", F(6, None))], lambda a: a.T, types=[F(None, 6)]),
+    # narrow: first, last and middle slices, negative axis, dynamic.
+    one("narrow/axis0", [(5, 4)],
+        "%y = rlx.narrow %a axis = 0 start = 0 length = 2 : " + F(5, 4),
+        [("%y", F(2, 4))], lambda a: a[0:2]),
+    one("narrow/end", [(3, 7)],
+        "%y = rlx.narrow %a axis = 1 start = 4 length = 3 : " + F(3, 7),
+        [("%y", F(3, 3))], lambda a: a[:, 4:7]),
+    one("narrow/neg_axis", [(2, 3, 8)],
+        "%y = rlx.narrow %a axis = -1 start = 3 length = 4 : " + F(2, 3, 8),
+        [("%y", F(2, 3, 4))], lambda a: a[..., 3:7]),
+    one("narrow/neg_axis_mid", [(2, 6, 3)],
+        "%y = rlx.narrow %a axis = -2 start = 5 length = 1 : " + F(2, 6, 3),
+        [("%y", F(2, 1, 3))], lambda a: a[:, 5:6]),
+    one("narrow/dyn", [(5, 8)],
+        "%y = rlx.narrow %a axis = 1 start = 2 length = 5 : " + F(None, 8),
+        [("%y", F(None, 5))], lambda a: a[:, 2:7], types=[F(None, 8)]),
+    one("narrow/dyn_axis", [(9, 3)],
+        "%y = rlx.narrow %a axis = 0 start = 3 length = 4 : " + F(None, 3),
+        [("%y", F(4, 3))], lambda a: a[3:7], types=[F(None, 3)]),
+    # concat: three inputs, axis 0 and -1, dynamic.
+    one("concat/three_axis0", [(2, 4), (1, 4), (3, 4)],
+        "%y = rlx.concat %a, %b, %c axis = 0 : {}, {}, {}".format(
+            F(2, 4), F(1, 4), F(3, 4)),
+        [("%y", F(6, 4))], lambda a, b, c: np.concatenate([a, b, c], 0)),
+    one("concat/neg_axis", [(2, 3, 1), (2, 3, 4)],
+        "%y = rlx.concat %a, %b axis = -1 : {}, {}".format(
+            F(2, 3, 1), F(2, 3, 4)),
+        [("%y", F(2, 3, 5))], lambda a, b: np.concatenate([a, b], -1)),
+    one("concat/same", [(2, 3)],
+        "%y = rlx.concat %a, %a axis = 0 : {}, {}".format(F(2, 3), F(2, 3)),
+        [("%y", F(4, 3))], lambda a: np.concatenate([a, a], 0)),
+    one("concat/dyn", [(3, 4), (5, 4)],
+        "%y = rlx.concat %a, %b axis = 0 : {}, {}".format(
+            F(None, 4), F(None, 4)),
+        [("%y", F(None, 4))], lambda a, b: np.concatenate([a, b], 0),
+        types=[F(None, 4), F(None, 4)]),
+    one("concat/dyn_other", [(3, 4), (3, 2)],
+        "%y = rlx.concat %a, %b axis = 1 : {}, {}".format(
+            F(None, 4), F(None, 2)),
+        [("%y", F(None, 6))], lambda a, b: np.concatenate([a, b], 1),
+        types=[F(None, 4), F(None, 2)]),
+    # expand: new leading dims, size-1 dims stretched, rank 0.
+    one("expand/leading", [(8,)], "%y = rlx.expand %a : {} -> {}".format(
+        F(8), F(3, 4, 8)), [("%y", F(3, 4, 8))],
+        lambda a: np.broadcast_to(a, (3, 4, 8))),
+    one("expand/ones", [(4, 1, 6)], "%y = rlx.expand %a : {} -> {}".format(
+        F(4, 1, 6), F(2, 4, 5, 6)), [("%y", F(2, 4, 5, 6))],
+        lambda a: np.broadcast_to(a, (2, 4, 5, 6))),
+    one("expand/all_ones", [(1, 1)], "%y = rlx.expand %a : {} -> {}".format(
+        F(1, 1), F(2, 3, 4)), [("%y", F(2, 3, 4))],
+        lambda a: np.broadcast_to(a, (2, 3, 4))),
+    one("expand/rank0", [()], "%y = rlx.expand %a : {} -> {}".format(
+        F(), F(3, 2)), [("%y", F(3, 2))], lambda a: np.broadcast_to(a, (3, 2))),
+    one("expand/dyn", [(5, 1)], "%y = rlx.expand %a : {} -> {}".format(
+        F(None, 1), F(None, 7)), [("%y", F(None, 7))],
+        lambda a: np.broadcast_to(a, (5, 7)), types=[F(None, 1)]),
+    # reverse: one axis, negative axis, every axis, dynamic.
+    one("reverse/axis0", [(4, 5)], "%y = rlx.reverse %a axes = [0] : " +
+        F(4, 5), [("%y", F(4, 5))], lambda a: a[::-1]),
+    one("reverse/neg", [(2, 3, 4)], "%y = rlx.reverse %a axes = [-1] : " +
+        F(2, 3, 4), [("%y", F(2, 3, 4))], lambda a: a[..., ::-1]),
+    one("reverse/all", [(2, 3, 4)],
+        "%y = rlx.reverse %a axes = [2, 0, 1] : " + F(2, 3, 4),
+        [("%y", F(2, 3, 4))], lambda a: a[::-1, ::-1, ::-1]),
+    one("reverse/dyn", [(7, 3)], "%y = rlx.reverse %a axes = [0] : " +
+        F(None, 3), [("%y", F(None, 3))], lambda a: a[::-1],
+        types=[F(None, 3)]),
+    # A chain: transpose of a narrow of a reshape, then concat with itself.
+    one("chain", [(4, 6)], """
+        %r = rlx.reshape %a : {} -> {}
+        %n = rlx.narrow %r axis = 2 start = 1 length = 2 : {}
+        %t = rlx.transpose %n [2, 0, 1] : {}
+        %c = rlx.concat %t, %t axis = -2 : {}, {}""".format(
+        F(4, 6), F(4, 2, 3), F(4, 2, 3), F(4, 2, 2), F(2, 4, 2), F(2, 4, 2)),
+        [("%c", F(2, 8, 2))], lambda a: np.concatenate(
+            [a.reshape(4, 2, 3)[:, :, 1:3].transpose(2, 0, 1)] * 2, 1)),
+])
+
+suite.finish()
