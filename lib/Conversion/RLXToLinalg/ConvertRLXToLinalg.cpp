@@ -54,6 +54,8 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateReductionToLinalgPatterns(converter, patterns);
   populateMatmulToLinalgPatterns(converter, patterns);
   populateNNToLinalgPatterns(converter, patterns);
+  populateQuantToLinalgPatterns(converter, patterns);
+  populateFFTToLinalgPatterns(converter, patterns);
 }
 
 namespace {

@@ -305,8 +305,220 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
 
 } // namespace
 
+
+/// The map from a rank-`rank` iteration space to dim `dim` (per-channel
+/// parameters).
+static AffineMap singleDimMap(MLIRContext *ctx, int64_t rank, int64_t dim) {
+  return AffineMap::get(rank, 0, getAffineDimExpr(dim, ctx), ctx);
+}
+
+namespace {
+
+/// (x - mean[c]) * rsqrt(var[c] + eps) * gamma[c] + beta[c]
+struct BatchNormInferencePattern : OpConversionPattern<BatchNormInferenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormInferenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    Type element = type.getElementType();
+    Type acc = getAccumulatorType(element);
+    double eps = op.getEpsilon().convertToDouble();
+    AffineMap channel = singleDimMap(ctx, rank, 1);
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, getDynamicDims(rewriter, loc, x),
+        ValueRange{x, adaptor.getGamma(), adaptor.getBeta(), adaptor.getMean(),
+                   adaptor.getVariance()},
+        {rewriter.getMultiDimIdentityMap(rank), channel, channel, channel,
+         channel},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> v;
+          for (Value a : args)
+            v.push_back(castScalar(b, l, a, acc, false, false));
+          Value inv = math::RsqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, v[4],
+                                    createScalarConstant(b, l, acc, eps)));
+          Value y = arith::MulFOp::create(
+              b, l, arith::SubFOp::create(b, l, v[0], v[3]), inv);
+          y = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, y, v[1]),
+                                    v[2]);
+          return castScalar(b, l, y, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Statistics per (sample, group) over a [N, G, C/G * spatial] view, then
+/// the per-channel affine map.
+struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GroupNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "group_norm needs static shapes");
+    int64_t rank = type.getRank();
+    int64_t n = type.getDimSize(0), c = type.getDimSize(1);
+    int64_t groups = op.getNumGroups(), perGroup = c / groups;
+    int64_t count = type.getNumElements() / (n * groups);
+    Type element = type.getElementType();
+    Type acc = getAccumulatorType(element);
+    // The [N, G, K] view of x.
+    auto viewType = RankedTensorType::get({n, groups, count}, element);
+    Value shape = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({3}, rewriter.getI64Type()),
+            ArrayRef<int64_t>{n, groups, count}));
+    Value view = tensor::ReshapeOp::create(rewriter, loc, viewType, x, shape);
+    Value zero = createScalarConstant(rewriter, loc, acc, 0);
+    Value countF = createScalarConstant(rewriter, loc, acc, double(count));
+    Value sum = buildReduction(
+        rewriter, loc, view, 2, acc, zero,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::AddFOp::create(
+              b, l, args[1], castScalar(b, l, args[0], acc, false, false));
+        });
+    // Sum of squared deviations, reading the group mean through a map.
+    SmallVector<utils::IteratorType> it3 = {utils::IteratorType::parallel,
+                                           utils::IteratorType::parallel,
+                                           utils::IteratorType::reduction};
+    AffineMap id3 = rewriter.getMultiDimIdentityMap(3);
+    AffineMap row3 = getDropDimsMap(ctx, 3, 2);
+    auto statType = cast<RankedTensorType>(sum.getType());
+    Value squares =
+        linalg::GenericOp::create(
+            rewriter, loc, statType, ValueRange{view, sum},
+            createFilled(rewriter, loc, statType, {}, zero),
+            ArrayRef<AffineMap>{id3, row3, row3}, it3,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = castScalar(b, l, args[0], acc, false, false);
+              Value d = arith::SubFOp::create(
+                  b, l, v, arith::DivFOp::create(b, l, args[1], countF));
+              linalg::YieldOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, args[2],
+                                        arith::MulFOp::create(b, l, d, d))
+                      .getResult());
+            })
+            .getResult(0);
+    AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+    AffineMap groupMap = AffineMap::get(rank, 0, {d0, d1.floorDiv(perGroup)},
+                                        ctx);
+    AffineMap channel = singleDimMap(ctx, rank, 1);
+    double eps = op.getEpsilon().convertToDouble();
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, {},
+        ValueRange{x, sum, squares, adaptor.getGamma(), adaptor.getBeta()},
+        {rewriter.getMultiDimIdentityMap(rank), groupMap, groupMap, channel,
+         channel},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = castScalar(b, l, args[0], acc, false, false);
+          Value mean = arith::DivFOp::create(b, l, args[1], countF);
+          Value var = arith::DivFOp::create(b, l, args[2], countF);
+          Value inv = math::RsqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, var,
+                                    createScalarConstant(b, l, acc, eps)));
+          Value y = arith::MulFOp::create(
+              b, l, arith::SubFOp::create(b, l, v, mean), inv);
+          y = arith::AddFOp::create(
+              b, l,
+              arith::MulFOp::create(b, l, y,
+                                    castScalar(b, l, args[3], acc, false, false)),
+              castScalar(b, l, args[4], acc, false, false));
+          return castScalar(b, l, y, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Each output feature reads its pair partner with tensor.extract:
+/// (a, b) -> (a cos - b sin, a sin + b cos).
+struct RopePattern : OpConversionPattern<RopeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RopeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput(), cos = adaptor.getCos(),
+          sin = adaptor.getSin();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type element = type.getElementType();
+    Type acc = getAccumulatorType(element);
+    bool neox = op.getStyle() == RopeStyle::Neox;
+    Value half = arith::DivUIOp::create(
+        rewriter, loc, getDimSize(rewriter, loc, x, 3),
+        arith::ConstantIndexOp::create(rewriter, loc, 2));
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, getDynamicDims(rewriter, loc, x), {}, {},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> idx;
+          for (int64_t i = 0; i < 4; ++i)
+            idx.push_back(linalg::IndexOp::create(b, l, i));
+          Value d = idx[3];
+          Value one = arith::ConstantIndexOp::create(b, l, 1);
+          Value two = arith::ConstantIndexOp::create(b, l, 2);
+          // first: d is the first of its pair; pair: the pair's index;
+          // partner: the other feature of the pair.
+          Value first, pair, partner;
+          if (neox) {
+            first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, d,
+                                          half);
+            pair = arith::SelectOp::create(
+                b, l, first, d, arith::SubIOp::create(b, l, d, half));
+            partner = arith::SelectOp::create(
+                b, l, first, arith::AddIOp::create(b, l, d, half), pair);
+          } else {
+            Value rem = arith::RemUIOp::create(b, l, d, two);
+            first = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::eq, rem,
+                arith::ConstantIndexOp::create(b, l, 0));
+            pair = arith::DivUIOp::create(b, l, d, two);
+            partner = arith::SelectOp::create(
+                b, l, first, arith::AddIOp::create(b, l, d, one),
+                arith::SubIOp::create(b, l, d, one));
+          }
+          auto read = [&](Value t, ValueRange at) {
+            return castScalar(b, l, tensor::ExtractOp::create(b, l, t, at),
+                              acc, false, false);
+          };
+          Value self = read(x, idx);
+          Value other = read(x, {idx[0], idx[1], idx[2], partner});
+          Value c = read(cos, {idx[2], pair});
+          Value s = read(sin, {idx[2], pair});
+          // First of the pair: a cos - b sin with a = self, b = other.
+          // Second: a sin + b cos with a = other, b = self.
+          Value firstOut = arith::SubFOp::create(
+              b, l, arith::MulFOp::create(b, l, self, c),
+              arith::MulFOp::create(b, l, other, s));
+          Value secondOut = arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, other, s),
+              arith::MulFOp::create(b, l, self, c));
+          Value y = arith::SelectOp::create(b, l, first, firstOut, secondOut);
+          return castScalar(b, l, y, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
 void rlx::populateNNToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<LayerNormPattern, RmsNormPattern, AttentionPattern>(
+  patterns.add<LayerNormPattern, RmsNormPattern, AttentionPattern,
+               BatchNormInferencePattern, GroupNormPattern, RopePattern>(
       converter, patterns.getContext());
 }

@@ -29,6 +29,10 @@ void populateMatmulToLinalgPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateNNToLinalgPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
+void populateQuantToLinalgPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
+void populateFFTToLinalgPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns);
 
 } // namespace rlx
 } // namespace mlir

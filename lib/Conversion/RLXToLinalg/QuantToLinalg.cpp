@@ -1,0 +1,166 @@
+//===- QuantToLinalg.cpp - rlx quantization ops to linalg -----------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Affine (de)quantization is elementwise: each element reads its scale and
+// zero point per tensor or per channel of `axis`. Rounding is half to even,
+// as PyTorch's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternGroups.h"
+#include "Utils.h"
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// The map reading a per-tensor (rank 0) or per-`axis` (rank 1) parameter.
+static AffineMap paramMap(MLIRContext *ctx, int64_t rank,
+                          std::optional<int64_t> axis) {
+  if (!axis)
+    return AffineMap::get(rank, 0, {}, ctx);
+  return AffineMap::get(rank, 0, getAffineDimExpr(*axis, ctx), ctx);
+}
+
+/// The scales and zero points of an affine quantization as f32 constant
+/// tensors (rank 0 when per tensor).
+static std::pair<Value, Value> affineParams(OpBuilder &b, Location loc,
+                                            ArrayRef<float> scales,
+                                            ArrayRef<int64_t> zeroPoints,
+                                            bool perChannel) {
+  SmallVector<int64_t> shape;
+  if (perChannel)
+    shape.push_back(scales.size());
+  auto type = RankedTensorType::get(shape, b.getF32Type());
+  SmallVector<float> zp(zeroPoints.begin(), zeroPoints.end());
+  Value s = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, scales));
+  Value z = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(zp)));
+  return {s, z};
+}
+
+/// clamp(roundeven(x / s) + z, lo, hi) in f32.
+static Value quantizeScalar(OpBuilder &b, Location loc, Value x, Value s,
+                            Value z, double lo, double hi) {
+  Value q = math::RoundEvenOp::create(b, loc,
+                                      arith::DivFOp::create(b, loc, x, s));
+  q = arith::AddFOp::create(b, loc, q, z);
+  q = arith::MaximumFOp::create(b, loc, q,
+                                createScalarConstant(b, loc, x.getType(), lo));
+  return arith::MinimumFOp::create(
+      b, loc, q, createScalarConstant(b, loc, x.getType(), hi));
+}
+
+static std::optional<int64_t> axisOf(std::optional<uint64_t> axis,
+                                     int64_t rank) {
+  if (!axis)
+    return std::nullopt;
+  return positiveAxis(static_cast<int64_t>(*axis), rank);
+}
+
+namespace {
+
+struct QuantizePattern : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    int64_t rank = op.getInput().getType().getRank();
+    std::optional<int64_t> axis = axisOf(op.getAxis(), rank);
+    auto [s, z] = affineParams(rewriter, loc, op.getScales(),
+                               op.getZeroPoints(), axis.has_value());
+    AffineMap pm = paramMap(rewriter.getContext(), rank, axis);
+    Value result = buildMappedGeneric(
+        rewriter, loc, op.getType(), getDynamicDims(rewriter, loc, x),
+        ValueRange{x, s, z}, {rewriter.getMultiDimIdentityMap(rank), pm, pm},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value v = castScalar(b, l, args[0], b.getF32Type(), false, false);
+          Value q = quantizeScalar(b, l, v, args[1], args[2], -128, 127);
+          return arith::FPToSIOp::create(b, l, b.getI8Type(), q);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct DequantizePattern : OpConversionPattern<DequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value q = adaptor.getInput();
+    int64_t rank = op.getType().getRank();
+    std::optional<int64_t> axis = axisOf(op.getAxis(), rank);
+    auto [s, z] = affineParams(rewriter, loc, op.getScales(),
+                               op.getZeroPoints(), axis.has_value());
+    AffineMap pm = paramMap(rewriter.getContext(), rank, axis);
+    Type element = op.getType().getElementType();
+    Value result = buildMappedGeneric(
+        rewriter, loc, op.getType(), getDynamicDims(rewriter, loc, q),
+        ValueRange{q, s, z}, {rewriter.getMultiDimIdentityMap(rank), pm, pm},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = arith::SIToFPOp::create(b, l, b.getF32Type(), args[0]);
+          Value x = arith::MulFOp::create(
+              b, l, arith::SubFOp::create(b, l, v, args[2]), args[1]);
+          return castScalar(b, l, x, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// (clamp(roundeven(x / s) + z, qmin, qmax) - z) * s with the scale and
+/// zero point read from operands.
+struct FakeQuantizePattern : OpConversionPattern<FakeQuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FakeQuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    std::optional<int64_t> axis = axisOf(op.getAxis(), rank);
+    AffineMap pm = paramMap(rewriter.getContext(), rank, axis);
+    int64_t bits = op.getBits();
+    double qmin = -double(int64_t(1) << (bits - 1));
+    double qmax = double(int64_t(1) << (bits - 1)) - 1;
+    Type element = type.getElementType();
+    Type acc = getAccumulatorType(element);
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, getDynamicDims(rewriter, loc, x),
+        ValueRange{x, adaptor.getScale(), adaptor.getZeroPoint()},
+        {rewriter.getMultiDimIdentityMap(rank), pm, pm},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = castScalar(b, l, args[0], acc, false, false);
+          Value s = castScalar(b, l, args[1], acc, false, false);
+          Value z = arith::SIToFPOp::create(b, l, acc, args[2]);
+          Value q = quantizeScalar(b, l, v, s, z, qmin, qmax);
+          Value y = arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, q, z),
+                                          s);
+          return castScalar(b, l, y, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void rlx::populateQuantToLinalgPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<QuantizePattern, DequantizePattern, FakeQuantizePattern>(
+      converter, patterns.getContext());
+}
