@@ -56,6 +56,7 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateNNToLinalgPatterns(converter, patterns);
   populateQuantToLinalgPatterns(converter, patterns);
   populateFFTToLinalgPatterns(converter, patterns);
+  populateConvToLinalgPatterns(converter, patterns);
 }
 
 namespace {

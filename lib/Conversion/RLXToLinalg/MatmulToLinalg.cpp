@@ -139,9 +139,107 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
   }
 };
 
+/// One contraction whose loops are (batch, lhs free, rhs free,
+/// contracting), in the order of the result's dims then the contraction.
+struct DotGeneralPattern : OpConversionPattern<DotGeneralOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DotGeneralOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    if (isUnsignedElement(op.getType()))
+      return rewriter.notifyMatchFailure(op, "unsigned dot_general");
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lt = cast<RankedTensorType>(lhs.getType());
+    auto rt = cast<RankedTensorType>(rhs.getType());
+    auto positive = [](ArrayRef<int64_t> dims, int64_t rank) {
+      SmallVector<int64_t> out;
+      for (int64_t d : dims)
+        out.push_back(positiveAxis(d, rank));
+      return out;
+    };
+    SmallVector<int64_t> lb = positive(op.getLhsBatchDims(), lt.getRank());
+    SmallVector<int64_t> rb = positive(op.getRhsBatchDims(), rt.getRank());
+    SmallVector<int64_t> lc =
+        positive(op.getLhsContractingDims(), lt.getRank());
+    SmallVector<int64_t> rc =
+        positive(op.getRhsContractingDims(), rt.getRank());
+    auto resultType = op.getType();
+    int64_t numResult = resultType.getRank();
+    int64_t numLoops = numResult + lc.size();
+    SmallVector<AffineExpr> lhsExprs(lt.getRank()), rhsExprs(rt.getRank());
+    SmallVector<Value> dyn;
+    int64_t loop = 0;
+    for (auto [l, r] : llvm::zip(lb, rb)) {
+      lhsExprs[l] = rhsExprs[r] = getAffineDimExpr(loop++, ctx);
+      if (resultType.isDynamicDim(loop - 1))
+        dyn.push_back(getDimSize(rewriter, loc, lhs, l));
+    }
+    for (int64_t i = 0; i < lt.getRank(); ++i)
+      if (!llvm::is_contained(lb, i) && !llvm::is_contained(lc, i)) {
+        lhsExprs[i] = getAffineDimExpr(loop++, ctx);
+        if (resultType.isDynamicDim(loop - 1))
+          dyn.push_back(getDimSize(rewriter, loc, lhs, i));
+      }
+    for (int64_t i = 0; i < rt.getRank(); ++i)
+      if (!llvm::is_contained(rb, i) && !llvm::is_contained(rc, i)) {
+        rhsExprs[i] = getAffineDimExpr(loop++, ctx);
+        if (resultType.isDynamicDim(loop - 1))
+          dyn.push_back(getDimSize(rewriter, loc, rhs, i));
+      }
+    for (auto [l, r] : llvm::zip(lc, rc))
+      lhsExprs[l] = rhsExprs[r] = getAffineDimExpr(loop++, ctx);
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < numResult; ++i)
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+    Type element = resultType.getElementType();
+    Type acc = isa<FloatType>(element) ? getAccumulatorType(element) : element;
+    auto accType = resultType.clone(acc);
+    Value init = createFilled(rewriter, loc, accType, dyn,
+                              createScalarConstant(rewriter, loc, acc, 0));
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::parallel);
+    for (int64_t i = numResult; i < numLoops; ++i)
+      iterators[i] = utils::IteratorType::reduction;
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, accType, ValueRange{lhs, rhs}, init,
+            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, lhsExprs, ctx),
+                                AffineMap::get(numLoops, 0, rhsExprs, ctx),
+                                AffineMap::get(numLoops, 0, outExprs, ctx)},
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = castScalar(b, l, args[0], acc, false, false);
+              Value y = castScalar(b, l, args[1], acc, false, false);
+              Value sum;
+              if (isa<FloatType>(acc))
+                sum = arith::AddFOp::create(b, l, args[2],
+                                            arith::MulFOp::create(b, l, x, y));
+              else if (isa<ComplexType>(acc))
+                sum = complex::AddOp::create(
+                    b, l, args[2], complex::MulOp::create(b, l, x, y));
+              else
+                sum = arith::AddIOp::create(b, l, args[2],
+                                            arith::MulIOp::create(b, l, x, y));
+              linalg::YieldOp::create(b, l, sum);
+            })
+            .getResult(0);
+    if (acc != element)
+      result = buildElementwiseGeneric(
+          rewriter, loc, resultType, result,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            return castScalar(b, l, args[0], element, false, false);
+          });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void rlx::populateMatmulToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<MatmulPattern>(converter, patterns.getContext());
+  patterns.add<MatmulPattern, DotGeneralPattern>(converter,
+                                                 patterns.getContext());
 }

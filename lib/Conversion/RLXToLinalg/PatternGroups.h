@@ -31,6 +31,8 @@ void populateNNToLinalgPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
 void populateQuantToLinalgPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateConvToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
 void populateFFTToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 

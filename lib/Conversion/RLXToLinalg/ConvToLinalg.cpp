@@ -1,0 +1,239 @@
+//===- ConvToLinalg.cpp - rlx.conv and rlx.pool to linalg -----------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Convolution and pooling pad their input with tensor.pad, then run one
+// linalg.generic whose input map carries strides, dilations and groups:
+// input[n, (co / (Cout/G)) * (Cin/G) + ci, o * stride + k * dilation].
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternGroups.h"
+#include "Utils.h"
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// `input` padded on its spatial dims (low/high pairs per dim) with `value`.
+static Value padSpatial(OpBuilder &b, Location loc, Value input,
+                        ArrayRef<int64_t> padding, Value value) {
+  if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> low(type.getRank(), 0), high(type.getRank(), 0);
+  for (size_t i = 0; i * 2 < padding.size(); ++i) {
+    low[i + 2] = padding[2 * i];
+    high[i + 2] = padding[2 * i + 1];
+  }
+  auto padded = tensor::PadOp::inferResultType(type, low, high);
+  return tensor::PadOp::create(b, loc, padded, input,
+                               getAsIndexOpFoldResult(b.getContext(), low),
+                               getAsIndexOpFoldResult(b.getContext(), high),
+                               value);
+}
+
+/// The window of `op`, with defaults, as the verifier accepted it.
+template <typename OpTy>
+static ConvWindow windowOf(OpTy op, ArrayRef<int64_t> stridesFill) {
+  FailureOr<ConvWindow> w = readConvWindow(
+      std::nullopt, "", cast<RankedTensorType>(op.getInput().getType()),
+      op.getStridesAttr(), op.getPaddingAttr(), nullptr, nullptr,
+      stridesFill);
+  assert(succeeded(w) && "verified window");
+  return *w;
+}
+
+namespace {
+
+struct ConvPattern : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto wType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    if (!wType.hasStaticShape() || inType.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(op, "channels and kernel must be "
+                                             "static");
+    FailureOr<ConvWindow> w = readConvWindow(
+        std::nullopt, "", inType, op.getStridesAttr(), op.getPaddingAttr(),
+        op.getDilationsAttr(), nullptr, {});
+    if (failed(w))
+      return failure();
+    int64_t spatial = inType.getRank() - 2;
+    int64_t groups = op.getGroups();
+    int64_t cout = wType.getDimSize(0), cinPerGroup = wType.getDimSize(1);
+    int64_t coutPerGroup = cout / groups;
+    Type element = inType.getElementType();
+    Type acc = getAccumulatorType(element);
+    Value input = padSpatial(rewriter, loc, adaptor.getInput(), w->padding,
+                             createScalarConstant(rewriter, loc, element, 0));
+    // Loops: n, co, o_1..o_s, ci, k_1..k_s.
+    int64_t numLoops = 3 + 2 * spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    int64_t ci = 2 + spatial;
+    AffineExpr channel =
+        groups == 1 ? d(ci)
+                    : d(1).floorDiv(coutPerGroup) * cinPerGroup + d(ci);
+    SmallVector<AffineExpr> inExprs = {d(0), channel}, wExprs = {d(1), d(ci)},
+                            outExprs = {d(0), d(1)};
+    for (int64_t i = 0; i < spatial; ++i) {
+      inExprs.push_back(d(2 + i) * w->strides[i] +
+                        d(ci + 1 + i) * w->dilations[i]);
+      wExprs.push_back(d(ci + 1 + i));
+      outExprs.push_back(d(2 + i));
+    }
+    auto resultType = op.getType();
+    auto accType = resultType.clone(acc);
+    SmallVector<Value> dyn;
+    if (resultType.isDynamicDim(0))
+      dyn.push_back(getDimSize(rewriter, loc, adaptor.getInput(), 0));
+    if (llvm::any_of(resultType.getShape().drop_front(2),
+                     ShapedType::isDynamic))
+      return rewriter.notifyMatchFailure(op, "spatial dims must be static");
+    Value init = createFilled(rewriter, loc, accType, dyn,
+                              createScalarConstant(rewriter, loc, acc, 0));
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::parallel);
+    for (int64_t i = ci; i < numLoops; ++i)
+      iterators[i] = utils::IteratorType::reduction;
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, accType, ValueRange{input, adaptor.getWeight()},
+            init,
+            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inExprs, ctx),
+                                AffineMap::get(numLoops, 0, wExprs, ctx),
+                                AffineMap::get(numLoops, 0, outExprs, ctx)},
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = castScalar(b, l, args[0], acc, false, false);
+              Value y = castScalar(b, l, args[1], acc, false, false);
+              linalg::YieldOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, args[2],
+                                        arith::MulFOp::create(b, l, x, y))
+                      .getResult());
+            })
+            .getResult(0);
+    // Bias per output channel, then back to the element type.
+    SmallVector<Value> inputs = {result};
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(resultType.getRank())};
+    if (Value bias = adaptor.getBias()) {
+      inputs.push_back(bias);
+      maps.push_back(AffineMap::get(resultType.getRank(), 0, d(1), ctx));
+    }
+    result = buildMappedGeneric(
+        rewriter, loc, resultType, dyn, inputs, maps,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = args[0];
+          if (args.size() > 1)
+            v = arith::AddFOp::create(
+                b, l, v, castScalar(b, l, args[1], acc, false, false));
+          return castScalar(b, l, v, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Max pooling pads with -inf, average pooling with 0 and divides by the
+/// window size (PyTorch's count_include_pad=True).
+struct PoolPattern : OpConversionPattern<PoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = op.getType();
+    if (llvm::any_of(resultType.getShape().drop_front(2),
+                     ShapedType::isDynamic))
+      return rewriter.notifyMatchFailure(op, "spatial dims must be static");
+    ArrayRef<int64_t> kernel = op.getKernel();
+    ConvWindow w = windowOf(op, kernel);
+    bool isMax = op.getKind() == PoolKind::Max;
+    Type element = resultType.getElementType();
+    Type acc = getAccumulatorType(element);
+    Value padValue = createScalarConstant(rewriter, loc, element,
+                                          isMax ? -INFINITY : 0.0);
+    Value input =
+        padSpatial(rewriter, loc, adaptor.getInput(), w.padding, padValue);
+    int64_t spatial = kernel.size();
+    int64_t numLoops = 2 + 2 * spatial;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs = {d(0), d(1)}, outExprs = {d(0), d(1)};
+    for (int64_t i = 0; i < spatial; ++i) {
+      inExprs.push_back(d(2 + i) * w.strides[i] + d(2 + spatial + i));
+      outExprs.push_back(d(2 + i));
+    }
+    // A loop over the window needs a tensor of the window's shape to fix
+    // its trip counts; it is never read.
+    SmallVector<AffineExpr> windowExprs;
+    for (int64_t i = 0; i < spatial; ++i)
+      windowExprs.push_back(d(2 + spatial + i));
+    Value window = tensor::EmptyOp::create(rewriter, loc, kernel, acc);
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < 2; ++i)
+      if (resultType.isDynamicDim(i))
+        dyn.push_back(getDimSize(rewriter, loc, adaptor.getInput(), i));
+    auto accType = resultType.clone(acc);
+    Value init = createFilled(
+        rewriter, loc, accType, dyn,
+        createScalarConstant(rewriter, loc, acc, isMax ? -INFINITY : 0.0));
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::parallel);
+    for (int64_t i = 2 + spatial; i < numLoops; ++i)
+      iterators[i] = utils::IteratorType::reduction;
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, accType, ValueRange{input, window}, init,
+            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inExprs, ctx),
+                                AffineMap::get(numLoops, 0, windowExprs, ctx),
+                                AffineMap::get(numLoops, 0, outExprs, ctx)},
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = castScalar(b, l, args[0], acc, false, false);
+              Value v = isMax
+                            ? arith::MaximumFOp::create(b, l, args[2], x)
+                                  .getResult()
+                            : arith::AddFOp::create(b, l, args[2], x)
+                                  .getResult();
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    int64_t count = 1;
+    for (int64_t k : kernel)
+      count *= k;
+    result = buildElementwiseGeneric(
+        rewriter, loc, resultType, result,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = args[0];
+          if (!isMax)
+            v = arith::DivFOp::create(
+                b, l, v, createScalarConstant(b, l, acc, double(count)));
+          return castScalar(b, l, v, element, false, false);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void rlx::populateConvToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ConvPattern, PoolPattern>(converter, patterns.getContext());
+}
