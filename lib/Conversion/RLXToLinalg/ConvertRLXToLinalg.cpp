@@ -10,6 +10,7 @@
 
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -57,6 +58,8 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateQuantToLinalgPatterns(converter, patterns);
   populateFFTToLinalgPatterns(converter, patterns);
   populateConvToLinalgPatterns(converter, patterns);
+  // Fused ops lower through their primitive chains.
+  populateUnfusePatterns(patterns);
 }
 
 namespace {
