@@ -58,6 +58,7 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateQuantToLinalgPatterns(converter, patterns);
   populateFFTToLinalgPatterns(converter, patterns);
   populateConvToLinalgPatterns(converter, patterns);
+  populateControlFlowToSCFPatterns(converter, patterns);
   // Fused ops lower through their primitive chains.
   populateUnfusePatterns(patterns);
 }

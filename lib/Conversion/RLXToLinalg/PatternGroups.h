@@ -33,6 +33,8 @@ void populateQuantToLinalgPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateConvToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populateControlFlowToSCFPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 void populateFFTToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 
