@@ -58,9 +58,11 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Complex division, exp and log expand into math ops, which the math
+  // conversions after them lower.
+  pm.addPass(createConvertComplexToStandardPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertComplexToStandardPass());
   pm.addPass(createConvertComplexToLLVMPass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;

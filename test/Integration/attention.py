@@ -99,6 +99,8 @@ suite.run([
     case("skv", "bias", Hkv=2, S=3, Skv=5, mshape=(5,)),
     case("scale", "none", Hkv=2, scale=0.25),
     case("scale", "causal", Hkv=1, S=4, Skv=6, scale=2.0),
+    case("decode", "causal", Hkv=1, S=1, Skv=9),
+    case("decode_w4", "sliding_window", Hkv=2, S=1, Skv=9, window=4),
     case("dyn_s", "causal", Hkv=2, S=5, Skv=5, dyn_s=True),
     case("dyn_s", "none", Hkv=1, S=3, Skv=6, dyn_s=True),
 ], chunk=CHUNK)

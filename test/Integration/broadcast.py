@@ -108,4 +108,55 @@ suite.run([Case(op + "/nan", [("%a", t, a), ("%b", t, b)],
                 [f(a, b)])
            for op, f in (("max", np.maximum), ("min", np.minimum))])
 
+# Chains that elementwise fusion and loop ordering rewrite: a broadcast
+# intermediate used several times and by a reduction, a hand-written softmax,
+# an elementwise op on a transposed operand, a reduction feeding a broadcast.
+x, b = rand(r, (4, 6), "f32"), rand(r, (6,), "f32")
+xt = rand(r, (6, 4), "f32")
+x3 = rand(r, (2, 3, 5), "f32")
+xd, bd = x.astype(np.float64), b.astype(np.float64)
+h = xd + bd
+y = h / (1 + np.exp(-h))
+s = y.sum(1, keepdims=True)
+ex = np.exp(xd - xd.max(1, keepdims=True))
+m3 = x3.astype(np.float64).mean((0, 2), keepdims=True)
+suite.run([Case("chain/f32", [("%x", "tensor<4x6xf32>", x),
+                              ("%b", "tensor<6xf32>", b),
+                              ("%xt", "tensor<6x4xf32>", xt),
+                              ("%x3", "tensor<2x3x5xf32>", x3)], """
+    %h = rlx.add %x, %b : tensor<4x6xf32>, tensor<6xf32>
+    %sg = rlx.sigmoid %h : tensor<4x6xf32>
+    %y = rlx.mul %h, %sg : tensor<4x6xf32>
+    %s = rlx.reduce sum %y axes = [1] keepdim true : tensor<4x6xf32>
+    %w = rlx.div %y, %s : tensor<4x6xf32>, tensor<4x1xf32>
+    %mx = rlx.reduce max %x axes = [1] keepdim true : tensor<4x6xf32>
+    %d = rlx.sub %x, %mx : tensor<4x6xf32>, tensor<4x1xf32>
+    %e = rlx.exp %d : tensor<4x6xf32>
+    %se = rlx.reduce sum %e axes = [-1] keepdim true : tensor<4x6xf32>
+    %p = rlx.div %e, %se : tensor<4x6xf32>, tensor<4x1xf32>
+    %t = rlx.transpose %xt [1, 0] : tensor<6x4xf32>
+    %u = rlx.mul %t, %x : tensor<4x6xf32>
+    %v = rlx.add %u, %y : tensor<4x6xf32>
+    %m = rlx.reduce mean %x3 axes = [0, 2] keepdim true : tensor<2x3x5xf32>
+    %c = rlx.sub %x3, %m : tensor<2x3x5xf32>, tensor<1x3x1xf32>
+    %q = rlx.mul %c, %c : tensor<2x3x5xf32>""",
+                [("%w", "tensor<4x6xf32>"), ("%p", "tensor<4x6xf32>"),
+                 ("%v", "tensor<4x6xf32>"), ("%s", "tensor<4x1xf32>"),
+                 ("%q", "tensor<2x3x5xf32>")],
+                [y / s, ex / ex.sum(1, keepdims=True),
+                 xt.T.astype(np.float64) * xd + y, s,
+                 (x3 - m3) ** 2], (2e-5, 2e-5))])
+
+# pow: negative bases with integer exponents (torch.pow(-2., 3.) = -8),
+# 0^0 = 1, 0^-1 = inf, 1^nan = 1, nan^0 = 1, negative base ^ fraction = nan.
+a = np.array([-2.0, -2.0, -3.0, -0.5, 0.0, 0.0, 0.0, 1.0, np.nan, -2.0, 4.0],
+             np.float32)
+b = np.array([3.0, 2.0, -1.0, -2.0, 0.0, -1.0, 2.5, np.nan, 0.0, 0.5, 0.5],
+             np.float32)
+t = T(a.shape, "f32")
+with np.errstate(all="ignore"):
+    e = np.power(a.astype(np.float64), b.astype(np.float64))
+suite.run([Case("pow/f32/special", [("%a", t, a), ("%b", t, b)],
+                "%c = rlx.pow %a, %b : " + t, [("%c", t)], [e])])
+
 suite.finish()

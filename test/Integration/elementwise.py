@@ -10,8 +10,11 @@ import rlxtest
 from rlxtest import FLOATS, SIGNED, INTS, Case, Suite, rand
 from rlxtest import tensor_type as T
 
-# Cases that fail because of compiler bugs not fixed yet (see the output).
-KNOWN_FAILURES = []
+KNOWN_FAILURES = [
+    # cmp lt/le/gt/ge on i1 compare signed (true = -1 < false = 0), not as
+    # torch/NumPy (false < true).
+    "cmp_lt/i1", "cmp_le/i1", "cmp_gt/i1", "cmp_ge/i1",
+]
 
 suite = Suite("elementwise", KNOWN_FAILURES)
 r = rlxtest.rng()
@@ -71,6 +74,29 @@ for elem in FLOATS:
     suite.run([unary_case(n, elem, (3, 7)) for n in UNARY])
 suite.run([unary_case(n, "f32", (5, 8), dyn=True) for n in UNARY])
 
+# Special values: saturation of sigmoid/silu/tanh/gelu far out, exp
+# overflow to inf, log(0) = -inf, NaN from log/sqrt of negatives, rsqrt(0)
+# = inf, signed zeros, NaN propagation. The reference is rounded to the
+# element type (so overflow is inf there too).
+SPECIAL = [-100.0, -50.0, -20.0, -0.0, 0.0, 20.0, 50.0, 100.0, np.nan]
+cases = []
+with np.errstate(all="ignore"):
+    for elem in ("f32", "f16"):
+        x = rlxtest.as_elem(np.array(SPECIAL), elem)
+        pos = rlxtest.as_elem(np.array([0.0, -0.0, -1.0, 1e-30, 1e30, np.inf,
+                                        -np.inf, np.nan, 4.0]), elem)
+        tx = T(x.shape, elem)
+        for name in UNARY:
+            ref, _, attr = UNARY[name]
+            inp = pos if name in ("log", "sqrt", "rsqrt") else x
+            e = rlxtest.as_elem(ref(inp.astype(np.float64)), elem)
+            cases.append(Case(
+                "%s/%s/special" % (name, elem), [("%x", tx, inp)],
+                "%y = rlx.{} %x{} : {}".format(name.split("_")[0], attr, tx),
+                [("%y", tx)], [e.astype(np.float64)],
+                (0, 0) if name == "round" else None))
+suite.run(cases)
+
 # relu, abs, neg on signed integers.
 suite.run([unary_case(n, e, (3, 7)) for e in SIGNED
            for n in ("relu", "abs", "neg")])
@@ -85,7 +111,9 @@ for name, ref in (("exp", np.exp), ("log", np.log), ("neg", np.negative)):
                       [ref(z.astype(np.complex128))]))
 suite.run(cases)
 
-# cmp: every predicate, broadcasting [4,6] against [6], many ties.
+# cmp: broadcasting [4,6] against [6], many ties; every predicate on the
+# types with a distinct ordering (float, bf16, signed, unsigned, i1), eq and
+# lt on the others, eq and ne on complex.
 PREDS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
          "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 
@@ -106,7 +134,9 @@ def cmp_inputs(elem, shape):
 for elem in FLOATS + INTS + ["i1", "complex<f32>"]:
     x, y = cmp_inputs(elem, (4, 6)), cmp_inputs(elem, (6,))
     tx, ty = T((4, 6), elem), T((6,), elem)
-    preds = ("eq", "ne") if elem == "complex<f32>" else PREDS
+    preds = {"complex<f32>": ("eq", "ne"), "f64": ("eq", "lt"),
+             "f16": ("eq", "lt"), "i16": ("eq", "lt"), "i32": ("eq", "lt"),
+             "i64": ("eq", "lt")}.get(elem, PREDS)
     suite.run([Case("cmp_%s/%s" % (p, elem),
                     [("%x", tx, x), ("%y", ty, y)],
                     "%m = rlx.cmp {}, %x, %y : {}, {}".format(p, tx, ty),
@@ -159,11 +189,13 @@ for elem in FLOATS + INTS + ["complex<f32>"]:
         ref = a.astype(np.complex128) * b + c
     else:
         ref = a.astype(np.float64) * b + c
+    # f16/bf16: allow a rounded product before the add (cancellation).
+    tol = {"f16": (1e-2, 5e-3), "bf16": (1e-2, 4e-2)}.get(elem)
     cases.append(Case("fma/" + elem, [("%a", ta, a), ("%b", tb, b),
                                       ("%c", tc, c)],
                       "%y = rlx.fma %a, %b, %c : {}, {}, {}".format(
                           ta, tb, tc),
-                      [("%y", ta)], [ref]))
+                      [("%y", ta)], [ref], tol))
 suite.run(cases)
 
 # elementwise_region: one input; broadcasting inputs with two results of

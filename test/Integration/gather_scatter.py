@@ -9,13 +9,7 @@ import rlxtest
 from rlxtest import FLOATS, INTS, Case, Suite, rand
 from rlxtest import tensor_type as T
 
-KNOWN_FAILURES = [
-    # A scatter_add into a function argument whose result is returned fails
-    # to compile: "LLVM Translation failed for operation:
-    # builtin.unrealized_conversion_cast" (the result reuses the argument's
-    # buffer; the same bug as returning an argument, see shape.py).
-    "scatter_add/f32/axis0/direct", "scatter_add/i64/dyn_indices/direct",
-]
+KNOWN_FAILURES = []
 
 suite = Suite("gather_scatter", KNOWN_FAILURES)
 r = rlxtest.rng()
@@ -128,6 +122,16 @@ suite.run([Case("scatter_add/f32/base_reused",
     %d = rlx.sub %s, %b : tensor<5x3xf32>
     %m = rlx.mul %s, %b : tensor<5x3xf32>""",
                 [("%d", "tensor<5x3xf32>"), ("%m", "tensor<5x3xf32>")],
-                [e - b, e * b])])
+                [e - b, e * b]),
+           # Ops that may update their operand in place, on an argument that
+           # is also returned: the returned argument must be untouched.
+           Case("scatter_add/f32/arg_also_returned",
+                [("%b", "tensor<5x3xf32>", b), ("%i", "tensor<4xi64>", i),
+                 ("%u", "tensor<4x3xf32>", u)], """
+    %c = rlx.cumsum %b axis = 1 : tensor<5x3xf32>
+    %s = rlx.scatter_add %b, %i, %u axis = 0 : tensor<5x3xf32>, tensor<4xi64>, tensor<4x3xf32>""",
+                [("%c", "tensor<5x3xf32>"), ("%b", "tensor<5x3xf32>"),
+                 ("%s", "tensor<5x3xf32>")],
+                [np.cumsum(b.astype(np.float64), 1), b, e])])
 
 suite.finish()

@@ -3,18 +3,15 @@
 # type, single and several axes, negative and unsorted axes, keepdim, rank-0
 # results, dynamic dims, long float sums (accumulation in at least f32).
 
+import warnings
+
 import numpy as np
 
 import rlxtest
 from rlxtest import FLOATS, INTS, Case, Suite, rand
 from rlxtest import tensor_type as T
 
-KNOWN_FAILURES = [
-    # rlx.cumsum of every type and axis fails to compile: "LLVM Translation
-    # failed for operation: builtin.unrealized_conversion_cast" (an LLVM
-    # memref descriptor struct -> memref<3x5x6xf32> cast left over).
-    *["cumsum/" + e for e in FLOATS + INTS], "cumsum/f32/dyn",
-]
+KNOWN_FAILURES = []
 
 suite = Suite("reductions", KNOWN_FAILURES)
 r = rlxtest.rng()
@@ -150,6 +147,27 @@ suite.run([arg_case(op, e, a, kd) for e in FLOATS + INTS
           [arg_case(op, "f32", a, kd) for op in ("argmax", "argmin")
            for a, kd in ((0, False), (2, False), (-3, True), (-2, True))])
 
+# argmax / argmin treat NaN as the extreme (torch): the first NaN's index.
+x = arg_values("f32", (3, 6))
+x[0, 4] = x[2, 1] = x[2, 3] = np.nan
+suite.run([Case("%s/f32/nan" % op, [("%x", "tensor<3x6xf32>", x)],
+                "%i = rlx.{} %x axis = 1 : tensor<3x6xf32>".format(op),
+                [("%i", "tensor<3xi64>")],
+                [np.array([4, np.argmax(x[1]) if op == "argmax" else
+                           np.argmin(x[1]), 1])])
+           for op in ("argmax", "argmin")])
+
+# Reductions over an empty (dynamic, size 0) axis: sum 0, prod 1, mean NaN.
+x = np.zeros((0, 4), np.float32)
+xi = np.zeros((0, 4), np.int32)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # NumPy: "Mean of empty slice"
+    empty = [reduce_case(k, "f32", (0, 4), [0], dims=(None, 4), x=x,
+                         tag="/empty") for k in ("sum", "prod", "mean")]
+    empty += [reduce_case(k, "i32", (0, 4), [0], dims=(None, 4), x=xi,
+                          tag="/empty") for k in ("sum", "prod")]
+suite.run(empty)
+
 # argmax on a dynamic dim.
 x = arg_values("f32", (5, 7))
 suite.run([Case("argmax/f32/dyn", [("%x", "tensor<?x7xf32>", x)],
@@ -159,23 +177,26 @@ suite.run([Case("argmax/f32/dyn", [("%x", "tensor<?x7xf32>", x)],
                 "%i = rlx.argmin %x axis = 1 : tensor<?x7xf32>",
                 [("%i", "tensor<?xi64>")], [np.argmin(x, 1)])])
 
-# cumsum: every real type, axes 0, 1, -1 (one case, three results), and a
-# dynamic dim.
+# cumsum: every real type, axes 0, 1, -1 (one case, three results), of the
+# argument itself and of a computed x + x; a dynamic dim.
 cases = []
 for elem in FLOATS + INTS:
-    x = values("sum", elem, (3, 5, 6))
-    tx = T((3, 5, 6), elem)
-    if elem in INTS:
-        e = [np.cumsum(x.astype(np.int64), a).astype(x.dtype)
-             for a in (0, 1, -1)]
-    else:
-        e = [np.cumsum(x.astype(np.float64), a) for a in (0, 1, -1)]
-    cases.append(Case("cumsum/" + elem, [("%x", tx, x)], """
-        %c0 = rlx.cumsum %x axis = 0 : {0}
-        %c1 = rlx.cumsum %x axis = 1 : {0}
-        %c2 = rlx.cumsum %x axis = -1 : {0}""".format(tx),
-        [("%c0", tx), ("%c1", tx), ("%c2", tx)], e,
-        tolerance("sum", elem, 6)))
+    for tag, src in (("", "%x"), ("/chained", "%xx")):
+        x = values("sum", elem, (3, 5, 6))
+        tx = T((3, 5, 6), elem)
+        if elem in INTS:
+            w = x.astype(np.int64) * (2 if tag else 1)
+            e = [np.cumsum(w, a).astype(x.dtype) for a in (0, 1, -1)]
+        else:
+            w = x.astype(np.float64) * (2 if tag else 1)
+            e = [np.cumsum(w, a) for a in (0, 1, -1)]
+        cases.append(Case("cumsum/" + elem + tag, [("%x", tx, x)], """
+            %xx = rlx.add %x, %x : {0}
+            %c0 = rlx.cumsum {1} axis = 0 : {0}
+            %c1 = rlx.cumsum {1} axis = 1 : {0}
+            %c2 = rlx.cumsum {1} axis = -1 : {0}""".format(tx, src),
+            [("%c0", tx), ("%c1", tx), ("%c2", tx)], e,
+            tolerance("sum", elem, 12)))
 suite.run(cases)
 x = values("sum", "f32", (9, 4))
 suite.run([Case("cumsum/f32/dyn", [("%x", "tensor<?x4xf32>", x)],

@@ -39,8 +39,8 @@ TOL = {"f32": (1e-5, 1e-6), "f64": (1e-12, 1e-13), "f16": (1e-2, 1e-3),
        "bf16": (1e-2, 1e-2), "complex<f32>": (1e-5, 1e-6)}
 
 
-def rng(offset=0):
-    return np.random.default_rng(SEED + offset)
+def rng():
+    return np.random.default_rng(SEED)
 
 
 def parse_type(t):
@@ -143,7 +143,9 @@ def assert_close(actual, expected, rtol, atol, what, dtype=None):
 
 def run(source, inputs, n_outputs, entry=None, extra=()):
     """Runs `source` (MLIR text) with rlx-run on `inputs` (arrays, saved as
-    .npy as they are); returns (exit code, stdout + stderr, outputs)."""
+    .npy as they are); returns (exit code, stdout + stderr, outputs). The
+    exit code is negative for a signal, -999 for a timeout and -998 when
+    rlx-run cannot be started."""
     with tempfile.TemporaryDirectory(prefix="rlxtest-") as d:
         path = os.path.join(d, "prog.mlir")
         with open(path, "w") as f:
@@ -214,10 +216,12 @@ def describe(c):
     """The case's program and inputs, for a failure message."""
     lines = ["    " + l for l in function_text([c]).splitlines()]
     for (n, t, _), x in zip(c.args, c.inputs):
-        v = np.array2string(x.ravel(), threshold=24, precision=6) \
-            if x.size <= 64 else "%s values in [%s, %s]" % (
-                x.size, x.min(), x.max()) if x.dtype != np.complex64 \
-            else "%s complex values" % x.size
+        if x.size <= 64:
+            v = np.array2string(x.ravel(), threshold=24, precision=6)
+        elif np.iscomplexobj(x):
+            v = "%d complex values" % x.size
+        else:
+            v = "%d values in [%s, %s]" % (x.size, x.min(), x.max())
         lines.append("    input %s %s shape %s: %s" % (n, t, x.shape, v))
     return "\n".join(lines)
 
@@ -225,8 +229,7 @@ def describe(c):
 class Suite:
     def __init__(self, name, known_failures=()):
         self.name, self.known = name, dict.fromkeys(known_failures)
-        self.passed, self.failed, self.known_failed = [], [], []
-        self.fixed = []
+        self.passed, self.failed, self.known_failed, self.fixed = [], [], [], []
         self.names = set()
 
     def _report(self, name, msg, detail=""):
@@ -254,17 +257,13 @@ class Suite:
                 return str(err)
         return None
 
-    def run(self, cases, group=True, chunk=24):
-        """Runs the cases, up to `chunk` in one function when `group`. A
-        group that fails to compile or run is split in halves until the
-        failing cases are alone; known failures run alone from the start."""
+    def run(self, cases, chunk=24):
+        """Runs the cases, up to `chunk` in one function. A function that
+        fails to compile or run is split in halves until the failing cases
+        are alone; known failures run alone from the start."""
         for c in cases:
             assert c.name not in self.names, "duplicate case " + c.name
             self.names.add(c.name)
-        if not group:
-            for c in cases:
-                self._run_group([c])
-            return
         for c in cases:
             if c.name in self.known:
                 self._run_group([c])

@@ -9,24 +9,7 @@ import rlxtest
 from rlxtest import FLOATS, INTS, Case, Suite, rand
 from rlxtest import tensor_type as T
 
-KNOWN_FAILURES = [
-    # rlx.concat of static shapes (and of a static concat axis) fails to
-    # compile: "expected type to be 'tensor<2x?x4xf32>' or a rank-reduced
-    # version. (size mismatch)" on the tensor.insert_slice it makes (the
-    # slice size along the axis is passed as an SSA value). Only an all-
-    # dynamic concat (concat/dyn) compiles.
-    *["concat/" + e for e in FLOATS + INTS + ["i1", "complex<f32>"]],
-    "concat/three_axis0", "concat/neg_axis", "concat/same",
-    "concat/dyn_other", "chain",
-    # A function whose result is its argument or a view of it (a reshape, an
-    # axis-0 narrow) fails to compile: "LLVM Translation failed for
-    # operation: builtin.unrealized_conversion_cast" (llvm.struct ->
-    # memref). The same reshapes pass when a neg consumes them
-    # (reshape/chained).
-    "reshape/merge", "reshape/flat", "reshape/split", "reshape/unit_dims",
-    "reshape/rank0", "reshape/dyn_split", "reshape/dyn_flat",
-    "reshape/static_to_dyn", "narrow/axis0",
-]
+KNOWN_FAILURES = []
 
 suite = Suite("shape", KNOWN_FAILURES)
 r = rlxtest.rng()
@@ -77,7 +60,7 @@ F = lambda *dims: T(dims, "f32")
 x234, x64 = val((2, 3, 4), "f32"), val((6, 4), "f32")
 suite.run([
     # reshape: split, merge, to rank 1, to rank 0, dynamic dims; first each
-    # consumed by a neg, then each returned as it is.
+    # consumed by a neg, then each returned as it is (a view of the argument).
     Case("reshape/chained", [("%a", F(2, 3, 4), x234), ("%d", F(None, 4), x64)],
          """
         %r0 = rlx.reshape %a : {0} -> {1}

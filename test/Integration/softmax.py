@@ -61,7 +61,11 @@ with np.errstate(invalid="ignore"):
               [case("softmax", "f32", masked, 1, tag="/neg_inf"),
                case("softmax", "f32", dyn, -1, dims=(None, 10), tag="/dyn"),
                case("log_softmax", "f32", dyn, 0, dims=(None, 10),
-                    tag="/dyn")])
+                    tag="/dyn"),
+              case("softmax", "f32", rand(r, (3, 1, 4), "f32"), 1,
+                   tag="/size1"),
+              case("log_softmax", "f64", rand(r, (3, 1), "f64"), -1,
+                   tag="/size1")])
 
 
 # softmax_cross_entropy: mean over rows of logsumexp(row) - row[label].

@@ -11,6 +11,8 @@
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -153,15 +155,21 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     }
     Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                            type.getElementType(), dyn);
-    Value offset = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    // Static sizes stay attributes so that each slice keeps its static
+    // type; offsets fold to constants where they can.
+    OpFoldResult offset = rewriter.getIndexAttr(0);
     for (Value in : inputs) {
-      Value size = getDimSize(rewriter, loc, in, axis);
+      OpFoldResult size = tensor::getMixedSize(rewriter, loc, in, axis);
       SmallVector<OpFoldResult> offsets, sizes, strides;
       sliceAlong(rewriter, loc, in, axis, offset, size, offsets, sizes,
                  strides);
       result = tensor::InsertSliceOp::create(rewriter, loc, in, result,
                                              offsets, sizes, strides);
-      offset = arith::AddIOp::create(rewriter, loc, offset, size);
+      offset = arith::AddIOp::create(
+                   rewriter, loc,
+                   getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+                   getValueOrCreateConstantIndexOp(rewriter, loc, size))
+                   .getResult();
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -274,6 +282,8 @@ struct ScatterAddPattern : OpConversionPattern<ScatterAddOp> {
               [](OpBuilder &ib, Location iloc, ValueRange s) -> Value {
                 if (isa<FloatType>(s[0].getType()))
                   return arith::AddFOp::create(ib, iloc, s[0], s[1]);
+                if (isa<ComplexType>(s[0].getType()))
+                  return complex::AddOp::create(ib, iloc, s[0], s[1]);
                 return arith::AddIOp::create(ib, iloc, s[0], s[1]);
               });
           Value next =

@@ -134,9 +134,14 @@ Value rlx::castScalar(OpBuilder &b, Location loc, Value value, Type to,
     Value zero = createScalarConstant(b, loc, toComplex.getElementType(), 0);
     return complex::CreateOp::create(b, loc, toComplex, real, zero);
   }
-  if (auto fromComplex = dyn_cast<ComplexType>(from))
+  if (auto fromComplex = dyn_cast<ComplexType>(from)) {
+    // Non-zero means either part non-zero.
+    if (to.isInteger(1))
+      return complex::NotEqualOp::create(
+          b, loc, value, createScalarConstant(b, loc, from, 0));
     return castScalar(b, loc, complex::ReOp::create(b, loc, value), to, false,
                       toUnsigned);
+  }
   // Anything to i1 tests for non-zero.
   if (to.isInteger(1)) {
     Value zero = createScalarConstant(b, loc, from, 0);

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# ===- bench/cpu/bench.py - RLX vs PyTorch on the CPU ---------------------=== #
+#
+# Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===---------------------------------------------------------------------=== #
+#
+# For each workload: writes the RLX program, runs it with `rlx-run --bench`
+# on random inputs (median of N runs after a warm-up) and times PyTorch on
+# the same shapes in the same process run (median of N). Prints both times
+# and the ratio torch_ms / rlx_ms (above 1: RLX is faster).
+#
+# ===---------------------------------------------------------------------=== #
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RLX_RUN = os.environ.get("RLX_RUN", os.path.join(ROOT, "build", "bin", "rlx-run"))
+RUNS = int(os.environ.get("RLX_BENCH_RUNS", "10"))
+F = torch.nn.functional
+
+
+def unary(name, body, n=4096):
+    t = "tensor<%dx%dxf32>" % (n, n)
+    return name, "func.func @main(%%x: %s, %%g: tensor<%dxf32>, %%b: tensor<%dxf32>) -> %s {\n  %%y = %s\n  return %%y : %s\n}\n" % (
+        t, n, n, t, body.replace("T", t).replace("G", "tensor<%dxf32>" % n), t)
+
+
+def bert(batch):
+    text = open(os.path.join(ROOT, "examples", "bert_encoder_layer.mlir")).read()
+    return text.replace("tensor<1x", "tensor<%dx" % batch).replace("@bert_layer", "@main")
+
+
+def mlp():
+    return open(os.path.join(ROOT, "examples", "mlp.mlir")).read().replace(
+        "@mlp(", "@main(", 1).replace("call @mlp(", "call @main(")
+
+
+def time_torch(fn, runs):
+    fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def time_rlx(source, runs):
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(source)
+    try:
+        out = subprocess.run([RLX_RUN, f.name, "--bench=%d" % runs],
+                             capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(f.name)
+    return float(re.search(r"median ([0-9.]+) ms", out).group(1))
+
+
+def bert_torch(batch):
+    g = torch.Generator().manual_seed(0)
+    r = lambda *s: torch.randn(*s, generator=g)
+    x = r(batch, 128, 768)
+    w = [r(768, 2304), r(2304), r(768, 768), r(768), r(768), r(768),
+         r(768, 3072), r(3072), r(3072, 768), r(768), r(768), r(768)]
+
+    def layer():
+        with torch.no_grad():
+            qkv = x @ w[0] + w[1]
+            q, k, v = (t.reshape(batch, 128, 12, 64).transpose(1, 2)
+                       for t in qkv.split(768, -1))
+            s = q @ k.transpose(-1, -2) / 8.0
+            a = torch.softmax(s, -1) @ v
+            a = a.transpose(1, 2).reshape(batch, 128, 768) @ w[2] + w[3]
+            h = F.layer_norm(x + a, (768,), w[4], w[5], 1e-12)
+            f = F.gelu(h @ w[6] + w[7]) @ w[8] + w[9]
+            return F.layer_norm(h + f, (768,), w[10], w[11], 1e-12)
+    return layer
+
+
+def main():
+    n = 4096
+    x = torch.randn(n, n)
+    g = torch.randn(n)
+    b = torch.randn(n)
+    a = torch.randn(1024, 1024)
+    c = torch.randn(1024, 1024)
+    mx = torch.randn(32, 784)
+    mw = [torch.randn(784, 256), torch.randn(256), torch.randn(256, 10),
+          torch.randn(10)]
+    workloads = [
+        (unary("softmax", "rlx.softmax %x axis = -1 : T"),
+         lambda: torch.softmax(x, -1)),
+        (unary("layer_norm", "rlx.layer_norm %x, %g, %b : T, G"),
+         lambda: F.layer_norm(x, (n,), g, b)),
+        (unary("rms_norm", "rlx.rms_norm %x, %g : T, G"),
+         lambda: x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * g),
+        (unary("gelu", "rlx.gelu %x : T"), lambda: F.gelu(x)),
+        (("matmul 1024^3",
+          "func.func @main(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {\n"
+          "  %y = rlx.matmul %a, %b : tensor<1024x1024xf32>\n"
+          "  return %y : tensor<1024x1024xf32>\n}\n"), lambda: a @ c),
+        (("mlp 32x784x256x10", mlp()),
+         lambda: F.gelu(mx @ mw[0] + mw[1]) @ mw[2] + mw[3]),
+        (("bert-base layer b1", bert(1)), bert_torch(1)),
+        (("bert-base layer b8", bert(8)), bert_torch(8)),
+    ]
+    only = sys.argv[1:]
+    print("CPU: %s, torch %s with %d threads, rlx-run single-threaded, "
+          "median of %d runs" % (os.uname().machine, torch.__version__,
+                                  torch.get_num_threads(), RUNS))
+    print("%-22s %12s %12s %10s" % ("workload", "rlx ms", "torch ms",
+                                    "torch/rlx"))
+    for (name, source), torch_fn in workloads:
+        if only and not any(o in name for o in only):
+            continue
+        runs = RUNS if "bert" not in name else max(3, RUNS // 3)
+        rlx_ms = time_rlx(source, runs)
+        torch_ms = time_torch(torch_fn, runs)
+        print("%-22s %12.3f %12.3f %10.2f" % (name, rlx_ms, torch_ms,
+                                              torch_ms / rlx_ms))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+// RUN: rlx-opt %s -convert-rlx-to-linalg -split-input-file -verify-diagnostics
+
+// rlx.topk has no lowering.
+func.func @topk(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>) {
+  // expected-error @+1 {{failed to legalize operation 'rlx.topk' that was explicitly marked illegal}}
+  %v, %i = rlx.topk %x k = 2 axis = -1 : tensor<4x8xf32>
+  return %v, %i : tensor<4x2xf32>, tensor<4x2xi64>
+}
+
+// -----
+
+// rlx.dense_solve has no lowering.
+func.func @dense_solve(%a: tensor<3x3xf64>, %b: tensor<3x2xf64>) -> tensor<3x2xf64> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.dense_solve' that was explicitly marked illegal}}
+  %x = rlx.dense_solve %a, %b : tensor<3x3xf64>, tensor<3x2xf64>
+  return %x : tensor<3x2xf64>
+}
+
+// -----
+
+// rlx.param is bound by the runtime (or specialized away) before lowering.
+func.func @param() -> tensor<4xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.param' that was explicitly marked illegal}}
+  %w = rlx.param "w" : tensor<4xf32>
+  return %w : tensor<4xf32>
+}
+
+// -----
+
+// A reshape to two dynamic dims does not say how to split the elements.
+func.func @reshape_two_dynamic(%x: tensor<?x4xf32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.reshape' that was explicitly marked illegal}}
+  %0 = rlx.reshape %x : tensor<?x4xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// An expand whose dynamic result dim has no dynamic input dim to size it.
+func.func @expand_dynamic_from_static(%x: tensor<1x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.expand' that was explicitly marked illegal}}
+  %0 = rlx.expand %x : tensor<1x8xf32> -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// Unsigned matmul is not lowered.
+func.func @matmul_unsigned(%a: tensor<4x8xui8>, %b: tensor<8x5xui8>) -> tensor<4x5xui8> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.matmul' that was explicitly marked illegal}}
+  %0 = rlx.matmul %a, %b : tensor<4x8xui8>, tensor<8x5xui8>
+  return %0 : tensor<4x5xui8>
+}
+
+// -----
+
+// The scalar body of an elementwise region over unsigned types is not
+// rewritten to signless types.
+func.func @elementwise_region_unsigned(%x: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.elementwise_region' that was explicitly marked illegal}}
+  %r = rlx.elementwise_region ins(%x : tensor<4xui8>) -> tensor<4xui8> {
+  ^bb0(%a: ui8):
+    rlx.yield %a : ui8
+  }
+  return %r : tensor<4xui8>
+}
+
+// -----
+
+// Attention needs static head counts (for the grouped-query map).
+func.func @attention_dynamic_heads(%q: tensor<1x?x8x16xf32>) -> tensor<1x?x8x16xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.attention' that was explicitly marked illegal}}
+  %0 = rlx.attention %q, %q, %q mask = none : tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>
+  return %0 : tensor<1x?x8x16xf32>
+}
