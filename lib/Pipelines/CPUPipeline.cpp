@@ -61,6 +61,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   // Complex division, exp and log expand into math ops, which the math
   // conversions after them lower.
   pm.addPass(createConvertComplexToStandardPass());
+  pm.addNestedPass<func::FuncOp>(createCPUApproximateMathPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertComplexToLLVMPass());

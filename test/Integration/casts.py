@@ -10,13 +10,7 @@ import rlxtest
 from rlxtest import FLOATS, INTS, Case, Suite
 from rlxtest import tensor_type as T
 
-KNOWN_FAILURES = [
-    # A value returned twice: rlx-run frees a result's buffer right after
-    # copying it out (takeResult), then copies the repeated result from the
-    # freed memory, which later copies may have reused: garbage (a use after
-    # free in tools/rlx-run; it shows in most runs, not in every one).
-    "return_twice",
-]
+KNOWN_FAILURES = []
 
 suite = Suite("casts", KNOWN_FAILURES)
 r = rlxtest.rng()

@@ -10,11 +10,7 @@ import rlxtest
 from rlxtest import FLOATS, SIGNED, INTS, Case, Suite, rand
 from rlxtest import tensor_type as T
 
-KNOWN_FAILURES = [
-    # cmp lt/le/gt/ge on i1 compare signed (true = -1 < false = 0), not as
-    # torch/NumPy (false < true).
-    "cmp_lt/i1", "cmp_le/i1", "cmp_gt/i1", "cmp_ge/i1",
-]
+KNOWN_FAILURES = []
 
 suite = Suite("elementwise", KNOWN_FAILURES)
 r = rlxtest.rng()

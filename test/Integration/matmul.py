@@ -8,13 +8,7 @@ import rlxtest
 from rlxtest import FLOATS, INTS, Case, Suite, rand
 from rlxtest import tensor_type as T
 
-KNOWN_FAILURES = [
-    # matmul on ui8 / ui32 is not lowered ("failed to legalize operation
-    # 'rlx.matmul'"; MatmulToLinalg.cpp: "unsigned matmul is not lowered")
-    # although the op accepts every numeric type.
-    *["matmul/%s/%s" % (e, s) for e in ("ui8", "ui32")
-      for s in ("5x7_7x6", "7x5_6x7/ta/tb", "2x3x4_2x4x5")],
-]
+KNOWN_FAILURES = []
 
 suite = Suite("matmul", KNOWN_FAILURES)
 r = rlxtest.rng()

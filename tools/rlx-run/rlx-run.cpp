@@ -48,6 +48,7 @@
 #include <cstring>
 #include <mutex>
 #include <random>
+#include <set>
 #include <unordered_set>
 
 using namespace mlir;
@@ -288,12 +289,13 @@ static std::vector<int64_t> makeDescriptor(HostTensor &t) {
   return d;
 }
 
-/// Copies a result out of its descriptor (any strides) and frees it.
-static HostTensor takeResult(const int64_t *d, RankedTensorType type) {
+/// Copies a result out of its descriptor (any strides). Its buffer is freed
+/// by freeResults once every result has been read (two results may share
+/// one buffer).
+static HostTensor readResult(const int64_t *d, RankedTensorType type) {
   HostTensor t;
   t.elementType = type.getElementType();
   int64_t rank = type.getRank();
-  auto *allocated = reinterpret_cast<void *>(d[0]);
   auto *aligned = reinterpret_cast<const uint8_t *>(d[1]);
   int64_t offset = d[2];
   int64_t n = 1;
@@ -315,14 +317,26 @@ static HostTensor takeResult(const int64_t *d, RankedTensorType type) {
       index[i] = 0;
     }
   }
-  bool owned;
-  {
-    std::lock_guard<std::mutex> lock(allocMutex);
-    owned = liveAllocations.count(allocated);
-  }
-  if (owned)
-    rlxFree(allocated);
   return t;
+}
+
+/// Frees each distinct buffer that the program allocated and handed over in
+/// the result descriptors.
+static void freeResults(const int64_t *d, ArrayRef<RankedTensorType> types) {
+  std::set<void *> buffers;
+  for (RankedTensorType t : types) {
+    buffers.insert(reinterpret_cast<void *>(d[0]));
+    d += 3 + 2 * t.getRank();
+  }
+  for (void *p : buffers) {
+    bool owned;
+    {
+      std::lock_guard<std::mutex> lock(allocMutex);
+      owned = liveAllocations.count(p);
+    }
+    if (owned)
+      rlxFree(p);
+  }
 }
 
 /// Sum of all elements as double (real part for complex), for a checksum.
@@ -549,9 +563,10 @@ int main(int argc, char **argv) {
     std::vector<HostTensor> results;
     const int64_t *d = resultBuffer.data();
     for (RankedTensorType t : resultTypes) {
-      results.push_back(takeResult(d, t));
+      results.push_back(readResult(d, t));
       d += 3 + 2 * t.getRank();
     }
+    freeResults(resultBuffer.data(), resultTypes);
     return results;
   };
 

@@ -40,4 +40,19 @@ def CPUFuseElementwisePass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CPUApproximateMathPass
+    : Pass<"rlx-cpu-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Replace f32 exp, log, tanh and erf by polynomial "
+                "approximations";
+  let description = [{
+    Applies upstream `math::populateMathPolynomialApproximationPatterns` to
+    `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32 scalars and
+    vectors: branch-free polynomials (accurate to a few ulp) that LLVM can
+    vectorize, where a libm call would keep softmax, GELU and the norms
+    scalar. f64 keeps libm's functions.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // RLX_TRANSFORMS_PASSES_TD

@@ -286,7 +286,9 @@ struct CmpPattern : OpConversionPattern<CmpOp> {
   LogicalResult
   matchAndRewrite(CmpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    bool isUnsigned = isUnsignedElement(op.getLhs().getType());
+    // Booleans order false < true, as unsigned 0 < 1.
+    Type element = getElementTypeOrSelf(op.getLhs().getType());
+    bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
     CmpPredicate predicate = op.getPredicate();
     Value result = buildElementwiseGeneric(
         rewriter, op.getLoc(), op.getType(), adaptor.getOperands(),

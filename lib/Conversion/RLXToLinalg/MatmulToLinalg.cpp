@@ -8,7 +8,9 @@
 //
 // rlx.matmul becomes one contraction linalg.generic whose indexing maps
 // carry the transposes and the broadcasting of batch dims, so no transposed
-// or broadcast copy is made. f16/bf16 products accumulate in f32.
+// or broadcast copy is made. f16/bf16 products accumulate in f32. Integer
+// products wrap in the element width, which is the same for signed and
+// unsigned integers, so the signless ops serve both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,8 +132,6 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    if (isUnsignedElement(op.getType()))
-      return rewriter.notifyMatchFailure(op, "unsigned matmul is not lowered");
     rewriter.replaceOp(op, buildMatmul(rewriter, op.getLoc(), adaptor.getLhs(),
                                        adaptor.getRhs(), op.getTransposeA(),
                                        op.getTransposeB(), type));
@@ -148,8 +148,6 @@ struct DotGeneralPattern : OpConversionPattern<DotGeneralOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    if (isUnsignedElement(op.getType()))
-      return rewriter.notifyMatchFailure(op, "unsigned dot_general");
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());

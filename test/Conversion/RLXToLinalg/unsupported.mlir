@@ -43,14 +43,6 @@ func.func @expand_dynamic_from_static(%x: tensor<1x8xf32>) -> tensor<?x8xf32> {
   return %0 : tensor<?x8xf32>
 }
 
-// -----
-
-// Unsigned matmul is not lowered.
-func.func @matmul_unsigned(%a: tensor<4x8xui8>, %b: tensor<8x5xui8>) -> tensor<4x5xui8> {
-  // expected-error @+1 {{failed to legalize operation 'rlx.matmul' that was explicitly marked illegal}}
-  %0 = rlx.matmul %a, %b : tensor<4x8xui8>, tensor<8x5xui8>
-  return %0 : tensor<4x5xui8>
-}
 
 // -----
 
