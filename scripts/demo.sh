@@ -7,15 +7,12 @@
 #
 #===----------------------------------------------------------------------===#
 #
-# Until the CPU runner exists, the demo parses, verifies, canonicalizes and
-# prints every example in examples/ with rlx-opt.
+# Compiles the examples with rlx-run, runs them on random inputs and checks
+# them against a float64 NumPy reference (scripts/demo.py).
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${RLX_BUILD_DIR:-$ROOT/build}"
 bash "$ROOT/scripts/setup.sh"
-for f in "$ROOT"/examples/*.mlir; do
-  echo "=== rlx-opt --canonicalize $(basename "$f")"
-  "$BUILD_DIR/bin/rlx-opt" --canonicalize "$f"
-done
+RLX_RUN="$BUILD_DIR/bin/rlx-run" /usr/bin/python3 "$ROOT/scripts/demo.py"
