@@ -59,8 +59,9 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateFFTToLinalgPatterns(converter, patterns);
   populateConvToLinalgPatterns(converter, patterns);
   populateControlFlowToSCFPatterns(converter, patterns);
-  // Fused ops lower through their primitive chains.
+  // Fused ops and selective_scan lower through rlx op chains.
   populateUnfusePatterns(patterns);
+  populateSelectiveScanToScanPatterns(patterns);
 }
 
 namespace {

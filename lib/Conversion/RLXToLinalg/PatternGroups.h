@@ -35,6 +35,7 @@ void populateConvToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateControlFlowToSCFPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
+void populateSelectiveScanToScanPatterns(RewritePatternSet &patterns);
 void populateFFTToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 
