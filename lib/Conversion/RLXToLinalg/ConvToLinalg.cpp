@@ -118,13 +118,8 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
                                 AffineMap::get(numLoops, 0, outExprs, ctx)},
             iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value x = castScalar(b, l, args[0], acc, false, false);
-              Value y = castScalar(b, l, args[1], acc, false, false);
               linalg::YieldOp::create(
-                  b, l,
-                  arith::AddFOp::create(b, l, args[2],
-                                        arith::MulFOp::create(b, l, x, y))
-                      .getResult());
+                  b, l, multiplyAccumulate(b, l, args[2], args[0], args[1]));
             })
             .getResult(0);
     // Bias per output channel, then back to the element type.

@@ -99,19 +99,8 @@ Value rlx::buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
       b, loc, accType, ValueRange{lhs, rhs}, init,
       ArrayRef<AffineMap>{lhsMap, rhsMap, outMap}, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value x = castScalar(nb, l, args[0], acc, false, false);
-        Value y = castScalar(nb, l, args[1], acc, false, false);
-        Value sum;
-        if (isa<FloatType>(acc))
-          sum = arith::AddFOp::create(nb, l, args[2],
-                                      arith::MulFOp::create(nb, l, x, y));
-        else if (isa<ComplexType>(acc))
-          sum = complex::AddOp::create(nb, l, args[2],
-                                       complex::MulOp::create(nb, l, x, y));
-        else
-          sum = arith::AddIOp::create(nb, l, args[2],
-                                      arith::MulIOp::create(nb, l, x, y));
-        linalg::YieldOp::create(nb, l, sum);
+        linalg::YieldOp::create(
+            nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
       });
   Value result = generic.getResult(0);
   if (acc == element)
@@ -208,19 +197,8 @@ struct DotGeneralPattern : OpConversionPattern<DotGeneralOp> {
                                 AffineMap::get(numLoops, 0, outExprs, ctx)},
             iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value x = castScalar(b, l, args[0], acc, false, false);
-              Value y = castScalar(b, l, args[1], acc, false, false);
-              Value sum;
-              if (isa<FloatType>(acc))
-                sum = arith::AddFOp::create(b, l, args[2],
-                                            arith::MulFOp::create(b, l, x, y));
-              else if (isa<ComplexType>(acc))
-                sum = complex::AddOp::create(
-                    b, l, args[2], complex::MulOp::create(b, l, x, y));
-              else
-                sum = arith::AddIOp::create(b, l, args[2],
-                                            arith::MulIOp::create(b, l, x, y));
-              linalg::YieldOp::create(b, l, sum);
+              linalg::YieldOp::create(
+                  b, l, multiplyAccumulate(b, l, args[2], args[0], args[1]));
             })
             .getResult(0);
     if (acc != element)

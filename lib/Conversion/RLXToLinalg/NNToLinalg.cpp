@@ -186,13 +186,8 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
                             AffineMap::get(5, 0, {b0, kvHead, j, r}, ctx),
                             AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
         it5, [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value x = castScalar(nb, l, args[0], acc, false, false);
-          Value y = castScalar(nb, l, args[1], acc, false, false);
           linalg::YieldOp::create(
-              nb, l,
-              arith::AddFOp::create(nb, l, args[2],
-                                    arith::MulFOp::create(nb, l, x, y))
-                  .getResult());
+              nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
         });
 
     // Scale, then add the bias or replace masked scores by -inf.
@@ -284,12 +279,8 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
                             AffineMap::get(5, 0, {b0, kvHead, r, j}, ctx),
                             AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
         it5, [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value y = castScalar(nb, l, args[1], acc, false, false);
           linalg::YieldOp::create(
-              nb, l,
-              arith::AddFOp::create(nb, l, args[2],
-                                    arith::MulFOp::create(nb, l, args[0], y))
-                  .getResult());
+              nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
         });
     Value result = out.getResult(0);
     if (acc != element)

@@ -259,3 +259,18 @@ Value rlx::getCountAsFloat(OpBuilder &b, Location loc, Value tensor,
   Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
   return arith::SIToFPOp::create(b, loc, type, asInt);
 }
+
+Value rlx::multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
+                              Value y) {
+  Type type = acc.getType();
+  x = castScalar(b, loc, x, type, false, false);
+  y = castScalar(b, loc, y, type, false, false);
+  if (isa<FloatType>(type))
+    return arith::AddFOp::create(b, loc, acc,
+                                 arith::MulFOp::create(b, loc, x, y));
+  if (isa<ComplexType>(type))
+    return complex::AddOp::create(b, loc, acc,
+                                  complex::MulOp::create(b, loc, x, y));
+  return arith::AddIOp::create(b, loc, acc,
+                               arith::MulIOp::create(b, loc, x, y));
+}

@@ -78,6 +78,11 @@ SmallVector<Value> getDynamicDimsExcept(OpBuilder &b, Location loc,
 Value getCountAsFloat(OpBuilder &b, Location loc, Value tensor,
                       ArrayRef<int64_t> axes, Type type);
 
+/// acc + x * y in acc's type (x and y are converted to it first): the body
+/// of every contraction (matmul, dot_general, conv, attention).
+Value multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
+                         Value y);
+
 /// `lhs @ rhs` as rlx.matmul computes it (see MatmulToLinalg.cpp).
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                   bool transposeA, bool transposeB,

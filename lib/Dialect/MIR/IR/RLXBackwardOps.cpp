@@ -61,32 +61,16 @@ LogicalResult AttentionBackwardOp::verify() {
 // LayerNormBackwardOp / RmsNormBackwardOp
 //===----------------------------------------------------------------------===//
 
-/// `gamma` is 1-D of the last dim of `input`, with its element type.
-static LogicalResult verifyNormBackward(Operation *op, Value input,
-                                        Value gamma) {
-  auto in = cast<RankedTensorType>(input.getType());
-  auto g = cast<RankedTensorType>(gamma.getType());
-  Location loc = op->getLoc();
-  StringRef name = op->getName().getStringRef();
-  if (failed(checkRank(loc, name, "input", in, 1, /*orMore=*/true)) ||
-      failed(checkSameElementType(loc, name, {input, gamma},
-                                  {"input", "gamma"})) ||
-      failed(checkRank(loc, name, "gamma", g, 1)))
-    return failure();
-  return checkDim(loc, name, "gamma", g, 0, in.getShape().back(),
-                  "the last dim of 'input'");
-}
-
 LogicalResult LayerNormBackwardOp::verify() {
   if (failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
-  return verifyNormBackward(*this, getInput(), getGamma());
+  return verifyNormGamma(*this, getInput(), getGamma());
 }
 
 LogicalResult RmsNormBackwardOp::verify() {
   if (failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
-  return verifyNormBackward(*this, getInput(), getGamma());
+  return verifyNormGamma(*this, getInput(), getGamma());
 }
 
 //===----------------------------------------------------------------------===//

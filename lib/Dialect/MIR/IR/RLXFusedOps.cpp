@@ -61,33 +61,16 @@ LogicalResult FusedMatmulBiasActOp::inferReturnTypes(
 // FusedResidualLayerNormOp / FusedResidualRmsNormOp
 //===----------------------------------------------------------------------===//
 
-/// The rules of a residual norm: `gamma` is 1-D of the last dim of `input`
-/// with its element type.
-static LogicalResult verifyResidualNorm(Operation *op, Value input,
-                                        Value gamma) {
-  auto in = cast<RankedTensorType>(input.getType());
-  auto g = cast<RankedTensorType>(gamma.getType());
-  Location loc = op->getLoc();
-  StringRef name = op->getName().getStringRef();
-  if (failed(checkRank(loc, name, "input", in, 1, /*orMore=*/true)) ||
-      failed(checkSameElementType(loc, name, {input, gamma},
-                                  {"input", "gamma"})) ||
-      failed(checkRank(loc, name, "gamma", g, 1)))
-    return failure();
-  return checkDim(loc, name, "gamma", g, 0, in.getShape().back(),
-                  "the last dim of 'input'");
-}
-
 LogicalResult FusedResidualLayerNormOp::verify() {
   if (failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
-  return verifyResidualNorm(*this, getInput(), getGamma());
+  return verifyNormGamma(*this, getInput(), getGamma());
 }
 
 LogicalResult FusedResidualRmsNormOp::verify() {
   if (failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
-  return verifyResidualNorm(*this, getInput(), getGamma());
+  return verifyNormGamma(*this, getInput(), getGamma());
 }
 
 //===----------------------------------------------------------------------===//

@@ -21,44 +21,20 @@ using namespace mlir::rlx;
 #define GET_OP_CLASSES
 #include "RLX/Dialect/MIR/IR/RLXNNOps.cpp.inc"
 
-/// Checks that the per-feature parameter `param` (named `name`) is 1-D of
-/// `input`'s dim `dim`, with `input`'s element type.
-static LogicalResult verifyFeatureParam(Operation *op, Value input,
-                                        Value param, StringRef name,
-                                        int64_t dim, StringRef what) {
-  auto in = cast<RankedTensorType>(input.getType());
-  auto type = cast<RankedTensorType>(param.getType());
-  Location loc = op->getLoc();
-  StringRef opName = op->getName().getStringRef();
-  if (failed(checkSameElementType(loc, opName, {input, param},
-                                  {"input", name})) ||
-      failed(checkRank(loc, opName, name, type, 1)))
-    return failure();
-  return checkDim(loc, opName, name, type, 0, in.getDimSize(dim), what);
-}
-
 //===----------------------------------------------------------------------===//
 // LayerNormOp / RmsNormOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult LayerNormOp::verify() {
-  int64_t rank = getInput().getType().getRank();
-  if (failed(checkRank(getLoc(), getOperationName(), "input",
-                       getInput().getType(), 1, /*orMore=*/true)) ||
-      failed(verifyEpsilon(*this, getEpsilon())))
+  if (failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
-  return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", rank - 1,
-                            "the last dim of 'input'");
+  return verifyNormGamma(*this, getInput(), getGamma());
 }
 
 LogicalResult RmsNormOp::verify() {
-  int64_t rank = getInput().getType().getRank();
-  if (failed(checkRank(getLoc(), getOperationName(), "input",
-                       getInput().getType(), 1, /*orMore=*/true)) ||
-      failed(verifyEpsilon(*this, getEpsilon())))
+  if (failed(verifyEpsilon(*this, getEpsilon())))
     return failure();
-  return verifyFeatureParam(*this, getInput(), getGamma(), "gamma", rank - 1,
-                            "the last dim of 'input'");
+  return verifyNormGamma(*this, getInput(), getGamma());
 }
 
 //===----------------------------------------------------------------------===//

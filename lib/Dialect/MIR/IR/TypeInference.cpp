@@ -432,3 +432,28 @@ LogicalResult rlx::requireRanked(std::optional<Location> loc, StringRef name,
                             " must be a ranked tensor, got ", v.getType());
   return success();
 }
+
+/// Checks that the per-feature parameter `param` (named `name`) is 1-D of
+/// `input`'s dim `dim`, with `input`'s element type.
+LogicalResult rlx::verifyFeatureParam(Operation *op, Value input,
+                                        Value param, StringRef name,
+                                        int64_t dim, StringRef what) {
+  auto in = cast<RankedTensorType>(input.getType());
+  auto type = cast<RankedTensorType>(param.getType());
+  Location loc = op->getLoc();
+  StringRef opName = op->getName().getStringRef();
+  if (failed(checkSameElementType(loc, opName, {input, param},
+                                  {"input", name})) ||
+      failed(checkRank(loc, opName, name, type, 1)))
+    return failure();
+  return checkDim(loc, opName, name, type, 0, in.getDimSize(dim), what);
+}
+
+LogicalResult rlx::verifyNormGamma(Operation *op, Value input, Value gamma) {
+  auto in = cast<RankedTensorType>(input.getType());
+  if (failed(checkRank(op->getLoc(), op->getName().getStringRef(), "input",
+                       in, 1, /*orMore=*/true)))
+    return failure();
+  return verifyFeatureParam(op, input, gamma, "gamma", in.getRank() - 1,
+                            "the last dim of 'input'");
+}

@@ -188,6 +188,15 @@ FailureOr<RankedTensorType> inferCrossEntropyType(std::optional<Location> loc,
                                                   StringRef opName,
                                                   Value logits, Value labels);
 
+/// Checks that the per-feature parameter `param` (named `name`) is 1-D of
+/// `input`'s dim `dim` (described as `what`), with `input`'s element type.
+LogicalResult verifyFeatureParam(Operation *op, Value input, Value param,
+                                 StringRef name, int64_t dim, StringRef what);
+
+/// The rule of every norm over the last axis: `input` has rank >= 1 and
+/// `gamma` is 1-D of its last dim, with its element type.
+LogicalResult verifyNormGamma(Operation *op, Value input, Value gamma);
+
 /// Checks that `epsilon` is positive.
 LogicalResult verifyEpsilon(Operation *op, APFloat epsilon);
 
