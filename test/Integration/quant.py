@@ -24,8 +24,7 @@ from rlxtest import tensor_type as T
 # has only f32 precision (relative error up to 6e-8 instead of exact); and
 # quantize casts an f64 input to f32 before dividing, so f64 values within
 # an f32 ulp of a rounding tie round as if on the tie.
-KNOWN_FAILURES = ["dequantize/f64/per_tensor", "dequantize/f64/axis0",
-                  "dequantize/f64/axis-1", "quantize/f64/near_ties"]
+KNOWN_FAILURES = []
 
 suite = Suite("quant", KNOWN_FAILURES)
 r = rlxtest.rng()

@@ -60,6 +60,13 @@ static Value quantizeScalar(OpBuilder &b, Location loc, Value x, Value s,
       b, loc, q, createScalarConstant(b, loc, x.getType(), hi));
 }
 
+/// The type the arithmetic runs in: f64 for f64 tensors, else f32.
+static Type computeType(Type element) {
+  if (element.isF64())
+    return element;
+  return Float32Type::get(element.getContext());
+}
+
 static std::optional<int64_t> axisOf(std::optional<uint64_t> axis,
                                      int64_t rank) {
   if (!axis)
@@ -81,12 +88,16 @@ struct QuantizePattern : OpConversionPattern<QuantizeOp> {
     auto [s, z] = affineParams(rewriter, loc, op.getScales(),
                                op.getZeroPoints(), axis.has_value());
     AffineMap pm = paramMap(rewriter.getContext(), rank, axis);
+    // f64 inputs divide in f64, so values near a rounding tie stay exact.
+    Type calc = computeType(op.getInput().getType().getElementType());
     Value result = buildMappedGeneric(
         rewriter, loc, op.getType(), getDynamicDims(rewriter, loc, x),
         ValueRange{x, s, z}, {rewriter.getMultiDimIdentityMap(rank), pm, pm},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value v = castScalar(b, l, args[0], b.getF32Type(), false, false);
-          Value q = quantizeScalar(b, l, v, args[1], args[2], -128, 127);
+          Value v = castScalar(b, l, args[0], calc, false, false);
+          Value q = quantizeScalar(
+              b, l, v, castScalar(b, l, args[1], calc, false, false),
+              castScalar(b, l, args[2], calc, false, false), -128, 127);
           return arith::FPToSIOp::create(b, l, b.getI8Type(), q);
         });
     rewriter.replaceOp(op, result);
@@ -107,13 +118,16 @@ struct DequantizePattern : OpConversionPattern<DequantizeOp> {
                                op.getZeroPoints(), axis.has_value());
     AffineMap pm = paramMap(rewriter.getContext(), rank, axis);
     Type element = op.getType().getElementType();
+    Type calc = computeType(element);
     Value result = buildMappedGeneric(
         rewriter, loc, op.getType(), getDynamicDims(rewriter, loc, q),
         ValueRange{q, s, z}, {rewriter.getMultiDimIdentityMap(rank), pm, pm},
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value v = arith::SIToFPOp::create(b, l, b.getF32Type(), args[0]);
+          Value v = arith::SIToFPOp::create(b, l, calc, args[0]);
+          Value scale = castScalar(b, l, args[1], calc, false, false);
+          Value zero = castScalar(b, l, args[2], calc, false, false);
           Value x = arith::MulFOp::create(
-              b, l, arith::SubFOp::create(b, l, v, args[2]), args[1]);
+              b, l, arith::SubFOp::create(b, l, v, zero), scale);
           return castScalar(b, l, x, element, false, false);
         });
     rewriter.replaceOp(op, result);

@@ -43,10 +43,18 @@ static Value applyActivation(PatternRewriter &b, Location loc, Value x,
   llvm_unreachable("unknown activation");
 }
 
-/// matmul(x, w [, transposed]) + bias (when given).
+/// matmul(x, w [, transposed]) + bias (when given). A vector x [K] is
+/// multiplied as the matrix [1, K] (rlx.matmul needs rank 2).
 static Value linear(PatternRewriter &b, Location loc, Value x, Value w,
                     Value bias, bool transposeB = false) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  if (xType.getRank() == 1)
+    x = ReshapeOp::create(b, loc, xType.clone({1, xType.getDimSize(0)}), x);
   Value y = MatmulOp::create(b, loc, x, w, /*transpose_a=*/false, transposeB);
+  if (xType.getRank() == 1) {
+    auto yType = cast<RankedTensorType>(y.getType());
+    y = ReshapeOp::create(b, loc, yType.clone({yType.getDimSize(1)}), y);
+  }
   if (bias)
     y = AddOp::create(b, loc, y, bias);
   return y;
