@@ -109,19 +109,12 @@ struct ConvPattern : OpConversionPattern<ConvOp> {
                                                utils::IteratorType::parallel);
     for (int64_t i = ci; i < numLoops; ++i)
       iterators[i] = utils::IteratorType::reduction;
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, accType, ValueRange{input, adaptor.getWeight()},
-            init,
-            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inExprs, ctx),
-                                AffineMap::get(numLoops, 0, wExprs, ctx),
-                                AffineMap::get(numLoops, 0, outExprs, ctx)},
-            iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, l, multiplyAccumulate(b, l, args[2], args[0], args[1]));
-            })
-            .getResult(0);
+    Value result = buildContraction(
+        rewriter, loc, input, adaptor.getWeight(), init,
+        {AffineMap::get(numLoops, 0, inExprs, ctx),
+         AffineMap::get(numLoops, 0, wExprs, ctx),
+         AffineMap::get(numLoops, 0, outExprs, ctx)},
+        iterators);
     // Bias per output channel, then back to the element type.
     SmallVector<Value> inputs = {result};
     SmallVector<AffineMap> maps = {

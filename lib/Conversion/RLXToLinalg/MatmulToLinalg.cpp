@@ -95,21 +95,9 @@ Value rlx::buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   SmallVector<utils::IteratorType> iterators(k + 1,
                                              utils::IteratorType::parallel);
   iterators[k] = utils::IteratorType::reduction;
-  auto generic = linalg::GenericOp::create(
-      b, loc, accType, ValueRange{lhs, rhs}, init,
-      ArrayRef<AffineMap>{lhsMap, rhsMap, outMap}, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(
-            nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
-      });
-  Value result = generic.getResult(0);
-  if (acc == element)
-    return result;
-  return buildElementwiseGeneric(
-      b, loc, resultType, result,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        return castScalar(nb, l, args[0], element, false, false);
-      });
+  Value result = buildContraction(b, loc, lhs, rhs, init,
+                                  {lhsMap, rhsMap, outMap}, iterators);
+  return castTensor(b, loc, result, element);
 }
 
 namespace {
@@ -189,25 +177,13 @@ struct DotGeneralPattern : OpConversionPattern<DotGeneralOp> {
                                                utils::IteratorType::parallel);
     for (int64_t i = numResult; i < numLoops; ++i)
       iterators[i] = utils::IteratorType::reduction;
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, accType, ValueRange{lhs, rhs}, init,
-            ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, lhsExprs, ctx),
-                                AffineMap::get(numLoops, 0, rhsExprs, ctx),
-                                AffineMap::get(numLoops, 0, outExprs, ctx)},
-            iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, l, multiplyAccumulate(b, l, args[2], args[0], args[1]));
-            })
-            .getResult(0);
-    if (acc != element)
-      result = buildElementwiseGeneric(
-          rewriter, loc, resultType, result,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return castScalar(b, l, args[0], element, false, false);
-          });
-    rewriter.replaceOp(op, result);
+    Value result = buildContraction(
+        rewriter, loc, lhs, rhs, init,
+        {AffineMap::get(numLoops, 0, lhsExprs, ctx),
+         AffineMap::get(numLoops, 0, rhsExprs, ctx),
+         AffineMap::get(numLoops, 0, outExprs, ctx)},
+        iterators);
+    rewriter.replaceOp(op, castTensor(rewriter, loc, result, element));
     return success();
   }
 };

@@ -180,15 +180,12 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
     Value scoreInit = createFilled(rewriter, loc, scoreType, scoreDyn, zero);
     SmallVector<utils::IteratorType> it5(5, utils::IteratorType::parallel);
     it5[4] = utils::IteratorType::reduction;
-    auto scores = linalg::GenericOp::create(
-        rewriter, loc, scoreType, ValueRange{q, k}, scoreInit,
-        ArrayRef<AffineMap>{AffineMap::get(5, 0, {b0, h, i, r}, ctx),
-                            AffineMap::get(5, 0, {b0, kvHead, j, r}, ctx),
-                            AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
-        it5, [&](OpBuilder &nb, Location l, ValueRange args) {
-          linalg::YieldOp::create(
-              nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
-        });
+    Value scores = buildContraction(
+        rewriter, loc, q, k, scoreInit,
+        {AffineMap::get(5, 0, {b0, h, i, r}, ctx),
+         AffineMap::get(5, 0, {b0, kvHead, j, r}, ctx),
+         AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
+        it5);
 
     // Scale, then add the bias or replace masked scores by -inf.
     MaskKind kind = op.getMask();
@@ -197,7 +194,7 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
       offset = arith::SubIOp::create(rewriter, loc,
                                      getDimSize(rewriter, loc, k, 2),
                                      getDimSize(rewriter, loc, q, 2));
-    SmallVector<Value> maskInputs = {scores.getResult(0)};
+    SmallVector<Value> maskInputs = {scores};
     SmallVector<AffineMap> maskMaps = {rewriter.getMultiDimIdentityMap(4)};
     if (Value m = adaptor.getAttnMask()) {
       maskInputs.push_back(m);
@@ -273,23 +270,13 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
       outDyn.push_back(getDimSize(rewriter, loc, v, 3));
     Value outInit = createFilled(rewriter, loc, accOut, outDyn, zero);
     // Loops (b, h, i, e, j): here dim 3 is e and dim 4 (r) is j.
-    auto out = linalg::GenericOp::create(
-        rewriter, loc, accOut, ValueRange{probs, v}, outInit,
-        ArrayRef<AffineMap>{AffineMap::get(5, 0, {b0, h, i, r}, ctx),
-                            AffineMap::get(5, 0, {b0, kvHead, r, j}, ctx),
-                            AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
-        it5, [&](OpBuilder &nb, Location l, ValueRange args) {
-          linalg::YieldOp::create(
-              nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
-        });
-    Value result = out.getResult(0);
-    if (acc != element)
-      result = buildElementwiseGeneric(
-          rewriter, loc, outType, result,
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            return castScalar(nb, l, args[0], element, false, false);
-          });
-    rewriter.replaceOp(op, result);
+    Value out = buildContraction(
+        rewriter, loc, probs, v, outInit,
+        {AffineMap::get(5, 0, {b0, h, i, r}, ctx),
+         AffineMap::get(5, 0, {b0, kvHead, r, j}, ctx),
+         AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
+        it5);
+    rewriter.replaceOp(op, castTensor(rewriter, loc, out, element));
     return success();
   }
 };

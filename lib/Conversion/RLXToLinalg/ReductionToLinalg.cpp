@@ -70,19 +70,6 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x,
   llvm_unreachable("unknown reduce kind");
 }
 
-/// Casts a tensor's elements with an elementwise generic (no-op when equal).
-static Value castTensor(OpBuilder &b, Location loc, Value tensor,
-                        Type elementType) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  if (type.getElementType() == elementType)
-    return tensor;
-  return buildElementwiseGeneric(
-      b, loc, type.clone(elementType), tensor,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        return castScalar(nb, nloc, args[0], elementType, false, false);
-      });
-}
-
 /// Adds size-1 dims at the sorted `axes` of `tensor` (keepdim).
 static Value keepDims(OpBuilder &b, Location loc, Value tensor,
                       RankedTensorType resultType, ArrayRef<int64_t> axes) {

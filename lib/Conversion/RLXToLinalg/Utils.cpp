@@ -274,3 +274,28 @@ Value rlx::multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
   return arith::AddIOp::create(b, loc, acc,
                                arith::MulIOp::create(b, loc, x, y));
 }
+
+Value rlx::castTensor(OpBuilder &b, Location loc, Value tensor,
+                      Type elementType) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.getElementType() == elementType)
+    return tensor;
+  return buildElementwiseGeneric(
+      b, loc, type.clone(elementType), tensor,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return castScalar(nb, nloc, args[0], elementType, false, false);
+      });
+}
+
+Value rlx::buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                            Value init, ArrayRef<AffineMap> maps,
+                            ArrayRef<utils::IteratorType> iterators) {
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{lhs, rhs}, init, maps,
+             iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
+             })
+      .getResult(0);
+}

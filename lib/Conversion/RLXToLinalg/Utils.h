@@ -78,6 +78,15 @@ SmallVector<Value> getDynamicDimsExcept(OpBuilder &b, Location loc,
 Value getCountAsFloat(OpBuilder &b, Location loc, Value tensor,
                       ArrayRef<int64_t> axes, Type type);
 
+/// `tensor` with its elements cast to `elementType` (no-op when equal).
+Value castTensor(OpBuilder &b, Location loc, Value tensor, Type elementType);
+
+/// A contraction linalg.generic: init(acc) += lhs * rhs through `maps`
+/// (lhs, rhs, init), with `iterators`.
+Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                       Value init, ArrayRef<AffineMap> maps,
+                       ArrayRef<utils::IteratorType> iterators);
+
 /// acc + x * y in acc's type (x and y are converted to it first): the body
 /// of every contraction (matmul, dot_general, conv, attention).
 Value multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
