@@ -364,6 +364,118 @@ struct CumsumPattern : OpConversionPattern<CumsumOp> {
   }
 };
 
+/// x[a] ranks before x[b] in descending order: it is greater, NaN counting
+/// as the largest value (as torch.topk), or equal and at a lower index.
+static Value ranksBefore(OpBuilder &b, Location loc, Value xa, Value xb,
+                         Value ia, Value ib, bool isUnsigned) {
+  Value lowerIndex =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ia, ib);
+  if (!isa<FloatType>(xa.getType())) {
+    auto gt = isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+    Value greater = arith::CmpIOp::create(b, loc, gt, xa, xb);
+    Value equal =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, xa, xb);
+    return arith::OrIOp::create(b, loc, greater,
+                                arith::AndIOp::create(b, loc, equal,
+                                                      lowerIndex));
+  }
+  Value nanA = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, xa, xa);
+  Value nanB = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, xb, xb);
+  Value notNanB = arith::XOrIOp::create(
+      b, loc, nanB, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  Value greater = arith::OrIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, xa, xb),
+      arith::AndIOp::create(b, loc, nanA, notNanB));
+  Value equal = arith::OrIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, xa, xb),
+      arith::AndIOp::create(b, loc, nanA, nanB));
+  return arith::OrIOp::create(b, loc, greater,
+                              arith::AndIOp::create(b, loc, equal, lowerIndex));
+}
+
+/// rlx.topk by ranking: each element's rank is the number of elements that
+/// come before it (descending, first index first on ties), then output
+/// slot r takes the element of rank r. O(n^2) per row, with no data-
+/// dependent control flow.
+struct TopKPattern : OpConversionPattern<TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = positiveAxis(op.getAxis(), rank);
+    bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    Type i64 = rewriter.getI64Type();
+    // ranks[..., i, ...] = #{i' before i}: loops (dims..., i').
+    SmallVector<AffineExpr> self, other;
+    for (int64_t d = 0; d < rank; ++d) {
+      self.push_back(getAffineDimExpr(d, ctx));
+      other.push_back(getAffineDimExpr(d == axis ? rank : d, ctx));
+    }
+    SmallVector<utils::IteratorType> it(rank + 1,
+                                        utils::IteratorType::parallel);
+    it[rank] = utils::IteratorType::reduction;
+    auto rankType = type.clone(i64);
+    Value zero64 = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getI64IntegerAttr(0));
+    Value ranks =
+        linalg::GenericOp::create(
+            rewriter, loc, rankType, ValueRange{x, x},
+            createFilled(rewriter, loc, rankType,
+                         getDynamicDims(rewriter, loc, x), zero64),
+            ArrayRef<AffineMap>{AffineMap::get(rank + 1, 0, self, ctx),
+                                AffineMap::get(rank + 1, 0, other, ctx),
+                                AffineMap::get(rank + 1, 0, self, ctx)},
+            it,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value before = ranksBefore(
+                  b, l, args[1], args[0], linalg::IndexOp::create(b, l, rank),
+                  linalg::IndexOp::create(b, l, axis), isUnsigned);
+              Value inc = arith::ExtUIOp::create(b, l, i64, before);
+              linalg::YieldOp::create(
+                  b, l, arith::AddIOp::create(b, l, args[2], inc).getResult());
+            })
+            .getResult(0);
+    // values/indices[..., r, ...] = the element of rank r: loops
+    // (dims with axis = r..., i), one i matches.
+    auto valueType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getValues().getType()));
+    auto indexType = op.getIndices().getType();
+    SmallVector<Value> dyn = getDynamicDimsExcept(rewriter, loc, x, axis);
+    Value lowest = isa<FloatType>(type.getElementType())
+                       ? createScalarConstant(rewriter, loc,
+                                              type.getElementType(), -INFINITY)
+                       : reductionIdentity(rewriter, loc, ReduceKind::Max,
+                                           type.getElementType(), isUnsigned);
+    auto outs = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, indexType}, ValueRange{x, ranks},
+        ValueRange{createFilled(rewriter, loc, valueType, dyn, lowest),
+                   createFilled(rewriter, loc, indexType, dyn, zero64)},
+        ArrayRef<AffineMap>{AffineMap::get(rank + 1, 0, other, ctx),
+                            AffineMap::get(rank + 1, 0, other, ctx),
+                            AffineMap::get(rank + 1, 0, self, ctx),
+                            AffineMap::get(rank + 1, 0, self, ctx)},
+        it, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value slot = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          Value match = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              args[1], slot);
+          Value i = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, rank));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, match, args[0], args[2]),
+                         arith::SelectOp::create(b, l, match, i, args[3])});
+        });
+    rewriter.replaceOp(op, outs.getResults());
+    return success();
+  }
+};
+
 /// mean_n(logsumexp(logits[n]) - logits[n, labels[n]])
 struct SoftmaxCrossEntropyPattern : OpConversionPattern<SoftmaxCrossEntropyOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -415,6 +527,6 @@ void rlx::populateReductionToLinalgPatterns(const TypeConverter &converter,
   patterns.add<ReducePattern, ArgReducePattern<ArgMaxOp, true>,
                ArgReducePattern<ArgMinOp, false>,
                SoftmaxPattern<SoftmaxOp, false>,
-               SoftmaxPattern<LogSoftmaxOp, true>, CumsumPattern,
+               SoftmaxPattern<LogSoftmaxOp, true>, CumsumPattern, TopKPattern,
                SoftmaxCrossEntropyPattern>(converter, patterns.getContext());
 }

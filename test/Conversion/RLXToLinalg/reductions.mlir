@@ -303,3 +303,20 @@ func.func @softmax_cross_entropy(%l: tensor<8x10xbf16>, %y: tensor<8xi64>) -> te
   %0 = rlx.softmax_cross_entropy %l, %y : tensor<8x10xbf16>, tensor<8xi64>
   return %0 : tensor<bf16>
 }
+
+// -----
+
+// topk ranks every element (a reduction over a second copy of the axis),
+// then gathers the element of each rank r < k into values and indices.
+// CHECK-LABEL: func.func @topk(
+// CHECK:         %[[RANKS:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:         } -> tensor<4x8xi64>
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%{{.+}}, %[[RANKS]] : tensor<4x8xf32>, tensor<4x8xi64>)
+// CHECK:         } -> (tensor<4x2xf32>, tensor<4x2xi64>)
+func.func @topk(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>) {
+  %v, %i = rlx.topk %x k = 2 axis = -1 : tensor<4x8xf32>
+  return %v, %i : tensor<4x2xf32>, tensor<4x2xi64>
+}

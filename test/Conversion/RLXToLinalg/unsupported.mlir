@@ -1,14 +1,5 @@
 // RUN: rlx-opt %s -convert-rlx-to-linalg -split-input-file -verify-diagnostics
 
-// rlx.topk has no lowering.
-func.func @topk(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>) {
-  // expected-error @+1 {{failed to legalize operation 'rlx.topk' that was explicitly marked illegal}}
-  %v, %i = rlx.topk %x k = 2 axis = -1 : tensor<4x8xf32>
-  return %v, %i : tensor<4x2xf32>, tensor<4x2xi64>
-}
-
-// -----
-
 // rlx.dense_solve has no lowering.
 func.func @dense_solve(%a: tensor<3x3xf64>, %b: tensor<3x2xf64>) -> tensor<3x2xf64> {
   // expected-error @+1 {{failed to legalize operation 'rlx.dense_solve' that was explicitly marked illegal}}
