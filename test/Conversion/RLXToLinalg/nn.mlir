@@ -220,3 +220,20 @@ func.func @attention_dynamic(%q: tensor<?x4x?x16xf32>, %k: tensor<?x4x?x16xf32>,
   %0 = rlx.attention %q, %k, %v mask = causal : tensor<?x4x?x16xf32>, tensor<?x4x?x16xf32>, tensor<?x4x?x8xf32>
   return %0 : tensor<?x4x?x8xf32>
 }
+
+// -----
+
+// conv_transpose2d gathers: each output element reduces over (ci, ky, kx),
+// fixed by an unread window tensor, and reads the input with
+// tensor.extract where (o + lo - k d) divides by the stride.
+// CHECK-LABEL: func.func @conv_transpose2d(
+// CHECK:         %[[WIN:.+]] = tensor.empty() : tensor<2x3x3xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK-SAME:      ins(%[[WIN]], %{{.+}} : tensor<2x3x3xf32>, tensor<4x3x3x3xf32>)
+// CHECK:           arith.divsi
+// CHECK:           tensor.extract
+func.func @conv_transpose2d(%x: tensor<2x4x5x6xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x6x11x12xf32> {
+  %0 = rlx.conv_transpose2d %x, %w strides = [2, 2] padding = [1, 0, 1, 1] output_padding = [1, 1] groups = 2 : tensor<2x4x5x6xf32>, tensor<4x3x3x3xf32>
+  return %0 : tensor<2x6x11x12xf32>
+}
