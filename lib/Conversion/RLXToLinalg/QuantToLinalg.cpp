@@ -171,10 +171,86 @@ struct FakeQuantizePattern : OpConversionPattern<FakeQuantizeOp> {
   }
 };
 
+/// Decodes the packed weight into a float [N, K] tensor (see #rlx.quant),
+/// then multiplies x [..., K] by its transpose. The GGUF and fp8 schemes
+/// are not lowered yet.
+struct DequantMatmulPattern : OpConversionPattern<DequantMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DequantMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    QuantSchemeAttr scheme = op.getScheme();
+    QuantKind kind = scheme.getKind();
+    if (kind != QuantKind::Int8Block && kind != QuantKind::Int8BlockAsym &&
+        kind != QuantKind::Int4Block)
+      return rewriter.notifyMatchFailure(op, "scheme is not lowered yet");
+    auto xType = cast<RankedTensorType>(adaptor.getInput().getType());
+    Value packed = adaptor.getWeight();
+    auto wType = cast<RankedTensorType>(packed.getType());
+    int64_t k = xType.getShape().back();
+    if (ShapedType::isDynamic(k) || wType.isDynamicDim(0))
+      return rewriter.notifyMatchFailure(op, "needs static N and K");
+    if (xType.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "needs an input of rank >= 2");
+    int64_t n = wType.getDimSize(0), block = scheme.getBlockSize();
+    Type element = xType.getElementType();
+    Type f32 = rewriter.getF32Type();
+    auto decodedType = RankedTensorType::get({n, k}, f32);
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    bool int4 = kind == QuantKind::Int4Block;
+    SmallVector<Value> inputs = {packed};
+    SmallVector<AffineMap> maps = {AffineMap::get(
+        2, 0, {d(0), int4 ? d(1).floorDiv(2) : d(1)}, ctx)};
+    AffineMap perBlock = AffineMap::get(2, 0, {d(0), d(1).floorDiv(block)},
+                                        ctx);
+    for (Value p : adaptor.getParams()) {
+      inputs.push_back(p);
+      maps.push_back(perBlock);
+    }
+    Value decoded = buildMappedGeneric(
+        rewriter, loc, decodedType, {}, inputs, maps,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value q;
+          if (int4) {
+            // Low nibble for even k, high nibble for odd k; q - 8.
+            Value byte = arith::ExtUIOp::create(b, l, b.getI32Type(), args[0]);
+            Value odd = arith::IndexCastOp::create(
+                b, l, b.getI32Type(),
+                arith::RemUIOp::create(b, l, linalg::IndexOp::create(b, l, 1),
+                                       arith::ConstantIndexOp::create(b, l, 2)));
+            Value shift = arith::MulIOp::create(
+                b, l, odd,
+                arith::ConstantOp::create(b, l, b.getI32IntegerAttr(4)));
+            Value nibble = arith::AndIOp::create(
+                b, l, arith::ShRUIOp::create(b, l, byte, shift),
+                arith::ConstantOp::create(b, l, b.getI32IntegerAttr(15)));
+            q = arith::SubIOp::create(
+                b, l, nibble,
+                arith::ConstantOp::create(b, l, b.getI32IntegerAttr(8)));
+          } else {
+            q = arith::ExtSIOp::create(b, l, b.getI32Type(), args[0]);
+          }
+          Value v = arith::SIToFPOp::create(b, l, b.getF32Type(), q);
+          if (kind == QuantKind::Int8BlockAsym)
+            v = arith::SubFOp::create(b, l, v, args[2]);
+          return arith::MulFOp::create(b, l, v, args[1]).getResult();
+        });
+    Value weight = castTensor(rewriter, loc, decoded, element);
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    rewriter.replaceOp(op, buildMatmul(rewriter, loc, adaptor.getInput(),
+                                       weight, /*transposeA=*/false,
+                                       /*transposeB=*/true, resultType));
+    return success();
+  }
+};
+
 } // namespace
 
 void rlx::populateQuantToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns) {
-  patterns.add<QuantizePattern, DequantizePattern, FakeQuantizePattern>(
-      converter, patterns.getContext());
+  patterns.add<QuantizePattern, DequantizePattern, FakeQuantizePattern,
+               DequantMatmulPattern>(converter, patterns.getContext());
 }

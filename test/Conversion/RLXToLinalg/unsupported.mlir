@@ -56,3 +56,12 @@ func.func @attention_dynamic_heads(%q: tensor<1x?x8x16xf32>) -> tensor<1x?x8x16x
   %0 = rlx.attention %q, %q, %q mask = none : tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>
   return %0 : tensor<1x?x8x16xf32>
 }
+
+// -----
+
+// dequant_matmul with a GGUF K-quant scheme is not lowered yet.
+func.func @dequant_matmul_gguf(%x: tensor<4x256xf32>, %w: tensor<16x144xui8>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.dequant_matmul' that was explicitly marked illegal}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_q4_k> %x, %w : tensor<4x256xf32>, tensor<16x144xui8>
+  return %0 : tensor<4x16xf32>
+}

@@ -35,6 +35,12 @@ def RLX_QuantSchemeAttr : AttrDef<RLX_Dialect, "QuantScheme"> {
     | `gguf_q6_k` | 256 | ui8 [N, K/256*210] | none |
     | `gguf_q8_k` | 256 | ui8 [N, K/256*292] | none |
 
+    Decoded values: `int8_block` is `w * scale`, `int8_block_asym` is
+    `(w - zero_point) * scale`, `int4_block` is `(q - 8) * scale` with `q`
+    the unsigned nibble (as llama.cpp's Q4_0), fp8 is the e4m3fn / e5m2
+    value times `scale`; the scale of weight (n, k) is `scale[n, k / block]`
+    (`scale[n]` for fp8).
+
     The GGUF K-quant super-blocks follow llama.cpp's `block_q4_K`,
     `block_q5_K`, `block_q6_K` and `block_q8_K` byte layouts; their block
     size is fixed at 256 and may be left out.
