@@ -328,12 +328,8 @@ struct CumsumPattern : OpConversionPattern<CumsumOp> {
     // A slice of unit size along the axis, full elsewhere.
     auto slice = [&](OpBuilder &b, Location l, Value t, Value at) {
       SmallVector<OpFoldResult> offsets, sizes, strides;
-      for (int64_t i = 0; i < rank; ++i) {
-        offsets.push_back(i == axis ? OpFoldResult(at) : b.getIndexAttr(0));
-        sizes.push_back(i == axis ? b.getIndexAttr(1)
-                                  : OpFoldResult(getDimSize(b, l, t, i)));
-        strides.push_back(b.getIndexAttr(1));
-      }
+      sliceAlong(b, l, t, axis, at, b.getIndexAttr(1), offsets, sizes,
+                 strides);
       return std::make_tuple(offsets, sizes, strides);
     };
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);

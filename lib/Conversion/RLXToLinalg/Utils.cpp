@@ -299,3 +299,23 @@ Value rlx::buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
              })
       .getResult(0);
 }
+
+/// Offsets, sizes and unit strides covering all of `tensor` but `axis`,
+/// where they are `offset` and `size`.
+void rlx::sliceAlong(OpBuilder &b, Location loc, Value tensor, int64_t axis,
+                     OpFoldResult offset, OpFoldResult size,
+                     SmallVectorImpl<OpFoldResult> &offsets,
+                     SmallVectorImpl<OpFoldResult> &sizes,
+                     SmallVectorImpl<OpFoldResult> &strides) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    offsets.push_back(i == axis ? offset : b.getIndexAttr(0));
+    if (i == axis)
+      sizes.push_back(size);
+    else if (type.isDynamicDim(i))
+      sizes.push_back(tensor::DimOp::create(b, loc, tensor, i).getResult());
+    else
+      sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+    strides.push_back(b.getIndexAttr(1));
+  }
+}

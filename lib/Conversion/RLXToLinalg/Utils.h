@@ -78,6 +78,15 @@ SmallVector<Value> getDynamicDimsExcept(OpBuilder &b, Location loc,
 Value getCountAsFloat(OpBuilder &b, Location loc, Value tensor,
                       ArrayRef<int64_t> axes, Type type);
 
+/// Offsets, sizes and unit strides covering all of `tensor` but `axis`,
+/// where they are `offset` and `size`; static sizes stay attributes so
+/// slices keep static types.
+void sliceAlong(OpBuilder &b, Location loc, Value tensor, int64_t axis,
+                OpFoldResult offset, OpFoldResult size,
+                SmallVectorImpl<OpFoldResult> &offsets,
+                SmallVectorImpl<OpFoldResult> &sizes,
+                SmallVectorImpl<OpFoldResult> &strides);
+
 /// `tensor` with its elements cast to `elementType` (no-op when equal).
 Value castTensor(OpBuilder &b, Location loc, Value tensor, Type elementType);
 
