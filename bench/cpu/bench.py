@@ -10,7 +10,9 @@
 # For each workload: writes the RLX program, runs it with `rlx-run --bench`
 # on random inputs (median of N runs after a warm-up) and times PyTorch on
 # the same shapes in the same process run (median of N). Prints both times
-# and the ratio torch_ms / rlx_ms (above 1: RLX is faster).
+# and the ratio torch_ms / rlx_ms (above 1: RLX is faster); workloads with
+# matmuls are timed a second time with `rlx-run --blas` (matmuls through
+# the BLAS library, the seeds' kernel-dispatch policy).
 #
 # ===---------------------------------------------------------------------=== #
 import os
@@ -55,11 +57,12 @@ def time_torch(fn, runs):
     return sorted(times)[len(times) // 2]
 
 
-def time_rlx(source, runs):
+def time_rlx(source, runs, flags=()):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(source)
     try:
-        out = subprocess.run([RLX_RUN, f.name, "--bench=%d" % runs],
+        out = subprocess.run([RLX_RUN, f.name, "--bench=%d" % runs] +
+                             list(flags),
                              capture_output=True, text=True, check=True).stdout
     finally:
         os.unlink(f.name)
@@ -118,16 +121,23 @@ def main():
     print("CPU: %s, torch %s with %d threads, rlx-run single-threaded, "
           "median of %d runs" % (os.uname().machine, torch.__version__,
                                   torch.get_num_threads(), RUNS))
-    print("%-22s %12s %12s %10s" % ("workload", "rlx ms", "torch ms",
-                                    "torch/rlx"))
+    print("GLIBC_TUNABLES=%s" % os.environ.get("GLIBC_TUNABLES", "(unset)"))
+    print("%-22s %12s %12s %12s %10s %10s" % (
+        "workload", "rlx ms", "rlx blas ms", "torch ms", "torch/rlx",
+        "torch/blas"))
     for (name, source), torch_fn in workloads:
         if only and not any(o in name for o in only):
             continue
         runs = RUNS if "bert" not in name else max(3, RUNS // 3)
         rlx_ms = time_rlx(source, runs)
+        # --blas changes only matmuls: the row is timed where there is one.
+        has_matmul = "matmul" in source
+        blas_ms = time_rlx(source, runs, ["--blas"]) if has_matmul else None
         torch_ms = time_torch(torch_fn, runs)
-        print("%-22s %12.3f %12.3f %10.2f" % (name, rlx_ms, torch_ms,
-                                              torch_ms / rlx_ms))
+        print("%-22s %12.3f %12s %12.3f %10.2f %10s" % (
+            name, rlx_ms, "%.3f" % blas_ms if blas_ms else "-", torch_ms,
+            torch_ms / rlx_ms, "%.2f" % (torch_ms / blas_ms) if blas_ms
+            else "-"))
 
 
 if __name__ == "__main__":

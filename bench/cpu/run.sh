@@ -13,4 +13,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 bash "$ROOT/scripts/setup.sh" > /dev/null
+# rlx-run keeps freed large buffers for reuse (as a framework's caching
+# allocator does); glibc's malloc gives buffers above 32 MiB back to the OS
+# on free, and on this kind of VM the page faults of a fresh 64 MiB buffer
+# cost ~165 ms, more than any kernel here. These tunables make PyTorch's
+# allocations reuse memory too, so both sides time kernels, not faults.
+export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshold=17179869184"
 exec /usr/bin/python3 "$ROOT/bench/cpu/bench.py" "$@"

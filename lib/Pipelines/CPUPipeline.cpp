@@ -40,6 +40,13 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
   pm.addNestedPass<func::FuncOp>(createCPUOrderLoopsPass());
+  if (options.tileRows) {
+    pm.addNestedPass<func::FuncOp>(createCPUTileRowsPass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  if (options.reassociateReductions)
+    pm.addNestedPass<func::FuncOp>(createCPUReassociateReductionsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -49,10 +56,19 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // Per-row temporaries: allocated once outside the row loop, on the stack,
+  // where LLVM keeps them in registers.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  bufferization::PromoteBuffersToStackPassOptions toStack;
+  toStack.maxAllocSizeInBytes = 4096;
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createPromoteBuffersToStackPass(toStack));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
+  if (options.blas)
+    pm.addPass(createCPUDispatchBLASPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -1,6 +1,10 @@
 # RUN: %python %s
 # matmul: every numeric element type, transpose_a / transpose_b, batched with
-# broadcasting batch dims (size 1, rank differences), dynamic dims.
+# broadcasting batch dims (size 1, rank differences), dynamic dims. Every
+# case runs twice: with generated code, and with --blas (f32/f64 matmuls
+# call the BLAS library; the other types keep generated code).
+
+import sys
 
 import numpy as np
 
@@ -10,7 +14,8 @@ from rlxtest import tensor_type as T
 
 KNOWN_FAILURES = []
 
-suite = Suite("matmul", KNOWN_FAILURES)
+suites = [Suite("matmul", KNOWN_FAILURES),
+          Suite("matmul --blas", KNOWN_FAILURES, flags=["--blas"])]
 r = rlxtest.rng()
 CPLX = "complex<f32>"
 
@@ -57,14 +62,19 @@ def case(elem, sa, sb, ta=False, tb=False, da=None, db=None, dr=None, tag=""):
                 tolerance(elem, at.shape[-1]))
 
 
+def run_all(cases):
+    for suite in suites:
+        suite.run(cases)
+
+
 # Every type: plain 2-D, both transposes, batched.
-suite.run([case(e, (5, 7), (7, 6)) for e in FLOATS + INTS + [CPLX]] +
+run_all([case(e, (5, 7), (7, 6)) for e in FLOATS + INTS + [CPLX]] +
           [case(e, (7, 5), (6, 7), ta=True, tb=True)
            for e in FLOATS + INTS + [CPLX]] +
           [case(e, (2, 3, 4), (2, 4, 5)) for e in FLOATS + INTS + [CPLX]])
 
 # Transposes, batch broadcasting and rank differences (f32); a longer K.
-suite.run([
+run_all([
     case("f32", (6, 5), (6, 4), ta=True),
     case("f32", (5, 6), (4, 6), tb=True),
     case("f32", (2, 3, 6, 5), (2, 3, 4, 6), ta=True, tb=True),
@@ -84,7 +94,7 @@ suite.run([
 ])
 
 # Dynamic dims: M, the batch, K.
-suite.run([
+run_all([
     case("f32", (7, 6), (6, 5), da=(None, 6), dr=(None, 5), tag="/dyn_m"),
     case("f32", (3, 4, 6), (3, 6, 5), da=(None, 4, 6), db=(None, 6, 5),
          dr=(None, 4, 5), tag="/dyn_batch"),
@@ -93,4 +103,4 @@ suite.run([
          tag="/dyn_m"),
 ])
 
-suite.finish()
+sys.exit(1 if [s.finish(exit=False) for s in suites].count(True) else 0)

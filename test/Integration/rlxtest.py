@@ -227,8 +227,10 @@ def describe(c):
 
 
 class Suite:
-    def __init__(self, name, known_failures=()):
+    def __init__(self, name, known_failures=(), flags=()):
+        """flags: extra rlx-run options for every case (e.g. --blas)."""
         self.name, self.known = name, dict.fromkeys(known_failures)
+        self.flags = list(flags)
         self.passed, self.failed, self.known_failed, self.fixed = [], [], [], []
         self.names = set()
 
@@ -276,7 +278,8 @@ class Suite:
             return
         inputs = [x for c in cases for x in c.inputs]
         n = sum(len(c.results) for c in cases)
-        rc, log, outs = run(function_text(cases), inputs, n)
+        rc, log, outs = run(function_text(cases), inputs, n,
+                            extra=self.flags)
         if rc != 0 and len(cases) > 1:
             self._run_group(cases[:len(cases) // 2])
             self._run_group(cases[len(cases) // 2:])
@@ -301,7 +304,9 @@ class Suite:
         except AssertionError as err:
             self._report(name, str(err))
 
-    def finish(self):
+    def finish(self, exit=True):
+        """Prints the summary; exits 1 if a case failed (0 otherwise), or
+        with exit=False returns whether one did."""
         for n in self.known:
             assert n in self.names, "KNOWN_FAILURES names no case: " + n
         for n in self.fixed:
@@ -312,4 +317,6 @@ class Suite:
                              len(self.known_failed), SEED))
         if self.failed:
             print("FAILED: " + ", ".join(self.failed))
+        if not exit:
+            return bool(self.failed)
         sys.exit(1 if self.failed else 0)

@@ -7,19 +7,22 @@
 //===----------------------------------------------------------------------===//
 //
 // rlx-run FILE.mlir [--entry=FUNC] [--input=PATH.npy]... [--output=PATH.npy]...
-//         [--seed=N] [--bench=N]
+//         [--seed=N] [--bench=N] [--blas]
 //
 // Compiles FILE with --rlx-cpu-pipeline, JIT-compiles it with MLIR's
 // ExecutionEngine, binds inputs to the entry function's arguments in order
 // (random ones from --seed where none are given), runs it, and writes the
 // results in order. Every buffer the program allocates is filled with 0xFF
 // bytes first (NaN for floats, -1 for integers), so an element the program
-// fails to write shows up in the results.
+// fails to write shows up in the results (timed --bench runs skip the
+// fill). --blas sends f32/f64 matmuls to the BLAS library found at run
+// time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/InitAllDialects.h"
 #include "RLX/Pipelines/Pipelines.h"
+#include "RLX/Runtime/CPUBlas.h"
 #include "RLX/Runtime/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,7 +52,8 @@
 #include <mutex>
 #include <random>
 #include <set>
-#include <unordered_set>
+#include <map>
+#include <unordered_map>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -73,40 +77,73 @@ static cl::opt<unsigned> benchRuns("bench",
                                    cl::desc("Time N runs after a warm-up and "
                                             "print the median and min"),
                                    cl::init(0));
+static cl::opt<bool> useBlas("blas",
+                             cl::desc("Run f32/f64 matmuls through the BLAS "
+                                      "library found at run time "
+                                      "(rlx-cpu-pipeline blas=true)"),
+                             cl::init(false));
 
 //===----------------------------------------------------------------------===//
 // Poisoning allocator
 //===----------------------------------------------------------------------===//
 
 // The compiled code allocates through these (finalize-memref-to-llvm with
-// generic functions); they fill every buffer with 0xFF and remember it, so
-// that rlx-run frees exactly the results the program hands over.
+// generic functions). They remember every live buffer, so that rlx-run
+// frees exactly the results the program hands over; they fill each buffer
+// with 0xFF while `poisonAllocations` is set (the checked run), so an
+// element the program never writes shows up as NaN or -1; and they keep
+// freed large buffers for reuse, as a framework's caching allocator does:
+// a fresh 64 MiB buffer costs a page fault per 4 KiB page, which on some
+// machines takes longer than the kernel that fills it.
 static std::mutex allocMutex;
-static std::unordered_set<void *> liveAllocations;
+static std::unordered_map<void *, uint64_t> liveAllocations;
+static std::multimap<uint64_t, void *> cachedBlocks;
+static uint64_t cachedBytes = 0;
+static bool poisonAllocations = true;
+static constexpr uint64_t kCacheMinBytes = 1 << 20;
+static constexpr uint64_t kCacheMaxBytes = uint64_t(1) << 31;
 
-static void *track(void *p) {
+static void *allocate(uint64_t alignment, uint64_t size) {
+  size = std::max<uint64_t>((size + alignment - 1) / alignment * alignment,
+                            alignment);
+  void *p = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(allocMutex);
+    auto cached = cachedBlocks.find(size);
+    if (cached != cachedBlocks.end()) {
+      p = cached->second;
+      cachedBlocks.erase(cached);
+      cachedBytes -= size;
+    }
+  }
+  if (!p)
+    p = std::aligned_alloc(alignment, size);
+  if (poisonAllocations)
+    std::memset(p, 0xFF, size);
   std::lock_guard<std::mutex> lock(allocMutex);
-  liveAllocations.insert(p);
+  liveAllocations[p] = size;
   return p;
 }
 
-extern "C" void *rlxPoisonedAlloc(uint64_t size) {
-  void *p = std::malloc(size ? size : 1);
-  std::memset(p, 0xFF, size);
-  return track(p);
-}
+extern "C" void *rlxAlloc(uint64_t size) { return allocate(16, size); }
 
-extern "C" void *rlxPoisonedAlignedAlloc(uint64_t alignment, uint64_t size) {
-  uint64_t rounded = (size + alignment - 1) / alignment * alignment;
-  void *p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
-  std::memset(p, 0xFF, rounded);
-  return track(p);
+extern "C" void *rlxAlignedAlloc(uint64_t alignment, uint64_t size) {
+  return allocate(std::max<uint64_t>(alignment, 16), size);
 }
 
 extern "C" void rlxFree(void *p) {
   {
     std::lock_guard<std::mutex> lock(allocMutex);
-    liveAllocations.erase(p);
+    auto live = liveAllocations.find(p);
+    if (live != liveAllocations.end()) {
+      uint64_t size = live->second;
+      liveAllocations.erase(live);
+      if (size >= kCacheMinBytes && cachedBytes + size <= kCacheMaxBytes) {
+        cachedBlocks.emplace(size, p);
+        cachedBytes += size;
+        return;
+      }
+    }
   }
   std::free(p);
 }
@@ -490,6 +527,14 @@ int main(int argc, char **argv) {
                  UnitAttr::get(&context));
   PassManager pm(&context);
   rlx::CPUPipelineOptions options;
+  if (useBlas) {
+    if (!rlx::runtime::loadBlas()) {
+      llvm::errs() << "rlx-run: error: --blas: no CBLAS library found "
+                      "(libopenblas.so.0, libcblas.so.3 or libblas.so.3)\n";
+      return 1;
+    }
+    options.blas = true;
+  }
   rlx::buildCPUPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
@@ -524,10 +569,14 @@ int main(int argc, char **argv) {
                                llvm::JITSymbolFlags::Exported};
     };
     add("_mlir_memref_to_llvm_alloc",
-        reinterpret_cast<void *>(&rlxPoisonedAlloc));
+        reinterpret_cast<void *>(&rlxAlloc));
     add("_mlir_memref_to_llvm_aligned_alloc",
-        reinterpret_cast<void *>(&rlxPoisonedAlignedAlloc));
+        reinterpret_cast<void *>(&rlxAlignedAlloc));
     add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&rlxFree));
+    add("_mlir_ciface_rlx_cpu_sgemm",
+        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_sgemm));
+    add("_mlir_ciface_rlx_cpu_dgemm",
+        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_dgemm));
     // Bufferization's copies call into MLIR's C runner utilities.
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;
@@ -587,6 +636,8 @@ int main(int argc, char **argv) {
   }
 
   if (benchRuns > 0) {
+    // The checked run above saw poisoned buffers; timed runs skip the fill.
+    poisonAllocations = false;
     std::vector<double> ms;
     for (unsigned i = 0; i < benchRuns; ++i) {
       auto start = std::chrono::steady_clock::now();

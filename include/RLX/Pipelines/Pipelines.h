@@ -22,6 +22,21 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Fuse producer/consumer linalg.generic ops before "
                      "bufferization"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tileRows{
+      *this, "tile-rows",
+      llvm::cl::desc("Run each group of row-wise ops (softmax, norms) as one "
+                     "loop over rows"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> reassociateReductions{
+      *this, "reassociate-reductions",
+      llvm::cl::desc("Let float reductions be reordered so that they "
+                     "vectorize (results change by rounding only)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> blas{
+      *this, "blas",
+      llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "
+                     "matmuls instead of generated loops"),
+      llvm::cl::init(false)};
 };
 
 /// rlx (MIR) -> linalg -> bufferized loops -> the LLVM dialect, ready for

@@ -26,6 +26,32 @@ def CPUOrderLoopsPass : Pass<"rlx-cpu-order-loops", "::mlir::func::FuncOp"> {
   }];
 }
 
+def CPUTileRowsPass : Pass<"rlx-cpu-tile-rows", "::mlir::func::FuncOp"> {
+  let summary = "Tile each group of row-wise linalg ops into one loop over "
+                "rows";
+  let description = [{
+    For every linalg op on tensors that no other linalg op reads (the last
+    op of a group), tiles its parallel loops but the innermost by 1 and
+    fuses into that loop the producers it needs a strict part of (upstream
+    `scf::tileConsumerAndFuseProducersUsingSCF`). Softmax's max, sum and
+    normalize then run row by row: each row is read from memory once and
+    re-read from the cache. Contractions and convolutions are neither tiled
+    nor fused (they reuse their inputs across rows), and a producer whose
+    whole result each row needs is left outside the loop rather than
+    recomputed per row.
+
+    ```mlir
+    // Before: three full passes.
+    %max = linalg.generic ... ins(%x : tensor<64x128xf32>) -> tensor<64xf32>
+    %sum = linalg.generic ... ins(%x, %max ...) -> tensor<64xf32>
+    %y = linalg.generic ... ins(%x, %max, %sum ...) -> tensor<64x128xf32>
+    // After: scf.for %i = 0 to 64 { max, sum and normalize of row %i }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CPUFuseElementwisePass
     : Pass<"rlx-cpu-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Fuse elementwise linalg.generic chains, never into "
@@ -38,6 +64,49 @@ def CPUFuseElementwisePass
     kept apart, each element is computed once.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CPUReassociateReductionsPass
+    : Pass<"rlx-cpu-reassociate-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Allow the float arithmetic of reductions to be reordered";
+  let description = [{
+    Adds the `reassoc` fast-math flag to the float arithmetic in the body
+    of every `linalg.generic` that has a reduction loop. LLVM's loop
+    vectorizer then keeps one partial sum (or max) per vector lane and
+    combines them after the loop instead of adding one element at a time;
+    results change by rounding only.
+
+    ```mlir
+    // %s = arith.addf %out, %in : f32   becomes
+    // %s = arith.addf %out, %in fastmath<reassoc> : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def CPUDispatchBLASPass : Pass<"rlx-cpu-dispatch-blas", "::mlir::ModuleOp"> {
+  let summary = "Call a BLAS gemm for f32/f64 contractions on buffers";
+  let description = [{
+    The kernel-dispatch policy of the seeds: a vendor library where it beats
+    generated code. Each f32 or f64 contraction `linalg.generic` on buffers
+    with one reduction loop (matmul, batched and broadcast matmul, either
+    operand transposed) becomes a loop over its batch dims around a call to
+    `rlx_cpu_sgemm` / `rlx_cpu_dgemm` on 2-D strided views, computing
+    C += A B. The runtime (`lib/Runtime/CPUBlas.cpp`) calls the CBLAS gemm
+    of the BLAS library it finds at run time.
+
+    ```mlir
+    // linalg.generic {matmul maps} ins(%a, %b : memref<64x32xf32>, ...)
+    //                              outs(%c : memref<64x16xf32>)
+    // becomes
+    func.call @rlx_cpu_sgemm(%va, %vb, %vc)
+        : (memref<?x?xf32, strided<[?, ?], offset: ?>>, ...) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def CPUApproximateMathPass

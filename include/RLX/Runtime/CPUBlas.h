@@ -1,0 +1,52 @@
+//===- CPUBlas.h - the gemm entry points compiled code calls ----*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// `rlx-cpu-dispatch-blas` turns float contractions into calls of
+// rlx_cpu_sgemm / rlx_cpu_dgemm (C = C + A B on 2-D strided views); these
+// are their C-interface implementations. They call the CBLAS gemm of the
+// BLAS library found at run time (OpenBLAS first), and a plain loop for
+// views no BLAS can take (neither dim contiguous).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_RUNTIME_CPUBLAS_H
+#define RLX_RUNTIME_CPUBLAS_H
+
+#include <cstdint>
+
+namespace mlir {
+namespace rlx {
+namespace runtime {
+
+/// A 2-D memref descriptor as MLIR's C interface passes it.
+template <typename T>
+struct MemRef2D {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+};
+
+/// Loads the CBLAS library; returns its name, or nullptr if none is found.
+const char *loadBlas();
+
+} // namespace runtime
+} // namespace rlx
+} // namespace mlir
+
+extern "C" {
+void _mlir_ciface_rlx_cpu_sgemm(mlir::rlx::runtime::MemRef2D<float> *a,
+                                mlir::rlx::runtime::MemRef2D<float> *b,
+                                mlir::rlx::runtime::MemRef2D<float> *c);
+void _mlir_ciface_rlx_cpu_dgemm(mlir::rlx::runtime::MemRef2D<double> *a,
+                                mlir::rlx::runtime::MemRef2D<double> *b,
+                                mlir::rlx::runtime::MemRef2D<double> *c);
+}
+
+#endif // RLX_RUNTIME_CPUBLAS_H
