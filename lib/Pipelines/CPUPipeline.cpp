@@ -20,6 +20,7 @@
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -39,6 +40,9 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   if (options.fuseElementwise)
     pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+  // With blas, matmuls stay linalg.generic for rlx-cpu-dispatch-blas.
+  if (options.vectorizeMatmul && !options.blas)
+    pm.addNestedPass<func::FuncOp>(createCPUVectorizeMatmulPass());
   pm.addNestedPass<func::FuncOp>(createCPUOrderLoopsPass());
   if (options.tileRows) {
     pm.addNestedPass<func::FuncOp>(createCPUTileRowsPass());
@@ -70,6 +74,10 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   if (options.blas)
     pm.addPass(createCPUDispatchBLASPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.enableFullUnroll(true);
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -81,6 +89,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertComplexToLLVMPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));

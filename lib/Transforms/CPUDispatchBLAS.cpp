@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmLoops.h"
 #include "RLX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,59 +32,9 @@ namespace rlx {
 } // namespace mlir
 
 using namespace mlir;
+using rlx::GemmLoops;
 
 namespace {
-
-/// The loops of a contraction as the gemm sees them: one m, one n and one
-/// k loop; every other loop is iterated around the call.
-struct GemmLoops {
-  unsigned m, n, k;
-  SmallVector<unsigned> outer;
-};
-
-/// Every result of `map` is a loop dim or the constant 0 (a broadcast).
-bool isPlainMap(AffineMap map) {
-  return llvm::all_of(map.getResults(), [](AffineExpr e) {
-    if (auto c = dyn_cast<AffineConstantExpr>(e))
-      return c.getValue() == 0;
-    return isa<AffineDimExpr>(e);
-  });
-}
-
-std::optional<GemmLoops> matchGemm(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
-    return std::nullopt;
-  Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  if (!element.isF32() && !element.isF64())
-    return std::nullopt;
-  for (Value operand : op->getOperands())
-    if (getElementTypeOrSelf(operand.getType()) != element)
-      return std::nullopt;
-  if (!llvm::all_of(op.getIndexingMapsArray(), isPlainMap))
-    return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() ||
-      dims->n.empty())
-    return std::nullopt;
-  // The innermost m and n dims of the result become the gemm's; the others
-  // are looped over like batch dims.
-  AffineMap out = op.getIndexingMapsArray()[2];
-  auto lastIn = [&](ArrayRef<unsigned> candidates) {
-    unsigned best = candidates.front();
-    for (unsigned d : candidates)
-      if (*out.getResultPosition(getAffineDimExpr(d, op.getContext())) >
-          *out.getResultPosition(getAffineDimExpr(best, op.getContext())))
-        best = d;
-    return best;
-  };
-  GemmLoops loops{lastIn(dims->m), lastIn(dims->n), dims->k.front(), {}};
-  for (unsigned d = 0; d < op.getNumLoops(); ++d)
-    if (d != loops.m && d != loops.n && d != loops.k)
-      loops.outer.push_back(d);
-  return loops;
-}
 
 /// The 2-D view of `operand` at the current outer iteration whose dims are
 /// the loops (`row`, `col`): a rank-reducing subview, transposed when the
@@ -135,7 +86,9 @@ struct CPUDispatchBLASPass
     ModuleOp module = getOperation();
     SmallVector<std::pair<linalg::GenericOp, GemmLoops>> gemms;
     module.walk([&](linalg::GenericOp op) {
-      if (std::optional<GemmLoops> loops = matchGemm(op))
+      if (!op.hasPureBufferSemantics())
+        return;
+      if (std::optional<GemmLoops> loops = rlx::matchGemmLoops(op))
         gemms.emplace_back(op, *loops);
     });
     for (auto &[op, loops] : gemms) {

@@ -93,6 +93,23 @@ run_all([
     case("i32", (2, 1, 4, 5), (3, 5, 2)),
 ])
 
+# Shapes the register tiles divide (M by 8, N by 32 for f32 and 16 for
+# f64): rlx-cpu-vectorize-matmul's path, with transposes, batch dims,
+# broadcast batch dims and rank differences.
+run_all([
+    case("f32", (16, 24), (24, 64)),
+    case("f32", (24, 16), (64, 24), ta=True, tb=True),
+    case("f32", (8, 40), (32, 40), tb=True),
+    case("f32", (40, 8), (40, 32), ta=True),
+    case("f32", (2, 8, 16), (2, 16, 32)),
+    case("f32", (2, 1, 16, 8), (3, 8, 32)),
+    case("f32", (3, 8, 48), (48, 96)),
+    case("f32", (8, 48), (2, 48, 32)),
+    case("f64", (16, 9), (9, 32)),
+    case("f64", (2, 8, 5), (5, 16)),
+    case("f32", (64, 128), (128, 64)),
+])
+
 # Dynamic dims: M, the batch, K.
 run_all([
     case("f32", (7, 6), (6, 5), da=(None, 6), dr=(None, 5), tag="/dyn_m"),

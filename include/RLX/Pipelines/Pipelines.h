@@ -32,6 +32,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Let float reductions be reordered so that they "
                      "vectorize (results change by rounding only)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorizeMatmul{
+      *this, "vectorize-matmul",
+      llvm::cl::desc("Register-tile and vectorize f32/f64 matmuls whose "
+                     "shapes fit the tiles (without blas)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> blas{
       *this, "blas",
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "

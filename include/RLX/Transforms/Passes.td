@@ -109,6 +109,55 @@ def CPUDispatchBLASPass : Pass<"rlx-cpu-dispatch-blas", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def CPUVectorizeMatmulPass
+    : Pass<"rlx-cpu-vectorize-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Register-tile and vectorize float matmuls";
+  let description = [{
+    Tiles each f32/f64 contraction `linalg.generic` on tensors (matmul,
+    batched, broadcast or transposed operands; static shapes whose M and N
+    are multiples of the tile) into blocks of `rows-per-tile` x (2 vectors
+    of `vector-bits`) elements of C, steps k one at a time inside, and
+    vectorizes each step into a `vector.contract` whose accumulator is
+    carried in registers through the k loop. Upstream SCF tiling,
+    and `linalg::vectorize` do the work; after bufferization
+    `rlx-cpu-lower-vectors` keeps the C block in registers through the k
+    loop and turns the contracts into FMAs. Other contractions keep the loop lowering.
+
+    ```mlir
+    // linalg.generic {matmul} ins(%a, %b : tensor<64x32xf32>,
+    //   tensor<32x64xf32>) outs(%c : tensor<64x64xf32>)
+    // becomes scf.for (m by 8) { scf.for (n by 32) {
+    //   %acc = vector.transfer_read ... : vector<8x32xf32>
+    //   scf.for (k) iter_args(%acc) { vector.contract ... } ... } }
+    ```
+  }];
+  let options = [
+    Option<"rowsPerTile", "rows-per-tile", "int64_t", "8",
+           "Rows of C in one register tile">,
+    Option<"vectorBits", "vector-bits", "int64_t", "512",
+           "Width of the target's vector registers in bits">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def CPULowerVectorsPass
+    : Pass<"rlx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lower vector contractions and transfers for the CPU";
+  let description = [{
+    Hoists vector transfers that read and write the same buffer slice in
+    every iteration of a loop into a vector carried by the loop (upstream
+    `linalg::hoistRedundantVectorTransfers`: the C block of a vectorized
+    matmul stays in registers through its k loop), then applies upstream
+    vector lowering patterns chosen for a CPU's FMA units: `vector.contract` to outer products and those to FMAs on 1-D vectors,
+    transfers with permutation maps or unit dims to plain 1-D transfers,
+    and leading unit dims cast away, so that `convert-vector-to-scf` and
+    `convert-vector-to-llvm` see only 1-D vector ops.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def CPUApproximateMathPass
     : Pass<"rlx-cpu-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replace f32 exp, log, tanh and erf by polynomial "

@@ -1,0 +1,150 @@
+//===- CPUVectorizeMatmul.cpp - register-tiled, vectorized matmuls --------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A matmul written as loops streams C through memory once per step of k.
+// Tiled into MR x NR blocks of C that stay in vector registers for the whole
+// k loop, each step loads one row of B (NR/lanes vectors) and MR scalars of
+// A and issues MR x NR/lanes FMAs. All of it is upstream: SCF tiling,
+// linalg vectorization into vector.contract; after bufferization
+// rlx-cpu-lower-vectors hoists the C block out of the k loop into vector
+// registers and lowers the contract to FMAs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmLoops.h"
+#include "RLX/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_CPUVECTORIZEMATMULPASS
+#include "RLX/Transforms/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// Tiles `op` with `sizes` (a size per loop, 0 = untiled); returns the
+/// tiled op and the loops, or failure.
+FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, Operation *op,
+                                     ArrayRef<int64_t> sizes,
+                                     ArrayRef<int64_t> interchange = {}) {
+  SmallVector<OpFoldResult> tileSizes;
+  for (int64_t s : sizes)
+    tileSizes.push_back(rewriter.getIndexAttr(s));
+  scf::SCFTilingOptions options;
+  options.setTileSizes(tileSizes);
+  options.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+  if (succeeded(result))
+    rewriter.replaceOp(op, result->replacements);
+  return result;
+}
+
+struct CPUVectorizeMatmulPass
+    : rlx::impl::CPUVectorizeMatmulPassBase<CPUVectorizeMatmulPass> {
+  using CPUVectorizeMatmulPassBase::CPUVectorizeMatmulPassBase;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, rlx::GemmLoops>> gemms;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!op.hasPureTensorSemantics())
+        return;
+      std::optional<rlx::GemmLoops> loops = rlx::matchGemmLoops(op);
+      if (!loops)
+        return;
+      // Whole register tiles only: the vectors have static shapes.
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (ShapedType::isDynamicShape(ranges) ||
+          ranges[loops->m] % rowsPerTile != 0 ||
+          ranges[loops->n] % colsPerTile(op) != 0)
+        return;
+      gemms.emplace_back(op, *loops);
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto &[op, loops] : gemms) {
+      unsigned numLoops = op.getNumLoops();
+      SmallVector<int64_t> registerTile(numLoops, 1);
+      registerTile[loops.m] = rowsPerTile;
+      registerTile[loops.n] = colsPerTile(op);
+      registerTile[loops.k] = 0;
+      // Column blocks outside row blocks: the [K, NR] panel of B is reused
+      // from the cache by every row block, and A streams.
+      SmallVector<int64_t> order(loops.outer.begin(), loops.outer.end());
+      order.append({loops.n, loops.m, loops.k});
+      FailureOr<scf::SCFTilingResult> outer =
+          tile(rewriter, op, registerTile, order);
+      if (failed(outer))
+        continue;
+      // The batch loops of a block have one iteration: drop them, so that
+      // the vectorizer sees a plain (m, n, k) contraction.
+      auto block = cast<linalg::GenericOp>(outer->tiledOps.front());
+      unsigned k = loops.k;
+      if (!loops.outer.empty()) {
+        linalg::ControlDropUnitDims control;
+        control.rankReductionStrategy = linalg::ControlDropUnitDims::
+            RankReductionStrategy::ExtractInsertSlice;
+        SmallVector<unsigned> batch = loops.outer;
+        control.controlFn = [batch](Operation *) { return batch; };
+        rewriter.setInsertionPoint(block);
+        FailureOr<linalg::DropUnitDimsResult> dropped =
+            linalg::dropUnitDims(rewriter, block, control);
+        if (failed(dropped))
+          continue;
+        rewriter.replaceOp(block, dropped->replacements);
+        block = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+        k -= llvm::count_if(batch, [&](unsigned b) { return b < k; });
+      }
+      SmallVector<int64_t> kStep(block.getNumLoops(), 0);
+      kStep[k] = 1;
+      FailureOr<scf::SCFTilingResult> inner = tile(rewriter, block, kStep);
+      if (failed(inner))
+        continue;
+      Operation *step = inner->tiledOps.front();
+      rewriter.setInsertionPoint(step);
+      FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+          rewriter, step, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/true);
+      if (failed(vectorized))
+        continue;
+      rewriter.replaceOp(step, vectorized->replacements);
+    }
+    // The vectorizer reads A and B broadcast to the (m, n, k) block; split
+    // the broadcasts out of the reads and fold them into the contract's
+    // maps, so that A is read as [m, k] and B as [k, n].
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+
+  /// Two 512-bit registers of the element type per row of the tile.
+  int64_t colsPerTile(linalg::GenericOp op) const {
+    Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+    return vectorBits * 2 / element.getIntOrFloatBitWidth();
+  }
+};
+
+} // namespace
