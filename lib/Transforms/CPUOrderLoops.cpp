@@ -46,14 +46,17 @@ static bool isContiguousLoop(linalg::GenericOp op, unsigned loop) {
 }
 
 /// The loop to run innermost: the last contiguous parallel loop, else the
-/// last contiguous reduction loop.
+/// last reduction loop if it is contiguous. Only parallel loops move past
+/// it, so every result element still accumulates in the same order.
 static std::optional<unsigned> chooseInnermost(linalg::GenericOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (auto kind :
-       {utils::IteratorType::parallel, utils::IteratorType::reduction})
-    for (int l = iterators.size() - 1; l >= 0; --l)
-      if (iterators[l] == kind && isContiguousLoop(op, l))
-        return l;
+  for (int l = iterators.size() - 1; l >= 0; --l)
+    if (iterators[l] == utils::IteratorType::parallel && isContiguousLoop(op, l))
+      return l;
+  for (int l = iterators.size() - 1; l >= 0; --l)
+    if (iterators[l] == utils::IteratorType::reduction)
+      return isContiguousLoop(op, l) ? std::optional<unsigned>(l)
+                                     : std::nullopt;
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 
 #include "GemmLoops.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
 using namespace mlir;
@@ -22,8 +23,14 @@ static bool isPlainMap(AffineMap map) {
 }
 
 std::optional<rlx::GemmLoops> rlx::matchGemmLoops(linalg::GenericOp op) {
+  // The body is checked here rather than with isaContractionOpInterface,
+  // which also rejects the constant-0 map of a broadcast size-1 batch dim.
+  auto isMulAdd = [](Operation *mul, Operation *add) {
+    return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add));
+  };
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op))
+      op.getNumReductionLoops() != 1 ||
+      !linalg::detail::isContractionBody(*op.getBlock(), isMulAdd))
     return std::nullopt;
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
   if (!element.isF32() && !element.isF64())

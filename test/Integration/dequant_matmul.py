@@ -1,8 +1,16 @@
 # RUN: %python %s
-# rlx.dequant_matmul with the int8_block, int8_block_asym and int4_block
-# schemes against float64 NumPy: decode W [N, K] (w * scale, (w - zp) *
-# scale, (nibble - 8) * scale with the low nibble first; scale per row and
-# block), then x @ W^T, for 2-D and batched inputs and f32/bf16 activations.
+# rlx.dequant_matmul against float64 NumPy: decode W [N, K], then x @ W^T,
+# for 2-D and batched inputs and f32/bf16 activations.
+# - int8_block, int8_block_asym, int4_block: w * scale, (w - zp) * scale,
+#   (nibble - 8) * scale with the low nibble first; scale per row and block.
+# - fp8_e4m3, fp8_e5m2: the fp8 value of each byte times scale[n], from
+#   256-entry tables built here from the bit formulas (cross-checked against
+#   torch's or ml_dtypes' float8 types where one is installed).
+# - gguf_q4_k, _q5_k, _q6_k, _q8_k: random super-blocks (finite, moderate
+#   scales) decoded by a transcription of ggml's dequantize_row_q*_K; a
+#   case with x = I (y = W^T) compares the decoded weights one by one.
+
+import struct
 
 import numpy as np
 
@@ -17,43 +25,372 @@ r = rlxtest.rng()
 TOL = {"f32": (1e-5, 1e-5), "bf16": (2e-2, 2e-2)}
 
 
+def tolerance(elem, x, dec):
+    """TOL, with atol at least what the f32 sum of K products of mixed signs
+    loses (about eps * sqrt(K) * sum |x w|, on average over the outputs), so
+    that outputs which cancel to near 0 compare fairly when the weights are
+    large (fp8, GGUF)."""
+    rtol, atol = TOL[elem]
+    mag = np.abs(x.astype(np.float64)) @ np.abs(
+        np.where(np.isfinite(dec), dec, 0)).T
+    eps = np.finfo(np.float32).eps
+    return rtol, max(atol, eps * np.sqrt(x.shape[-1]) * mag.mean())
+
+
+def matmul_case(name, scheme, x, w, params, dec, n, elem):
+    """x @ dec^T for `x` of `elem`, the weight `w` packed under `scheme`
+    (its attribute text) with scale operands `params`; `dec` is W [N, K]."""
+    args = [("%x", T(x.shape, elem), x),
+            ("%w", T(w.shape, "i8" if w.dtype == np.int8 else "ui8"), w)]
+    args += [("%%p%d" % i, T(p.shape, "f32"), p) for i, p in enumerate(params)]
+    if elem == "bf16":
+        dec = rlxtest.as_elem(dec, "bf16").astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        ref = x.astype(np.float64) @ dec.T
+    out = list(x.shape[:-1]) + [n]
+    body = "%y = rlx.dequant_matmul #rlx.quant<{}> {} : {}".format(
+        scheme, ", ".join(a for a, _, _ in args),
+        ", ".join(t for _, t, _ in args))
+    return Case(name, args, body, [("%y", T(out, elem))], [ref],
+                tolerance(elem, x, dec))
+
+
+def shape_name(shape):
+    return "x".join(map(str, shape))
+
+
 def case(scheme, block, xshape, n, elem="f32"):
     k = xshape[-1]
     x = rand(r, xshape, elem)
     s = rand(r, (n, k // block), "f32", 0.002, 0.02)
-    args = [("%x", T(xshape, elem), x)]
     if scheme == "int4_block":
         w = r.integers(0, 256, (n, k // 2)).astype(np.uint8)
         q = np.empty((n, k))
         q[:, 0::2], q[:, 1::2] = w & 15, w >> 4
-        dec = (q - 8) * np.repeat(s, block, 1)
-        args.append(("%w", T(w.shape, "ui8"), w))
+        dec = q - 8
     else:
         w = r.integers(-128, 128, (n, k)).astype(np.int8)
         dec = w.astype(np.float64)
-        args.append(("%w", T(w.shape, "i8"), w))
-    args.append(("%s", T(s.shape, "f32"), s))
+    params = [s]
     if scheme == "int8_block_asym":
         z = rlxtest.as_elem(r.integers(-8, 8, s.shape), "f32")
         dec = dec - np.repeat(z, block, 1)
-        args.append(("%z", T(z.shape, "f32"), z))
-    if scheme != "int4_block":
-        dec = dec * np.repeat(s, block, 1)
-    if elem == "bf16":
-        dec = rlxtest.as_elem(dec, "bf16").astype(np.float64)
-    ref = x.astype(np.float64) @ dec.T
-    out = list(xshape[:-1]) + [n]
-    body = "%y = rlx.dequant_matmul #rlx.quant<{}, {}> {} : {}".format(
-        scheme, block, ", ".join(a for a, _, _ in args),
-        ", ".join(t for _, t, _ in args))
-    return Case("%s/%d/%s/%s" % (scheme, block, elem,
-                                 "x".join(map(str, xshape))),
-                args, body, [("%y", T(out, elem))], [ref], TOL[elem])
+        params.append(z)
+    dec = dec * np.repeat(s, block, 1)
+    return matmul_case("%s/%d/%s/%s" % (scheme, block, elem,
+                                        shape_name(xshape)),
+                       "%s, %d" % (scheme, block), x, w, params, dec, n, elem)
 
+
+# --- fp8 ---------------------------------------------------------------------
+
+def fp8_value(bits, e_bits, m_bits, bias, ieee):
+    """The value of an fp8 byte: sign, e_bits of exponent, m_bits of
+    mantissa. `ieee` (e5m2): the top exponent is inf/NaN; else (e4m3fn)
+    only all-ones exponent and mantissa is NaN."""
+    sign = -1.0 if bits & 0x80 else 1.0
+    e = (bits >> m_bits) & ((1 << e_bits) - 1)
+    m = bits & ((1 << m_bits) - 1)
+    top = (1 << e_bits) - 1
+    if ieee and e == top:
+        return sign * np.inf if m == 0 else np.nan
+    if not ieee and e == top and m == (1 << m_bits) - 1:
+        return np.nan
+    if e == 0:
+        return sign * m / (1 << m_bits) * 2.0 ** (1 - bias)
+    return sign * (1 + m / (1 << m_bits)) * 2.0 ** (e - bias)
+
+
+FP8 = {"fp8_e4m3": np.array([fp8_value(b, 4, 3, 7, False)
+                             for b in range(256)]),
+       "fp8_e5m2": np.array([fp8_value(b, 5, 2, 15, True)
+                             for b in range(256)])}
+
+
+def fp8_library_tables():
+    """The same tables from torch or ml_dtypes, if either has float8."""
+    bits = np.arange(256, dtype=np.uint8)
+    try:
+        import torch
+        if hasattr(torch, "float8_e4m3fn"):
+            t = torch.from_numpy(bits)
+            return {"fp8_e4m3": t.view(torch.float8_e4m3fn).double().numpy(),
+                    "fp8_e5m2": t.view(torch.float8_e5m2).double().numpy()}
+    except ImportError:
+        pass
+    try:
+        import ml_dtypes
+        return {"fp8_e4m3": bits.view(ml_dtypes.float8_e4m3fn).astype(
+                    np.float64),
+                "fp8_e5m2": bits.view(ml_dtypes.float8_e5m2).astype(
+                    np.float64)}
+    except ImportError:
+        return None
+
+
+def check_fp8_tables():
+    e4, e5 = FP8["fp8_e4m3"], FP8["fp8_e5m2"]
+    # Spot values of the formats' definitions.
+    assert e4[0x38] == 1.0 and e4[0x7E] == 448.0 and e4[0xFE] == -448.0
+    assert e4[0x01] == 2.0 ** -9 and e4[0x08] == 2.0 ** -6
+    assert np.isnan(e4[[0x7F, 0xFF]]).all() and np.isnan(e4).sum() == 2
+    assert e5[0x3C] == 1.0 and e5[0x7B] == 57344.0 and e5[0x01] == 2.0 ** -16
+    assert e5[0x7C] == np.inf and e5[0xFC] == -np.inf
+    assert np.isnan(e5).sum() == 6
+    # e5m2 is the high byte of an IEEE half.
+    half = (np.arange(256, dtype=np.uint16) << 8).view(np.float16)
+    np.testing.assert_array_equal(e5, half.astype(np.float64))
+    lib = fp8_library_tables()
+    if lib is None:
+        print("note: neither torch nor ml_dtypes has float8; fp8 tables "
+              "checked against their definitions only")
+        return
+    for name, table in lib.items():
+        np.testing.assert_array_equal(FP8[name], table, err_msg=name)
+
+
+def fp8_case(scheme, xshape, n, elem="f32", w=None, tag="random"):
+    """Random bytes but the NaN (and e5m2 inf) encodings, unless `w`."""
+    k = xshape[-1]
+    table = FP8[scheme]
+    if w is None:
+        finite = np.flatnonzero(np.isfinite(table)).astype(np.uint8)
+        w = r.choice(finite, (n, k))
+    x = rand(r, xshape, elem)
+    s = rand(r, (n,), "f32", 0.002, 0.02)
+    dec = table[w] * s[:, None]
+    return matmul_case("%s/%s/%s/%s" % (scheme, tag, elem, shape_name(xshape)),
+                       scheme, x, w, [s], dec, n, elem)
+
+
+def fp8_edge_weights(scheme, n, k):
+    """Rows of zeros, subnormals and the largest finite values of both
+    signs, shuffled among random finite bytes."""
+    if scheme == "fp8_e4m3":
+        edge = [0x00, 0x80, 0x7E, 0xFE, 0x08, 0x88] + list(range(1, 8)) + \
+            list(range(0x81, 0x88))
+    else:
+        edge = [0x00, 0x80, 0x7B, 0xFB, 0x04, 0x84, 0x01, 0x02, 0x03, 0x81,
+                0x82, 0x83]
+    w = r.choice(np.array(edge, np.uint8), (n, k))
+    keep = r.random((n, k)) < 0.25
+    finite = np.flatnonzero(np.isfinite(FP8[scheme])).astype(np.uint8)
+    return np.where(keep, r.choice(finite, (n, k)), w).astype(np.uint8)
+
+
+def fp8_special_weights(scheme, k):
+    """One row per special encoding (x is positive, so an inf row gives an
+    inf output column and a NaN row a NaN column), plus a finite row."""
+    finite = np.flatnonzero(np.isfinite(FP8[scheme])).astype(np.uint8)
+    specials = [0x7F, 0xFF] if scheme == "fp8_e4m3" else \
+        [0x7C, 0xFC, 0x7D, 0xFE, 0x7F]
+    w = r.choice(finite, (len(specials) + 1, k))
+    for i, b in enumerate(specials):
+        w[i, r.integers(0, k)] = b
+    return w
+
+
+def fp8_special_case(scheme):
+    w = fp8_special_weights(scheme, 32)
+    n = w.shape[0]
+    x = rand(r, (3, 32), "f32", 0.5, 2.0)
+    s = rand(r, (n,), "f32", 0.002, 0.02)
+    dec = FP8[scheme][w] * s[:, None]
+    return matmul_case("%s/special/f32/3x32" % scheme, scheme, x, w, [s], dec,
+                       n, "f32")
+
+
+# --- GGUF K-quants -------------------------------------------------------------
+# Transcribed from ggml-quants.c (dequantize_row_q4_K, _q5_K, _q6_K, _q8_K,
+# get_scale_min_k4) one block at a time, on Python ints, in float64.
+
+GGUF_BYTES = {"gguf_q4_k": 144, "gguf_q5_k": 176, "gguf_q6_k": 210,
+              "gguf_q8_k": 292}
+
+
+def f16_at(blk, off):
+    return float(struct.unpack_from("<e", bytes(blk), off)[0])
+
+
+def get_scale_min_k4(j, q):
+    if j < 4:
+        return q[j] & 63, q[j + 4] & 63
+    return ((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4),
+            (q[j + 4] >> 4) | ((q[j - 0] >> 6) << 4))
+
+
+def dequant_q4_k(blk):
+    # block_q4_K: ggml_half d, dmin; uint8 scales[12]; uint8 qs[128]
+    d, dmin = f16_at(blk, 0), f16_at(blk, 2)
+    scales, q = blk[4:16], blk[16:144]
+    y = []
+    is_ = 0
+    for j in range(0, 256, 64):
+        sc, m = get_scale_min_k4(is_ + 0, scales)
+        d1, m1 = d * sc, dmin * m
+        sc, m = get_scale_min_k4(is_ + 1, scales)
+        d2, m2 = d * sc, dmin * m
+        y += [d1 * (q[l] & 0xF) - m1 for l in range(32)]
+        y += [d2 * (q[l] >> 4) - m2 for l in range(32)]
+        q = q[32:]
+        is_ += 2
+    return y
+
+
+def dequant_q5_k(blk):
+    # block_q5_K: ggml_half d, dmin; uint8 scales[12], qh[32], qs[128]
+    d, dmin = f16_at(blk, 0), f16_at(blk, 2)
+    scales, qh, ql = blk[4:16], blk[16:48], blk[48:176]
+    y = []
+    is_ = 0
+    u1, u2 = 1, 2
+    for j in range(0, 256, 64):
+        sc, m = get_scale_min_k4(is_ + 0, scales)
+        d1, m1 = d * sc, dmin * m
+        sc, m = get_scale_min_k4(is_ + 1, scales)
+        d2, m2 = d * sc, dmin * m
+        y += [d1 * ((ql[l] & 0xF) + (16 if qh[l] & u1 else 0)) - m1
+              for l in range(32)]
+        y += [d2 * ((ql[l] >> 4) + (16 if qh[l] & u2 else 0)) - m2
+              for l in range(32)]
+        ql = ql[32:]
+        is_ += 2
+        u1 <<= 2
+        u2 <<= 2
+    return y
+
+
+def dequant_q6_k(blk):
+    # block_q6_K: uint8 ql[128], qh[64]; int8 scales[16]; ggml_half d
+    d = f16_at(blk, 208)
+    ql, qh = blk[0:128], blk[128:192]
+    sc = [v - 256 if v > 127 else v for v in blk[192:208]]
+    y = [0.0] * 256
+    for n in range(0, 256, 128):
+        for l in range(32):
+            is_ = l // 16
+            q1 = ((ql[l + 0] & 0xF) | (((qh[l] >> 0) & 3) << 4)) - 32
+            q2 = ((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32
+            q3 = ((ql[l + 0] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32
+            q4 = ((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32
+            y[n + l + 0] = d * sc[is_ + 0] * q1
+            y[n + l + 32] = d * sc[is_ + 2] * q2
+            y[n + l + 64] = d * sc[is_ + 4] * q3
+            y[n + l + 96] = d * sc[is_ + 6] * q4
+        ql, qh, sc = ql[64:], qh[32:], sc[8:]
+    return y
+
+
+def dequant_q8_k(blk):
+    # block_q8_K: float d; int8 qs[256]; int16 bsums[16]
+    d = struct.unpack_from("<f", bytes(blk), 0)[0]
+    return [d * (v - 256 if v > 127 else v) for v in blk[4:260]]
+
+
+GGUF_DEQUANT = {"gguf_q4_k": dequant_q4_k, "gguf_q5_k": dequant_q5_k,
+                "gguf_q6_k": dequant_q6_k, "gguf_q8_k": dequant_q8_k}
+
+
+def gguf_decode(scheme, w):
+    """W [N, K] from packed rows of super-blocks."""
+    size = GGUF_BYTES[scheme]
+    return np.array([sum((GGUF_DEQUANT[scheme](list(map(int, row[i:i + size])))
+                          for i in range(0, len(row), size)), [])
+                     for row in w], np.float64)
+
+
+def gguf_weights(scheme, n, k):
+    """Random bytes, with the super-block scales (f16 d and dmin, q8_K's f32
+    d) finite and moderate."""
+    size = GGUF_BYTES[scheme]
+    w = r.integers(0, 256, (n, k // 256, size)).astype(np.uint8)
+    d = r.uniform(0.001, 0.05, (n, k // 256))
+    if scheme == "gguf_q8_k":
+        w[..., 0:4] = d.astype("<f4")[..., None].view(np.uint8)
+    else:
+        at = 208 if scheme == "gguf_q6_k" else 0
+        w[..., at:at + 2] = d.astype("<f2")[..., None].view(np.uint8)
+        if scheme != "gguf_q6_k":
+            dmin = r.uniform(0.001, 0.05, (n, k // 256))
+            w[..., 2:4] = dmin.astype("<f2")[..., None].view(np.uint8)
+    return w.reshape(n, k // 256 * size)
+
+
+def gguf_case(scheme, xshape, n, elem="f32", eye=False):
+    k = xshape[-1]
+    w = gguf_weights(scheme, n, k)
+    x = np.eye(k, dtype=np.float32) if eye else rand(r, xshape, elem)
+    return matmul_case("%s/%s/%s/n%d" % (scheme, elem, "eye%d" % k if eye
+                                         else shape_name(xshape), n),
+                       scheme, x, w, [], gguf_decode(scheme, w), n, elem)
+
+
+def check_gguf_reference():
+    """The reference decoders on hand-built blocks."""
+    def half(v):
+        return list(np.float16(v).tobytes())
+    # q8_K: d * qs, bsums ignored.
+    blk = list(struct.pack("<f", 0.5)) + [3, 0xFF, 0x80] + [1] * 253 + \
+        [7] * 32
+    y = dequant_q8_k(blk)
+    assert y[:4] == [1.5, -0.5, -64.0, 0.5] and len(y) == 256, y[:4]
+    # q4_K: d = 1, dmin = 0.5; sub-block j has scale j + 1 and min 2j (6-bit
+    # packed: j >= 4 splits into nibbles of byte j + 4 and the top bits of
+    # bytes j - 4 and j); qs[i] = (i % 16) | (15 - i % 16) << 4.
+    scales = [0] * 12
+    for j in range(8):
+        sc, m = j + 1 + (40 if j >= 4 else 0), 2 * j + (32 if j >= 4 else 0)
+        if j < 4:
+            scales[j], scales[j + 4] = sc, m
+        else:
+            scales[j + 4] = (sc & 0xF) | ((m & 0xF) << 4)
+            scales[j - 4] |= (sc >> 4) << 6
+            scales[j] |= (m >> 4) << 6
+    qs = [(i % 16) | ((15 - i % 16) << 4) for i in range(128)]
+    y = dequant_q4_k(half(1.0) + half(0.5) + scales + qs)
+    for i in range(256):
+        j, l = i // 32, i % 32
+        sc, m = j + 1 + (40 if j >= 4 else 0), 2 * j + (32 if j >= 4 else 0)
+        q = l % 16 if j % 2 == 0 else 15 - l % 16
+        assert y[i] == sc * q - 0.5 * m, (i, y[i], sc, q, m)
+    # q5_K: the same plus qh with bit j of byte l set for l == j.
+    qh = [1 << (l % 8) for l in range(32)]
+    y5 = dequant_q5_k(half(1.0) + half(0.5) + scales + qh + qs)
+    for i in range(256):
+        j, l = i // 32, i % 32
+        sc = j + 1 + (40 if j >= 4 else 0)
+        assert y5[i] == y[i] + (16 * sc if l % 8 == j else 0), i
+    # q6_K: weight i is scales[i // 16] * (q - 32) with q = i % 64 spread
+    # over ql's nibbles and qh's bit pairs.
+    ql, qhb = [0] * 128, [0] * 64
+    for i in range(256):
+        h, t, l = i // 128, i % 128 // 32, i % 32
+        q = i % 64
+        ql[64 * h + 32 * (t % 2) + l] |= (q & 0xF) << (4 * (t // 2))
+        qhb[32 * h + l] |= (q >> 4) << (2 * t)
+    sc = [(i - 8) & 0xFF for i in range(16)]
+    y = dequant_q6_k(ql + qhb + sc + half(0.25))
+    for i in range(256):
+        assert y[i] == 0.25 * (i // 16 - 8) * (i % 64 - 32), (i, y[i])
+
+
+suite.check("fp8/reference_tables", check_fp8_tables)
+suite.check("gguf/reference_decoders", check_gguf_reference)
 
 cases = []
 for scheme in ("int8_block", "int8_block_asym", "int4_block"):
     cases += [case(scheme, 32, (4, 64), 16), case(scheme, 16, (2, 3, 64), 8),
               case(scheme, 64, (5, 128), 12, "bf16")]
+for scheme in ("fp8_e4m3", "fp8_e5m2"):
+    cases += [fp8_case(scheme, (4, 64), 16), fp8_case(scheme, (2, 3, 48), 5),
+              fp8_case(scheme, (5, 128), 12, "bf16"),
+              fp8_case(scheme, (3, 96), 8, w=fp8_edge_weights(scheme, 8, 96),
+                       tag="edge"),
+              fp8_special_case(scheme)]
+for scheme in GGUF_BYTES:
+    cases += [gguf_case(scheme, (4, 256), 3), gguf_case(scheme, (3, 512), 8),
+              gguf_case(scheme, (2, 3, 256), 5),
+              gguf_case(scheme, (5, 512), 4, "bf16"),
+              gguf_case(scheme, (256, 256), 6, eye=True)]
 suite.run(cases)
 suite.finish()

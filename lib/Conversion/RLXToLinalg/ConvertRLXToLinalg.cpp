@@ -57,6 +57,7 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateNNToLinalgPatterns(converter, patterns);
   populateQuantToLinalgPatterns(converter, patterns);
   populateFFTToLinalgPatterns(converter, patterns);
+  populateSolveToLinalgPatterns(converter, patterns);
   populateConvToLinalgPatterns(converter, patterns);
   populateControlFlowToSCFPatterns(converter, patterns);
   // Fused ops and selective_scan lower through rlx op chains.

@@ -38,6 +38,8 @@ void populateControlFlowToSCFPatterns(const TypeConverter &converter,
 void populateSelectiveScanToScanPatterns(RewritePatternSet &patterns);
 void populateFFTToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
+void populateSolveToLinalgPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
 
 } // namespace rlx
 } // namespace mlir

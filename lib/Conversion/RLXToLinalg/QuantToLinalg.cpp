@@ -8,7 +8,9 @@
 //
 // Affine (de)quantization is elementwise: each element reads its scale and
 // zero point per tensor or per channel of `axis`. Rounding is half to even,
-// as PyTorch's.
+// as PyTorch's. dequant_matmul decodes its packed weight into a float
+// tensor and multiplies by it; the GGUF K-quant decoding is in
+// GGUFDecode.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,8 @@
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -72,6 +76,113 @@ static std::optional<int64_t> axisOf(std::optional<uint64_t> axis,
   if (!axis)
     return std::nullopt;
   return positiveAxis(static_cast<int64_t>(*axis), rank);
+}
+
+/// The e4m3fn value of the byte `bits` (i8) in f32: bias 7, subnormals at
+/// exponent 0, no infinities, NaN for S.1111.111. Decoded with integer
+/// operations because arith-to-llvm does not lower f8 types.
+static Value decodeE4M3FN(OpBuilder &b, Location loc, Value bits) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto c = [&](Type type, double v) {
+    return createScalarConstant(b, loc, type, v);
+  };
+  Value v = arith::ExtUIOp::create(b, loc, i32, bits);
+  Value e = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, v, c(i32, 3)), c(i32, 15));
+  Value m = arith::AndIOp::create(b, loc, v, c(i32, 7));
+  // A normal value's f32 bits: exponent rebiased to 127, mantissa widened
+  // from 3 to 23 bits.
+  Value normal = arith::OrIOp::create(
+      b, loc,
+      arith::ShLIOp::create(b, loc,
+                            arith::AddIOp::create(b, loc, e, c(i32, 127 - 7)),
+                            c(i32, 23)),
+      arith::ShLIOp::create(b, loc, m, c(i32, 20)));
+  // A subnormal is m * 2^(1 - 7 - 3).
+  Value subnormal = arith::MulFOp::create(
+      b, loc, arith::UIToFPOp::create(b, loc, f32, m), c(f32, 0x1p-9));
+  Value mag = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, e, c(i32, 0)),
+      subnormal, arith::BitcastOp::create(b, loc, f32, normal));
+  Value nan = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, v, c(i32, 0x7F)), c(i32, 0x7F));
+  mag = arith::SelectOp::create(
+      b, loc, nan, c(f32, std::numeric_limits<double>::quiet_NaN()), mag);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, v, c(i32, 0x80));
+  return arith::SelectOp::create(b, loc, negative,
+                                 arith::NegFOp::create(b, loc, mag), mag);
+}
+
+/// The e5m2 value of the byte `bits` (i8) in f32: e5m2 is the high byte of
+/// an IEEE half (bias 15, subnormals, infinities and NaN alike), and f16
+/// lowers where f8 does not.
+static Value decodeE5M2(OpBuilder &b, Location loc, Value bits) {
+  Value half = arith::ShLIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, b.getI16Type(), bits),
+      createScalarConstant(b, loc, b.getI16Type(), 8));
+  Value h = arith::BitcastOp::create(b, loc, b.getF16Type(), half);
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), h);
+}
+
+/// The f32 [n, k] weight of the schemes that store one element per byte or
+/// nibble and scale it from operands: `w * scale`, `(w - zero_point) *
+/// scale`, `(nibble - 8) * scale`, `fp8(w) * scale` (see #rlx.quant).
+static Value decodeScaled(OpBuilder &rewriter, Location loc,
+                          QuantSchemeAttr scheme, Value packed,
+                          ValueRange params, int64_t n, int64_t k) {
+  MLIRContext *ctx = rewriter.getContext();
+  QuantKind kind = scheme.getKind();
+  int64_t block = scheme.getBlockSize();
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  bool int4 = kind == QuantKind::Int4Block;
+  SmallVector<Value> inputs = {packed};
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(2, 0, {d(0), int4 ? d(1).floorDiv(2) : d(1)}, ctx)};
+  // fp8 scales are per row, the others per row and block.
+  AffineMap paramMap =
+      block ? AffineMap::get(2, 0, {d(0), d(1).floorDiv(block)}, ctx)
+            : AffineMap::get(2, 0, d(0), ctx);
+  for (Value p : params) {
+    inputs.push_back(p);
+    maps.push_back(paramMap);
+  }
+  return buildMappedGeneric(
+      rewriter, loc, RankedTensorType::get({n, k}, rewriter.getF32Type()), {},
+      inputs, maps, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        Value v;
+        if (int4) {
+          // Low nibble for even k, high nibble for odd k; q - 8.
+          Value byte = arith::ExtUIOp::create(b, l, b.getI32Type(), args[0]);
+          Value odd = arith::IndexCastOp::create(
+              b, l, b.getI32Type(),
+              arith::RemUIOp::create(b, l, linalg::IndexOp::create(b, l, 1),
+                                     arith::ConstantIndexOp::create(b, l, 2)));
+          Value shift = arith::MulIOp::create(
+              b, l, odd,
+              arith::ConstantOp::create(b, l, b.getI32IntegerAttr(4)));
+          Value nibble = arith::AndIOp::create(
+              b, l, arith::ShRUIOp::create(b, l, byte, shift),
+              arith::ConstantOp::create(b, l, b.getI32IntegerAttr(15)));
+          Value q = arith::SubIOp::create(
+              b, l, nibble,
+              arith::ConstantOp::create(b, l, b.getI32IntegerAttr(8)));
+          v = arith::SIToFPOp::create(b, l, b.getF32Type(), q);
+        } else if (kind == QuantKind::Fp8E4M3) {
+          v = decodeE4M3FN(b, l, args[0]);
+        } else if (kind == QuantKind::Fp8E5M2) {
+          v = decodeE5M2(b, l, args[0]);
+        } else {
+          v = arith::SIToFPOp::create(
+              b, l, b.getF32Type(),
+              arith::ExtSIOp::create(b, l, b.getI32Type(), args[0]));
+        }
+        if (kind == QuantKind::Int8BlockAsym)
+          v = arith::SubFOp::create(b, l, v, args[2]);
+        return arith::MulFOp::create(b, l, v, args[1]).getResult();
+      });
 }
 
 namespace {
@@ -172,20 +283,14 @@ struct FakeQuantizePattern : OpConversionPattern<FakeQuantizeOp> {
 };
 
 /// Decodes the packed weight into a float [N, K] tensor (see #rlx.quant),
-/// then multiplies x [..., K] by its transpose. The GGUF and fp8 schemes
-/// are not lowered yet.
+/// then multiplies x [..., K] by its transpose.
 struct DequantMatmulPattern : OpConversionPattern<DequantMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(DequantMatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     QuantSchemeAttr scheme = op.getScheme();
-    QuantKind kind = scheme.getKind();
-    if (kind != QuantKind::Int8Block && kind != QuantKind::Int8BlockAsym &&
-        kind != QuantKind::Int4Block)
-      return rewriter.notifyMatchFailure(op, "scheme is not lowered yet");
     auto xType = cast<RankedTensorType>(adaptor.getInput().getType());
     Value packed = adaptor.getWeight();
     auto wType = cast<RankedTensorType>(packed.getType());
@@ -194,50 +299,14 @@ struct DequantMatmulPattern : OpConversionPattern<DequantMatmulOp> {
       return rewriter.notifyMatchFailure(op, "needs static N and K");
     if (xType.getRank() < 2)
       return rewriter.notifyMatchFailure(op, "needs an input of rank >= 2");
-    int64_t n = wType.getDimSize(0), block = scheme.getBlockSize();
-    Type element = xType.getElementType();
-    Type f32 = rewriter.getF32Type();
-    auto decodedType = RankedTensorType::get({n, k}, f32);
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    bool int4 = kind == QuantKind::Int4Block;
-    SmallVector<Value> inputs = {packed};
-    SmallVector<AffineMap> maps = {AffineMap::get(
-        2, 0, {d(0), int4 ? d(1).floorDiv(2) : d(1)}, ctx)};
-    AffineMap perBlock = AffineMap::get(2, 0, {d(0), d(1).floorDiv(block)},
-                                        ctx);
-    for (Value p : adaptor.getParams()) {
-      inputs.push_back(p);
-      maps.push_back(perBlock);
-    }
-    Value decoded = buildMappedGeneric(
-        rewriter, loc, decodedType, {}, inputs, maps,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value q;
-          if (int4) {
-            // Low nibble for even k, high nibble for odd k; q - 8.
-            Value byte = arith::ExtUIOp::create(b, l, b.getI32Type(), args[0]);
-            Value odd = arith::IndexCastOp::create(
-                b, l, b.getI32Type(),
-                arith::RemUIOp::create(b, l, linalg::IndexOp::create(b, l, 1),
-                                       arith::ConstantIndexOp::create(b, l, 2)));
-            Value shift = arith::MulIOp::create(
-                b, l, odd,
-                arith::ConstantOp::create(b, l, b.getI32IntegerAttr(4)));
-            Value nibble = arith::AndIOp::create(
-                b, l, arith::ShRUIOp::create(b, l, byte, shift),
-                arith::ConstantOp::create(b, l, b.getI32IntegerAttr(15)));
-            q = arith::SubIOp::create(
-                b, l, nibble,
-                arith::ConstantOp::create(b, l, b.getI32IntegerAttr(8)));
-          } else {
-            q = arith::ExtSIOp::create(b, l, b.getI32Type(), args[0]);
-          }
-          Value v = arith::SIToFPOp::create(b, l, b.getF32Type(), q);
-          if (kind == QuantKind::Int8BlockAsym)
-            v = arith::SubFOp::create(b, l, v, args[2]);
-          return arith::MulFOp::create(b, l, v, args[1]).getResult();
-        });
-    Value weight = castTensor(rewriter, loc, decoded, element);
+    // With K static, the verifier has checked that it is a multiple of the
+    // block size (256 for GGUF) and, where static, the packed row width.
+    int64_t n = wType.getDimSize(0);
+    Value decoded = scheme.isGguf()
+                        ? buildGgufDecode(rewriter, loc, scheme, packed, n, k)
+                        : decodeScaled(rewriter, loc, scheme, packed,
+                                       adaptor.getParams(), n, k);
+    Value weight = castTensor(rewriter, loc, decoded, xType.getElementType());
     auto resultType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     rewriter.replaceOp(op, buildMatmul(rewriter, loc, adaptor.getInput(),

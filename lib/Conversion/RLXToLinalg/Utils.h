@@ -9,6 +9,7 @@
 #ifndef LIB_CONVERSION_RLXTOLINALG_UTILS_H
 #define LIB_CONVERSION_RLXTOLINALG_UTILS_H
 
+#include "RLX/Dialect/MIR/IR/RLXDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -105,6 +106,11 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                   bool transposeA, bool transposeB,
                   RankedTensorType resultType);
+
+/// The f32 [n, k] weight that `packed` (i8 [n, k / 256 * block bytes]) holds
+/// in the GGUF K-quant `scheme` (see GGUFDecode.cpp); k is a multiple of 256.
+Value buildGgufDecode(OpBuilder &b, Location loc, QuantSchemeAttr scheme,
+                      Value packed, int64_t n, int64_t k);
 
 /// The row statistics of a stable softmax along `axis` of `input`: (max,
 /// sum of exp(x - max)) in the accumulation type `acc`, both without

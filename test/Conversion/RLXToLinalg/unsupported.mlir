@@ -1,14 +1,5 @@
 // RUN: rlx-opt %s -convert-rlx-to-linalg -split-input-file -verify-diagnostics
 
-// rlx.dense_solve has no lowering.
-func.func @dense_solve(%a: tensor<3x3xf64>, %b: tensor<3x2xf64>) -> tensor<3x2xf64> {
-  // expected-error @+1 {{failed to legalize operation 'rlx.dense_solve' that was explicitly marked illegal}}
-  %x = rlx.dense_solve %a, %b : tensor<3x3xf64>, tensor<3x2xf64>
-  return %x : tensor<3x2xf64>
-}
-
-// -----
-
 // rlx.param is bound by the runtime (or specialized away) before lowering.
 func.func @param() -> tensor<4xf32> {
   // expected-error @+1 {{failed to legalize operation 'rlx.param' that was explicitly marked illegal}}
@@ -55,13 +46,4 @@ func.func @attention_dynamic_heads(%q: tensor<1x?x8x16xf32>) -> tensor<1x?x8x16x
   // expected-error @+1 {{failed to legalize operation 'rlx.attention' that was explicitly marked illegal}}
   %0 = rlx.attention %q, %q, %q mask = none : tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>
   return %0 : tensor<1x?x8x16xf32>
-}
-
-// -----
-
-// dequant_matmul with a GGUF K-quant scheme is not lowered yet.
-func.func @dequant_matmul_gguf(%x: tensor<4x256xf32>, %w: tensor<16x144xui8>) -> tensor<4x16xf32> {
-  // expected-error @+1 {{failed to legalize operation 'rlx.dequant_matmul' that was explicitly marked illegal}}
-  %0 = rlx.dequant_matmul #rlx.quant<gguf_q4_k> %x, %w : tensor<4x256xf32>, tensor<16x144xui8>
-  return %0 : tensor<4x16xf32>
 }

@@ -1,0 +1,227 @@
+//===- GGUFDecode.cpp - decoding of GGUF K-quant super-blocks -------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// llama.cpp's K-quants pack 256 weights into a super-block whose scales live
+// among the packed bytes. The decoded weight is one linalg.generic over
+// (n, k) whose body reads, with tensor.extract, the few bytes that weight
+// (n, k) depends on and computes it as ggml's dequantize_row_q4_K, _q5_K,
+// _q6_K and _q8_K (ggml-quants.c) do, in the same f32 operations and order.
+// Multi-byte fields (f16 halves, q8_K's f32 scale) are little-endian, as
+// GGUF files store them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// Emits, in the body of the decoding generic, the reads and arithmetic of
+/// weight (row, k): `j` is k's position in its super-block and `base` the
+/// super-block's byte offset in the packed row (index values). Byte offsets
+/// passed to the readers are from the super-block's first byte.
+class SuperBlock {
+public:
+  OpBuilder &b;
+  Location loc;
+  Value packed, row, j, base;
+
+  SuperBlock(OpBuilder &b, Location loc, Value packed, int64_t weights,
+             int64_t bytes)
+      : b(b), loc(loc), packed(packed) {
+    row = linalg::IndexOp::create(b, loc, 0);
+    Value k = linalg::IndexOp::create(b, loc, 1);
+    j = rem(k, weights);
+    base = mul(div(k, weights), bytes);
+  }
+
+  Value index(int64_t v) {
+    return createScalarConstant(b, loc, b.getIndexType(), v);
+  }
+  Value i32(int64_t v) {
+    return createScalarConstant(b, loc, b.getI32Type(), v);
+  }
+  Value add(Value x, int64_t c) {
+    return c ? arith::AddIOp::create(b, loc, x, index(c)) : x;
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t c) {
+    return arith::MulIOp::create(b, loc, x, index(c));
+  }
+  Value div(Value x, int64_t c) {
+    return arith::DivUIOp::create(b, loc, x, index(c));
+  }
+  Value rem(Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, index(c));
+  }
+
+  /// The byte at `offset` as i32, zero- or (`isSigned`) sign-extended.
+  Value byte(Value offset, bool isSigned = false) {
+    return read(add(base, offset), isSigned);
+  }
+
+  /// The little-endian `width`-byte word at `offset` as i32.
+  Value word(int64_t offset, int64_t width) {
+    Value w = read(add(base, offset), /*isSigned=*/false);
+    for (int64_t i = 1; i < width; ++i) {
+      Value next = read(add(base, offset + i), /*isSigned=*/false);
+      w = arith::OrIOp::create(b, loc, w,
+                               arith::ShLIOp::create(b, loc, next, i32(8 * i)));
+    }
+    return w;
+  }
+
+  /// The ggml_half at `offset` in f32.
+  Value half(int64_t offset) {
+    Value bits =
+        arith::TruncIOp::create(b, loc, b.getI16Type(), word(offset, 2));
+    Value h = arith::BitcastOp::create(b, loc, b.getF16Type(), bits);
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), h);
+  }
+
+  /// The f32 at `offset`.
+  Value f32(int64_t offset) {
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), word(offset, 4));
+  }
+
+  /// (v >> shift) & mask for an i32 `v` and an index `shift`.
+  Value bits(Value v, Value shift, int64_t mask) {
+    Value s = arith::IndexCastOp::create(b, loc, b.getI32Type(), shift);
+    return arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, v, s),
+                                 i32(mask));
+  }
+  Value bits(Value v, int64_t shift, int64_t mask) {
+    if (shift)
+      v = arith::ShRUIOp::create(b, loc, v, i32(shift));
+    return arith::AndIOp::create(b, loc, v, i32(mask));
+  }
+
+  Value toFloat(Value v) {
+    return arith::SIToFPOp::create(b, loc, b.getF32Type(), v);
+  }
+
+private:
+  /// The byte at index `at` of the packed row.
+  Value read(Value at, bool isSigned) {
+    Value v = tensor::ExtractOp::create(b, loc, packed, ValueRange{row, at});
+    if (isSigned)
+      return arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
+    return arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
+  }
+};
+
+} // namespace
+
+/// get_scale_min_k4: the 6-bit scale and min of sub-block `is` (0..7) from
+/// the 12 bytes q at `offset`. Sub-blocks 0-3 keep them in the low 6 bits of
+/// q[is] and q[is + 4]; sub-blocks 4-7 keep their low 4 bits in the nibbles
+/// of q[is + 4] and their top 2 bits in the top bits of q[is - 4] (scale)
+/// and q[is] (min).
+static std::pair<Value, Value> scaleMinK4(SuperBlock &s, Value is,
+                                          int64_t offset) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value at = s.byte(s.add(is, offset));
+  Value after = s.byte(s.add(is, offset + 4));
+  // q[is - 4] for is >= 4; is % 4 keeps the read in bounds for is < 4.
+  Value before = s.byte(s.add(s.rem(is, 4), offset));
+  auto high = [&](Value v) {
+    return arith::ShLIOp::create(b, loc, s.bits(v, 6, 3), s.i32(4));
+  };
+  Value scale =
+      arith::OrIOp::create(b, loc, s.bits(after, 0, 15), high(before));
+  Value min = arith::OrIOp::create(b, loc, s.bits(after, 4, 15), high(at));
+  Value low =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, is, s.index(4));
+  return {arith::SelectOp::create(b, loc, low, s.bits(at, 0, 63), scale),
+          arith::SelectOp::create(b, loc, low, s.bits(after, 0, 63), min)};
+}
+
+/// dequantize_row_q4_K / _q5_K: block {half d, dmin; u8 scales[12];
+/// (q5_K: u8 qh[32];) u8 qs[128]}. Sub-block is = j / 32 has scale d * sc
+/// and min dmin * m; byte qs[32 * (j / 64) + j % 32] holds j's low 4 bits
+/// in its low nibble for even sub-blocks, its high nibble for odd ones;
+/// q5_K's fifth bit is bit `is` of qh[j % 32]. w = d * sc * q - dmin * m.
+static Value decodeQ4KOrQ5K(SuperBlock &s, bool q5) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value is = s.div(s.j, 32), l = s.rem(s.j, 32);
+  int64_t qs = q5 ? 48 : 16;
+  Value packedByte = s.byte(s.add(s.add(s.mul(s.div(s.j, 64), 32), l), qs));
+  Value q = s.bits(packedByte, s.mul(s.rem(is, 2), 4), 15);
+  if (q5) {
+    Value fifth = s.bits(s.byte(s.add(l, 16)), is, 1);
+    q = arith::OrIOp::create(b, loc, q,
+                             arith::ShLIOp::create(b, loc, fifth, s.i32(4)));
+  }
+  auto [sc, m] = scaleMinK4(s, is, 4);
+  Value d = arith::MulFOp::create(b, loc, s.half(0), s.toFloat(sc));
+  Value min = arith::MulFOp::create(b, loc, s.half(2), s.toFloat(m));
+  return arith::SubFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, d, s.toFloat(q)), min);
+}
+
+/// dequantize_row_q6_K: block {u8 ql[128]; u8 qh[64]; i8 scales[16]; half
+/// d}. Each half h = j / 128 uses 64 bytes of ql and 32 of qh; its quarter
+/// t = j % 128 / 32 takes the low (t < 2) or high nibble of ql[64 h + 32
+/// (t % 2) + j % 32] and bits 2t, 2t + 1 of qh[32 h + j % 32] as the top
+/// two. w = d * scales[j / 16] * (q - 32).
+static Value decodeQ6K(SuperBlock &s) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value h = s.div(s.j, 128), t = s.div(s.rem(s.j, 128), 32);
+  Value l = s.rem(s.j, 32);
+  Value lowAt = s.add(s.add(s.mul(h, 64), s.mul(s.rem(t, 2), 32)), l);
+  Value low = s.bits(s.byte(lowAt), s.mul(s.div(t, 2), 4), 15);
+  Value high =
+      s.bits(s.byte(s.add(s.add(s.mul(h, 32), l), 128)), s.mul(t, 2), 3);
+  Value q = arith::SubIOp::create(
+      b, loc,
+      arith::OrIOp::create(b, loc, low,
+                           arith::ShLIOp::create(b, loc, high, s.i32(4))),
+      s.i32(32));
+  Value sc = s.byte(s.add(s.div(s.j, 16), 192), /*isSigned=*/true);
+  Value d = arith::MulFOp::create(b, loc, s.half(208), s.toFloat(sc));
+  return arith::MulFOp::create(b, loc, d, s.toFloat(q));
+}
+
+/// dequantize_row_q8_K: block {f32 d; i8 qs[256]; i16 bsums[16]} (the sums
+/// only speed up dot products). w = d * qs[j].
+static Value decodeQ8K(SuperBlock &s) {
+  Value q = s.byte(s.add(s.j, 4), /*isSigned=*/true);
+  return arith::MulFOp::create(s.b, s.loc, s.f32(0), s.toFloat(q));
+}
+
+Value rlx::buildGgufDecode(OpBuilder &b, Location loc, QuantSchemeAttr scheme,
+                           Value packed, int64_t n, int64_t k) {
+  int64_t weights = scheme.getEffectiveBlockSize();
+  int64_t bytes = scheme.getPackedRowBytes(weights);
+  QuantKind kind = scheme.getKind();
+  return buildMappedGeneric(
+      b, loc, RankedTensorType::get({n, k}, b.getF32Type()), {}, {}, {},
+      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        SuperBlock s(nb, l, packed, weights, bytes);
+        switch (kind) {
+        case QuantKind::GgufQ4K:
+          return decodeQ4KOrQ5K(s, /*q5=*/false);
+        case QuantKind::GgufQ5K:
+          return decodeQ4KOrQ5K(s, /*q5=*/true);
+        case QuantKind::GgufQ6K:
+          return decodeQ6K(s);
+        case QuantKind::GgufQ8K:
+          return decodeQ8K(s);
+        default:
+          llvm_unreachable("not a GGUF scheme");
+        }
+      });
+}
