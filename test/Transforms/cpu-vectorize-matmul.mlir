@@ -1,0 +1,141 @@
+// RUN: rlx-opt %s --rlx-cpu-vectorize-matmul --split-input-file | FileCheck %s
+// RUN: rlx-opt %s --rlx-cpu-pipeline --split-input-file | FileCheck %s --check-prefix=LLVM
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// A 2-D f32 matmul whose M and N the tiles divide: column blocks of 32
+// outside row blocks of 8, a k loop of single steps carrying the 8x32 C
+// block, and one vector.contract per step reading A as [8, 1] and B as
+// [1, 32] (no broadcast to the whole block).
+// CHECK-LABEL: func.func @tiled
+// CHECK:         scf.for %{{.+}} = %c0 to %c64 step %c32
+// CHECK:           scf.for %{{.+}} = %c0 to %c16 step %c8
+// CHECK:             scf.for %{{.+}} = %c0 to %c24 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (tensor<8x32xf32>)
+// CHECK:               vector.transfer_read {{.+}} : tensor<8x1xf32>, vector<8x1xf32>
+// CHECK:               vector.transfer_read {{.+}} : tensor<1x32xf32>, vector<32xf32>
+// CHECK:               vector.contract {{.+}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NOT:         linalg.generic
+// After bufferization the C block stays in registers through the k loop
+// (a block argument of the loop, not a load and store per step), updated
+// by one FMA of a row of B per row of the block.
+// LLVM-LABEL: llvm.func @tiled
+// LLVM:         llvm.br ^bb{{[0-9]+}}(%{{.+}}, %{{.+}} : i64, !llvm.array<8 x vector<32xf32>>)
+// LLVM-COUNT-8: llvm.intr.fmuladd({{.+}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// LLVM:       llvm.func @batched
+func.func @tiled(%x: tensor<16x24xf32>, %y: tensor<24x64xf32>,
+                 %acc: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<16x24xf32>, tensor<24x64xf32>)
+      outs(%acc : tensor<16x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
+#a = affine_map<(b, m, n, k) -> (b, m, k)>
+#b = affine_map<(b, m, n, k) -> (k, n)>
+#c = affine_map<(b, m, n, k) -> (b, m, n)>
+
+// A batch dim (here only in A and C, as x @ W in a transformer) is tiled
+// by one and dropped before vectorization: the contract is still 2-D.
+// CHECK-LABEL: func.func @batched
+// CHECK:         scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK:           vector.contract {{.+}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NOT:       vector<1x8x32xf32>
+func.func @batched(%x: tensor<2x8x4xf32>, %w: tensor<4x32xf32>,
+                   %acc: tensor<2x8x32xf32>) -> tensor<2x8x32xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "parallel",
+                                         "reduction"]}
+      ins(%x, %w : tensor<2x8x4xf32>, tensor<4x32xf32>)
+      outs(%acc : tensor<2x8x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x32xf32>
+  return %r : tensor<2x8x32xf32>
+}
+
+// -----
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// f64 tiles are 8 x 16 (two 512-bit registers of f64 per row).
+// CHECK-LABEL: func.func @f64
+// CHECK:         vector.contract {{.+}} : vector<8x1xf64>, vector<1x16xf64> into vector<8x16xf64>
+func.func @f64(%x: tensor<8x3xf64>, %y: tensor<3x16xf64>,
+               %acc: tensor<8x16xf64>) -> tensor<8x16xf64> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<8x3xf64>, tensor<3x16xf64>)
+      outs(%acc : tensor<8x16xf64>) {
+  ^bb0(%p: f64, %q: f64, %o: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %o, %m : f64
+    linalg.yield %s : f64
+  } -> tensor<8x16xf64>
+  return %r : tensor<8x16xf64>
+}
+
+// -----
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// M = 12 is not a multiple of 8, N = 20 not of 32, a dynamic M has no
+// static tile count, and i32 is not a float: all keep the loop lowering.
+// CHECK-LABEL: func.func @untiled
+// CHECK-NOT:     vector.contract
+// CHECK-COUNT-4: linalg.generic
+// CHECK-NOT:     vector.contract
+func.func @untiled(%x: tensor<12x4xf32>, %y: tensor<4x32xf32>, %acc: tensor<12x32xf32>,
+                   %x2: tensor<8x4xf32>, %y2: tensor<4x20xf32>, %acc2: tensor<8x20xf32>,
+                   %x3: tensor<?x4xf32>, %acc3: tensor<?x32xf32>,
+                   %x4: tensor<8x4xi32>, %y4: tensor<4x32xi32>, %acc4: tensor<8x32xi32>)
+    -> (tensor<12x32xf32>, tensor<8x20xf32>, tensor<?x32xf32>, tensor<8x32xi32>) {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<12x4xf32>, tensor<4x32xf32>) outs(%acc : tensor<12x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<12x32xf32>
+  %r2 = linalg.generic {indexing_maps = [#a, #b, #c],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x2, %y2 : tensor<8x4xf32>, tensor<4x20xf32>) outs(%acc2 : tensor<8x20xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x20xf32>
+  %r3 = linalg.generic {indexing_maps = [#a, #b, #c],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x3, %y : tensor<?x4xf32>, tensor<4x32xf32>) outs(%acc3 : tensor<?x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x32xf32>
+  %r4 = linalg.generic {indexing_maps = [#a, #b, #c],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x4, %y4 : tensor<8x4xi32>, tensor<4x32xi32>) outs(%acc4 : tensor<8x32xi32>) {
+  ^bb0(%p: i32, %q: i32, %o: i32):
+    %m = arith.muli %p, %q : i32
+    %s = arith.addi %o, %m : i32
+    linalg.yield %s : i32
+  } -> tensor<8x32xi32>
+  return %r, %r2, %r3, %r4 : tensor<12x32xf32>, tensor<8x20xf32>, tensor<?x32xf32>, tensor<8x32xi32>
+}
