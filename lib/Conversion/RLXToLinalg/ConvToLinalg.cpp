@@ -24,9 +24,8 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// `input` padded on its spatial dims (low/high pairs per dim) with `value`.
-static Value padSpatial(OpBuilder &b, Location loc, Value input,
-                        ArrayRef<int64_t> padding, Value value) {
+Value rlx::padSpatial(OpBuilder &b, Location loc, Value input,
+                      ArrayRef<int64_t> padding, Value value) {
   if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
@@ -51,6 +50,95 @@ static ConvWindow windowOf(OpTy op, ArrayRef<int64_t> stridesFill) {
       stridesFill);
   assert(succeeded(w) && "verified window");
   return *w;
+}
+
+/// The gather form of a transposed convolution: output (oy, ox) reads input
+/// (iy, ix) = ((oy + lo - ky d) / s, ...) when that divides exactly and is
+/// in range, so each output element is one reduction over (ci, ky, kx).
+Value rlx::buildConvTranspose2D(OpBuilder &builder, Location loc, Value x,
+                                Value weight, RankedTensorType accType,
+                                const ConvWindow &w, int64_t groups) {
+  MLIRContext *ctx = builder.getContext();
+  auto inType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(weight.getType());
+  Type acc = accType.getElementType();
+  int64_t inPerGroup = wType.getDimSize(0) / groups;
+  int64_t outPerGroup = wType.getDimSize(1);
+  // Loops: n, co, oy, ox, ci, ky, kx.
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  AffineMap wMap =
+      AffineMap::get(7, 0,
+                     {d(1).floorDiv(outPerGroup) * inPerGroup + d(4),
+                      d(1) % outPerGroup, d(5), d(6)},
+                     ctx);
+  AffineMap outMap = AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx);
+  Value init = createFilled(builder, loc, accType, {},
+                            createScalarConstant(builder, loc, acc, 0));
+  SmallVector<utils::IteratorType> iterators(7, utils::IteratorType::parallel);
+  for (int64_t i = 4; i < 7; ++i)
+    iterators[i] = utils::IteratorType::reduction;
+  // The weight's map mixes loops, so an unread tensor of the reduction's
+  // shape (ci, ky, kx) fixes those loops' trip counts.
+  Value window = tensor::EmptyOp::create(
+      builder, loc,
+      ArrayRef<int64_t>{inPerGroup, wType.getDimSize(2), wType.getDimSize(3)},
+      acc);
+  AffineMap windowMap = AffineMap::get(7, 0, {d(4), d(5), d(6)}, ctx);
+  return linalg::GenericOp::create(
+             builder, loc, accType, ValueRange{window, weight}, init,
+             ArrayRef<AffineMap>{windowMap, wMap, outMap}, iterators,
+             [&](OpBuilder &b, Location l, ValueRange args) {
+               auto idx = [&](int64_t i) {
+                 return linalg::IndexOp::create(b, l, i).getResult();
+               };
+               auto cst = [&](int64_t v) {
+                 return arith::ConstantIndexOp::create(b, l, v).getResult();
+               };
+               Value valid =
+                   arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+               SmallVector<Value> coords = {
+                   idx(0), arith::AddIOp::create(
+                               b, l,
+                               arith::MulIOp::create(
+                                   b, l,
+                                   arith::DivUIOp::create(b, l, idx(1),
+                                                          cst(outPerGroup)),
+                                   cst(inPerGroup)),
+                               idx(4))};
+               for (int64_t s = 0; s < 2; ++s) {
+                 // t = o + lo - k * dilation, read at t / stride.
+                 Value t = arith::SubIOp::create(
+                     b, l,
+                     arith::AddIOp::create(b, l, idx(2 + s),
+                                           cst(w.padding[2 * s])),
+                     arith::MulIOp::create(b, l, idx(5 + s),
+                                           cst(w.dilations[s])));
+                 Value q = arith::DivSIOp::create(b, l, t, cst(w.strides[s]));
+                 Value exact = arith::CmpIOp::create(
+                     b, l, arith::CmpIPredicate::eq,
+                     arith::MulIOp::create(b, l, q, cst(w.strides[s])), t);
+                 Value inRange = arith::AndIOp::create(
+                     b, l,
+                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, t,
+                                           cst(0)),
+                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q,
+                                           cst(inType.getDimSize(2 + s))));
+                 valid = arith::AndIOp::create(
+                     b, l, valid, arith::AndIOp::create(b, l, exact, inRange));
+                 coords.push_back(q);
+               }
+               // Invalid positions read element 0 and contribute nothing.
+               for (int64_t s = 2; s < 4; ++s)
+                 coords[s] =
+                     arith::SelectOp::create(b, l, valid, coords[s], cst(0));
+               Value xv = tensor::ExtractOp::create(b, l, x, coords);
+               Value sum = multiplyAccumulate(b, l, args[2], xv, args[1]);
+               linalg::YieldOp::create(
+                   b, l,
+                   arith::SelectOp::create(b, l, valid, sum, args[2])
+                       .getResult());
+             })
+      .getResult(0);
 }
 
 namespace {
@@ -219,9 +307,7 @@ struct PoolPattern : OpConversionPattern<PoolOp> {
   }
 };
 
-/// The gather form of a transposed convolution: output (oy, ox) reads input
-/// (iy, ix) = ((oy + lo - ky d) / s, ...) when that divides exactly and is
-/// in range, so each output element is one reduction over (ci, ky, kx).
+/// rlx.conv_transpose2d: the gather form, then the bias.
 struct ConvTranspose2DPattern : OpConversionPattern<ConvTranspose2DOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -241,92 +327,16 @@ struct ConvTranspose2DPattern : OpConversionPattern<ConvTranspose2DOp> {
         op.getDilationsAttr(), op.getOutputPaddingAttr(), {});
     if (failed(w))
       return failure();
-    int64_t groups = op.getGroups();
-    int64_t inPerGroup = wType.getDimSize(0) / groups;
-    int64_t outPerGroup = wType.getDimSize(1);
     Type element = inType.getElementType();
     Type acc = getAccumulatorType(element);
-    // Loops: n, co, oy, ox, ci, ky, kx.
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    AffineMap wMap = AffineMap::get(
-        7, 0,
-        {d(1).floorDiv(outPerGroup) * inPerGroup + d(4), d(1) % outPerGroup,
-         d(5), d(6)},
-        ctx);
-    AffineMap outMap = AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx);
-    auto accType = resultType.clone(acc);
-    Value init = createFilled(rewriter, loc, accType, {},
-                              createScalarConstant(rewriter, loc, acc, 0));
-    SmallVector<utils::IteratorType> iterators(7,
-                                               utils::IteratorType::parallel);
-    for (int64_t i = 4; i < 7; ++i)
-      iterators[i] = utils::IteratorType::reduction;
-    // The weight's map mixes loops, so an unread tensor of the reduction's
-    // shape (ci, ky, kx) fixes those loops' trip counts.
-    Value window = tensor::EmptyOp::create(
-        rewriter, loc,
-        ArrayRef<int64_t>{inPerGroup, wType.getDimSize(2), wType.getDimSize(3)},
-        acc);
-    AffineMap windowMap = AffineMap::get(7, 0, {d(4), d(5), d(6)}, ctx);
     Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, accType, ValueRange{window, adaptor.getWeight()},
-            init, ArrayRef<AffineMap>{windowMap, wMap, outMap}, iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              auto idx = [&](int64_t i) {
-                return linalg::IndexOp::create(b, l, i).getResult();
-              };
-              auto cst = [&](int64_t v) {
-                return arith::ConstantIndexOp::create(b, l, v).getResult();
-              };
-              Value valid = arith::ConstantOp::create(b, l,
-                                                      b.getBoolAttr(true));
-              SmallVector<Value> coords = {
-                  idx(0), arith::AddIOp::create(
-                              b, l,
-                              arith::MulIOp::create(
-                                  b, l,
-                                  arith::DivUIOp::create(b, l, idx(1),
-                                                         cst(outPerGroup)),
-                                  cst(inPerGroup)),
-                              idx(4))};
-              for (int64_t s = 0; s < 2; ++s) {
-                // t = o + lo - k * dilation, read at t / stride.
-                Value t = arith::SubIOp::create(
-                    b, l, arith::AddIOp::create(b, l, idx(2 + s),
-                                                cst(w->padding[2 * s])),
-                    arith::MulIOp::create(b, l, idx(5 + s),
-                                          cst(w->dilations[s])));
-                Value q = arith::DivSIOp::create(b, l, t, cst(w->strides[s]));
-                Value exact = arith::CmpIOp::create(
-                    b, l, arith::CmpIPredicate::eq,
-                    arith::MulIOp::create(b, l, q, cst(w->strides[s])), t);
-                Value inRange = arith::AndIOp::create(
-                    b, l,
-                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, t,
-                                          cst(0)),
-                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q,
-                                          cst(inType.getDimSize(2 + s))));
-                valid = arith::AndIOp::create(
-                    b, l, valid, arith::AndIOp::create(b, l, exact, inRange));
-                coords.push_back(q);
-              }
-              // Invalid positions read element 0 and contribute nothing.
-              for (int64_t s = 2; s < 4; ++s)
-                coords[s] =
-                    arith::SelectOp::create(b, l, valid, coords[s], cst(0));
-              Value xv = tensor::ExtractOp::create(b, l, x, coords);
-              Value sum = multiplyAccumulate(b, l, args[2], xv, args[1]);
-              linalg::YieldOp::create(
-                  b, l, arith::SelectOp::create(b, l, valid, sum, args[2])
-                            .getResult());
-            })
-            .getResult(0);
+        buildConvTranspose2D(rewriter, loc, x, adaptor.getWeight(),
+                             resultType.clone(acc), *w, op.getGroups());
     SmallVector<Value> inputs = {result};
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(4)};
     if (Value bias = adaptor.getBias()) {
       inputs.push_back(bias);
-      maps.push_back(AffineMap::get(4, 0, d(1), ctx));
+      maps.push_back(AffineMap::get(4, 0, getAffineDimExpr(1, ctx), ctx));
     }
     result = buildMappedGeneric(
         rewriter, loc, resultType, {}, inputs, maps,

@@ -59,6 +59,7 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateFFTToLinalgPatterns(converter, patterns);
   populateSolveToLinalgPatterns(converter, patterns);
   populateConvToLinalgPatterns(converter, patterns);
+  populateBackwardToLinalgPatterns(converter, patterns);
   populateControlFlowToSCFPatterns(converter, patterns);
   // Fused ops and selective_scan lower through rlx op chains.
   populateUnfusePatterns(patterns);

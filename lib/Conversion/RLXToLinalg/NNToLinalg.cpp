@@ -110,6 +110,108 @@ static Value buildNorm(OpBuilder &b, Location loc, Value x, Value gamma,
       });
 }
 
+Value rlx::buildAttentionProbs(OpBuilder &b, Location loc, Value q, Value k,
+                               Value attnMask, MaskKind kind,
+                               IntegerAttr windowAttr, double scale) {
+  MLIRContext *ctx = b.getContext();
+  auto qt = cast<RankedTensorType>(q.getType());
+  auto kt = cast<RankedTensorType>(k.getType());
+  int64_t heads = qt.getDimSize(1), group = heads / kt.getDimSize(1);
+  Type acc = getAccumulatorType(qt.getElementType());
+  AffineExpr b0 = getAffineDimExpr(0, ctx), h = getAffineDimExpr(1, ctx),
+             i = getAffineDimExpr(2, ctx), j = getAffineDimExpr(3, ctx),
+             r = getAffineDimExpr(4, ctx);
+  AffineExpr kvHead = group == 1 ? h : h.floorDiv(group);
+
+  // scores[b, h, i, j] = scale * sum_d q[b, h, i, d] k[b, h/g, j, d]
+  SmallVector<int64_t> scoreShape = {qt.getDimSize(0), heads, qt.getDimSize(2),
+                                     kt.getDimSize(2)};
+  auto scoreType = RankedTensorType::get(scoreShape, acc);
+  SmallVector<Value> scoreDyn;
+  if (qt.isDynamicDim(0))
+    scoreDyn.push_back(getDimSize(b, loc, q, 0));
+  if (qt.isDynamicDim(2))
+    scoreDyn.push_back(getDimSize(b, loc, q, 2));
+  if (kt.isDynamicDim(2))
+    scoreDyn.push_back(getDimSize(b, loc, k, 2));
+  Value zero = createScalarConstant(b, loc, acc, 0);
+  Value scoreInit = createFilled(b, loc, scoreType, scoreDyn, zero);
+  SmallVector<utils::IteratorType> it5(5, utils::IteratorType::parallel);
+  it5[4] = utils::IteratorType::reduction;
+  Value scores =
+      buildContraction(b, loc, q, k, scoreInit,
+                       {AffineMap::get(5, 0, {b0, h, i, r}, ctx),
+                        AffineMap::get(5, 0, {b0, kvHead, j, r}, ctx),
+                        AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
+                       it5);
+
+  // Scale, then add the bias or replace masked scores by -inf.
+  Value offset; // Skv - S: the causal diagonal aligned at the end.
+  if (kind == MaskKind::Causal || kind == MaskKind::SlidingWindow)
+    offset = arith::SubIOp::create(b, loc, getDimSize(b, loc, k, 2),
+                                   getDimSize(b, loc, q, 2));
+  SmallVector<Value> maskInputs = {scores};
+  SmallVector<AffineMap> maskMaps = {b.getMultiDimIdentityMap(4)};
+  if (Value m = attnMask) {
+    maskInputs.push_back(m);
+    maskMaps.push_back(
+        getBroadcastMap(ctx, cast<RankedTensorType>(m.getType()), scoreShape));
+  }
+  Value masked = buildMappedGeneric(
+      b, loc, scoreType, scoreDyn, maskInputs, maskMaps,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value s = arith::MulFOp::create(
+            nb, l, args[0], createScalarConstant(nb, l, acc, scale));
+        Value negInf = createScalarConstant(nb, l, acc, -INFINITY);
+        switch (kind) {
+        case MaskKind::None:
+          return s;
+        case MaskKind::Bias:
+          return arith::AddFOp::create(
+              nb, l, s, castScalar(nb, l, args[1], acc, false, false));
+        case MaskKind::Custom:
+          return arith::SelectOp::create(nb, l, args[1], s, negInf);
+        case MaskKind::Causal:
+        case MaskKind::SlidingWindow: {
+          Value qi = linalg::IndexOp::create(nb, l, 2);
+          Value kj = linalg::IndexOp::create(nb, l, 3);
+          Value diag = arith::AddIOp::create(nb, l, qi, offset);
+          Value visible =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sle, kj, diag);
+          if (kind == MaskKind::SlidingWindow) {
+            Value lo = arith::SubIOp::create(
+                nb, l, diag,
+                arith::ConstantIndexOp::create(nb, l, windowAttr.getInt()));
+            visible = arith::AndIOp::create(
+                nb, l, visible,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, kj,
+                                      lo));
+          }
+          return arith::SelectOp::create(nb, l, visible, s, negInf);
+        }
+        }
+        llvm_unreachable("unknown mask kind");
+      });
+
+  // Stable softmax over keys; fully masked rows give zeros.
+  auto [max, sum] = softmaxStats(b, loc, masked, 3, acc);
+  AffineMap id4 = b.getMultiDimIdentityMap(4);
+  AffineMap row = getDropDimsMap(ctx, 4, 3);
+  return buildMappedGeneric(
+      b, loc, scoreType, scoreDyn, ValueRange{masked, max, sum},
+      {id4, row, row}, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value e = math::ExpOp::create(
+            nb, l, arith::SubFOp::create(nb, l, args[0], args[1]));
+        Value p = arith::DivFOp::create(nb, l, e, args[2]);
+        Value isNegInf =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, args[0],
+                                  createScalarConstant(nb, l, acc, -INFINITY));
+        return arith::SelectOp::create(nb, l, isNegInf,
+                                       createScalarConstant(nb, l, acc, 0), p)
+            .getResult();
+      });
+}
+
 namespace {
 
 struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
@@ -160,102 +262,16 @@ struct AttentionPattern : OpConversionPattern<AttentionOp> {
     Type acc = getAccumulatorType(element);
     double scale = op.getScale() ? op.getScale()->convertToDouble()
                                  : 1.0 / std::sqrt(double(headDim));
+    Value probs =
+        buildAttentionProbs(rewriter, loc, q, k, adaptor.getAttnMask(),
+                            op.getMask(), op.getWindowAttr(), scale);
     AffineExpr b0 = getAffineDimExpr(0, ctx), h = getAffineDimExpr(1, ctx),
                i = getAffineDimExpr(2, ctx), j = getAffineDimExpr(3, ctx),
                r = getAffineDimExpr(4, ctx);
     AffineExpr kvHead = group == 1 ? h : h.floorDiv(group);
-
-    // scores[b, h, i, j] = scale * sum_d q[b, h, i, d] k[b, h/g, j, d]
-    SmallVector<int64_t> scoreShape = {qt.getDimSize(0), heads,
-                                       qt.getDimSize(2), kt.getDimSize(2)};
-    auto scoreType = RankedTensorType::get(scoreShape, acc);
-    SmallVector<Value> scoreDyn;
-    if (qt.isDynamicDim(0))
-      scoreDyn.push_back(getDimSize(rewriter, loc, q, 0));
-    if (qt.isDynamicDim(2))
-      scoreDyn.push_back(getDimSize(rewriter, loc, q, 2));
-    if (kt.isDynamicDim(2))
-      scoreDyn.push_back(getDimSize(rewriter, loc, k, 2));
     Value zero = createScalarConstant(rewriter, loc, acc, 0);
-    Value scoreInit = createFilled(rewriter, loc, scoreType, scoreDyn, zero);
     SmallVector<utils::IteratorType> it5(5, utils::IteratorType::parallel);
     it5[4] = utils::IteratorType::reduction;
-    Value scores = buildContraction(
-        rewriter, loc, q, k, scoreInit,
-        {AffineMap::get(5, 0, {b0, h, i, r}, ctx),
-         AffineMap::get(5, 0, {b0, kvHead, j, r}, ctx),
-         AffineMap::get(5, 0, {b0, h, i, j}, ctx)},
-        it5);
-
-    // Scale, then add the bias or replace masked scores by -inf.
-    MaskKind kind = op.getMask();
-    Value offset; // Skv - S: the causal diagonal aligned at the end.
-    if (kind == MaskKind::Causal || kind == MaskKind::SlidingWindow)
-      offset = arith::SubIOp::create(rewriter, loc,
-                                     getDimSize(rewriter, loc, k, 2),
-                                     getDimSize(rewriter, loc, q, 2));
-    SmallVector<Value> maskInputs = {scores};
-    SmallVector<AffineMap> maskMaps = {rewriter.getMultiDimIdentityMap(4)};
-    if (Value m = adaptor.getAttnMask()) {
-      maskInputs.push_back(m);
-      maskMaps.push_back(getBroadcastMap(
-          ctx, cast<RankedTensorType>(m.getType()), scoreShape));
-    }
-    std::optional<int64_t> window;
-    if (op.getWindow())
-      window = static_cast<int64_t>(*op.getWindow());
-    Value masked = buildMappedGeneric(
-        rewriter, loc, scoreType, scoreDyn, maskInputs, maskMaps,
-        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          Value s = arith::MulFOp::create(
-              nb, l, args[0], createScalarConstant(nb, l, acc, scale));
-          Value negInf = createScalarConstant(nb, l, acc, -INFINITY);
-          switch (kind) {
-          case MaskKind::None:
-            return s;
-          case MaskKind::Bias:
-            return arith::AddFOp::create(
-                nb, l, s, castScalar(nb, l, args[1], acc, false, false));
-          case MaskKind::Custom:
-            return arith::SelectOp::create(nb, l, args[1], s, negInf);
-          case MaskKind::Causal:
-          case MaskKind::SlidingWindow: {
-            Value qi = linalg::IndexOp::create(nb, l, 2);
-            Value kj = linalg::IndexOp::create(nb, l, 3);
-            Value diag = arith::AddIOp::create(nb, l, qi, offset);
-            Value visible = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::sle, kj, diag);
-            if (kind == MaskKind::SlidingWindow) {
-              Value lo = arith::SubIOp::create(
-                  nb, l, diag, arith::ConstantIndexOp::create(nb, l, *window));
-              visible = arith::AndIOp::create(
-                  nb, l, visible,
-                  arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, kj,
-                                        lo));
-            }
-            return arith::SelectOp::create(nb, l, visible, s, negInf);
-          }
-          }
-          llvm_unreachable("unknown mask kind");
-        });
-
-    // Stable softmax over keys; fully masked rows give zeros.
-    auto [max, sum] = softmaxStats(rewriter, loc, masked, 3, acc);
-    AffineMap id4 = rewriter.getMultiDimIdentityMap(4);
-    AffineMap row = getDropDimsMap(ctx, 4, 3);
-    Value probs = buildMappedGeneric(
-        rewriter, loc, scoreType, scoreDyn, ValueRange{masked, max, sum},
-        {id4, row, row}, [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value e = math::ExpOp::create(
-              nb, l, arith::SubFOp::create(nb, l, args[0], args[1]));
-          Value p = arith::DivFOp::create(nb, l, e, args[2]);
-          Value isNegInf = arith::CmpFOp::create(
-              nb, l, arith::CmpFPredicate::OEQ, args[0],
-              createScalarConstant(nb, l, acc, -INFINITY));
-          return arith::SelectOp::create(
-                     nb, l, isNegInf, createScalarConstant(nb, l, acc, 0), p)
-              .getResult();
-        });
 
     // out[b, h, i, e] = sum_j p[b, h, i, j] v[b, h/g, j, e]
     auto outType =

@@ -40,6 +40,8 @@ void populateFFTToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateSolveToLinalgPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateBackwardToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 
 } // namespace rlx
 } // namespace mlir

@@ -10,6 +10,7 @@
 #define LIB_CONVERSION_RLXTOLINALG_UTILS_H
 
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
+#include "RLX/Dialect/MIR/IR/TypeInference.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -117,6 +118,26 @@ Value buildGgufDecode(OpBuilder &b, Location loc, QuantSchemeAttr scheme,
 /// `axis`. -inf elements add 0 to the sum, so a fully masked row sums to 0.
 std::pair<Value, Value> softmaxStats(OpBuilder &b, Location loc, Value input,
                                      int64_t axis, Type acc);
+
+/// softmax(q k^T * scale + mask) of rlx.attention (q [B, H, S, D], k
+/// [B, Hkv, Skv, D], static heads; see NNToLinalg.cpp) as [B, H, S, Skv] in
+/// the accumulation type; masked entries and fully masked rows are 0.
+/// `window` is the op's optional attribute.
+Value buildAttentionProbs(OpBuilder &b, Location loc, Value q, Value k,
+                          Value attnMask, MaskKind kind, IntegerAttr window,
+                          double scale);
+
+/// `input` padded on its spatial dims (low/high pairs per dim) with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> padding, Value value);
+
+/// The transposed 2-D convolution of the static NCHW `x` by `weight` [Cin,
+/// Cout / groups, kh, kw] with the window `w` (see ConvToLinalg.cpp), as a
+/// tensor of `accType` (static; its spatial size picks the output padding),
+/// without bias.
+Value buildConvTranspose2D(OpBuilder &b, Location loc, Value x, Value weight,
+                           RankedTensorType accType, const ConvWindow &w,
+                           int64_t groups);
 
 /// A scalar constant of `type` (float, integer or complex with zero
 /// imaginary part).

@@ -47,3 +47,22 @@ func.func @attention_dynamic_heads(%q: tensor<1x?x8x16xf32>) -> tensor<1x?x8x16x
   %0 = rlx.attention %q, %q, %q mask = none : tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>
   return %0 : tensor<1x?x8x16xf32>
 }
+
+// -----
+
+// So does its backward op.
+func.func @attention_backward_dynamic_heads(%q: tensor<1x?x8x16xf32>) -> tensor<1x?x8x16xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.attention_backward' that was explicitly marked illegal}}
+  %0:3 = rlx.attention_backward %q, %q, %q, %q, %q mask = none : tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>
+  return %0#0 : tensor<1x?x8x16xf32>
+}
+
+// -----
+
+// The transposed convolution behind conv2d_backward_input needs static
+// shapes.
+func.func @conv2d_backward_input_dynamic(%dy: tensor<?x4x6x6xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x2x8x8xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.conv2d_backward_input' that was explicitly marked illegal}}
+  %0 = rlx.conv2d_backward_input %dy, %w : tensor<?x4x6x6xf32>, tensor<4x2x3x3xf32> -> tensor<?x2x8x8xf32>
+  return %0 : tensor<?x2x8x8xf32>
+}
