@@ -20,12 +20,19 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-opt", "rlx-run"]
+tools = ["rlx-compile", "rlx-opt", "rlx-run"]
 
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
+config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
+                                                 "rlx-compile")
+# librlx_cpu_runtime.so, which objects from rlx-compile link against, and
+# MLIR's runtime utilities.
+config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")
+config.environment["MLIR_LIB_DIR"] = os.path.join(
+    os.path.dirname(config.llvm_tools_dir), "lib")
 config.environment["PYTHONPATH"] = os.path.join(config.rlx_src_root, "test",
                                                 "Integration")
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -523,8 +523,7 @@ int main(int argc, char **argv) {
   }
 
   // Compile.
-  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                 UnitAttr::get(&context));
+  rlx::markCPUEntryPoint(entry);
   PassManager pm(&context);
   rlx::CPUPipelineOptions options;
   if (useBlas) {

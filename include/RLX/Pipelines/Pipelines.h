@@ -9,6 +9,7 @@
 #ifndef RLX_PIPELINES_PIPELINES_H
 #define RLX_PIPELINES_PIPELINES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -49,6 +50,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// call `_mlir_memref_to_llvm_alloc` / `_mlir_memref_to_llvm_free`, which
 /// the runtime provides.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// Prepares `fn` to be called from outside: a C interface wrapper
+/// (`_mlir_ciface_NAME`, see rlx-compile) and read-only arguments, so that
+/// bufferization copies rather than writes into the caller's inputs.
+void markCPUEntryPoint(func::FuncOp fn);
 
 /// Registers `--rlx-cpu-pipeline`.
 void registerCPUPipeline();

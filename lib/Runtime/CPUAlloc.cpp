@@ -1,0 +1,30 @@
+//===- CPUAlloc.cpp - the allocation entry points of compiled code --------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// --rlx-cpu-pipeline lowers allocations to calls of the generic functions
+// below (finalize-memref-to-llvm with use-generic-functions), so that a
+// host can route them. This is the plain malloc version that objects from
+// rlx-compile link against; rlx-run substitutes its own (poisoning,
+// caching) ones in the JIT.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstdlib>
+
+extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  return std::malloc(size ? size : 1);
+}
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
+                                                    uint64_t size) {
+  uint64_t rounded = (size + alignment - 1) / alignment * alignment;
+  return std::aligned_alloc(alignment, rounded ? rounded : alignment);
+}
+
+extern "C" void _mlir_memref_to_llvm_free(void *p) { std::free(p); }

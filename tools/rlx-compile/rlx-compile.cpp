@@ -1,0 +1,260 @@
+//===- rlx-compile.cpp - compile an RLX program to an object file ---------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas]
+//
+// Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
+// to LLVM IR, optimizes for the host CPU and writes a relocatable object.
+// Every public function gets a plain C entry point,
+// `void _mlir_ciface_NAME(results *, args *...)` on memref descriptors
+// (MLIR's C interface), which --header declares in a C header. The object
+// needs the RLX CPU runtime (librlx_cpu_runtime.so: allocation and the
+// BLAS gemm entry points) and MLIR's libmlir_c_runner_utils.so (memrefCopy).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/InitAllDialects.h"
+#include "RLX/Pipelines/Pipelines.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> outputFile("o", cl::desc("Object file to write"),
+                                       cl::value_desc("file.o"), cl::Required);
+static cl::opt<std::string>
+    headerFile("header", cl::desc("C header declaring the entry points"),
+               cl::value_desc("file.h"), cl::init(""));
+static cl::opt<bool> useBlas("blas",
+                             cl::desc("Call the BLAS gemm at run time for "
+                                      "f32/f64 matmuls (rlx-cpu-pipeline "
+                                      "blas=true)"),
+                             cl::init(false));
+
+/// The C type of one element, or "" for types the header cannot spell.
+static std::string cElementType(Type type) {
+  if (type.isF32())
+    return "float";
+  if (type.isF64())
+    return "double";
+  if (type.isF16() || type.isBF16())
+    return "uint16_t"; // raw IEEE half / bfloat16 bits
+  if (type.isInteger(1))
+    return "bool";
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return complex.getElementType().isF32() ? "rlx_complex_f32" : "";
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    unsigned w = integer.getWidth();
+    if (w != 8 && w != 16 && w != 32 && w != 64)
+      return "";
+    return (integer.isUnsigned() ? "uint" : "int") + std::to_string(w) + "_t";
+  }
+  return "";
+}
+
+/// The descriptor struct name for `type`, e.g. rlx_memref_f32_2d.
+static std::string descriptorName(RankedTensorType type) {
+  std::string tag;
+  llvm::raw_string_ostream os(tag);
+  type.getElementType().print(os);
+  llvm::erase_if(tag, [](char c) { return !llvm::isAlnum(c); });
+  return "rlx_memref_" + tag + "_" + std::to_string(type.getRank()) + "d";
+}
+
+/// Writes a C header with one descriptor struct per (element type, rank)
+/// and one declaration per public function. Fails on a type it cannot
+/// spell, naming the function.
+static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os) {
+  std::set<std::string> emitted;
+  std::string decls, structs;
+  llvm::raw_string_ostream d(decls), s(structs);
+  auto descriptor = [&](Type t, func::FuncOp fn) -> FailureOr<std::string> {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type || cElementType(type.getElementType()).empty())
+      return fn.emitError("rlx-compile --header: cannot spell type ")
+             << t << " in C";
+    std::string name = descriptorName(type);
+    if (emitted.insert(name).second) {
+      std::string elem = cElementType(type.getElementType());
+      s << "typedef struct {\n  " << elem << " *allocated;\n  " << elem
+        << " *aligned;\n  int64_t offset;\n";
+      if (type.getRank() > 0)
+        s << "  int64_t sizes[" << type.getRank() << "];\n  int64_t strides["
+          << type.getRank() << "];\n";
+      s << "} " << name << ";\n\n";
+    }
+    return name;
+  };
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal())
+      continue;
+    FunctionType signature = fn.getFunctionType();
+    SmallVector<std::string> args;
+    std::string resultType;
+    if (signature.getNumResults() == 1) {
+      FailureOr<std::string> r = descriptor(signature.getResult(0), fn);
+      if (failed(r))
+        return failure();
+      resultType = *r;
+    } else if (signature.getNumResults() > 1) {
+      // Several results come back as one struct of descriptors.
+      resultType = fn.getName().str() + "_results";
+      std::string fields;
+      for (auto [i, t] : llvm::enumerate(signature.getResults())) {
+        FailureOr<std::string> r = descriptor(t, fn);
+        if (failed(r))
+          return failure();
+        fields += "  " + *r + " r" + std::to_string(i) + ";\n";
+      }
+      s << "typedef struct {\n" << fields << "} " << resultType << ";\n\n";
+    }
+    for (Type t : signature.getInputs()) {
+      FailureOr<std::string> a = descriptor(t, fn);
+      if (failed(a))
+        return failure();
+      args.push_back(*a);
+    }
+    d << "void _mlir_ciface_" << fn.getName() << "(";
+    bool first = true;
+    if (!resultType.empty()) {
+      d << resultType << " *result";
+      first = false;
+    }
+    for (auto [i, a] : llvm::enumerate(args)) {
+      d << (first ? "" : ", ") << a << " *arg" << i;
+      first = false;
+    }
+    d << (first ? "void" : "") << ");\n";
+  }
+  os << "/* Generated by rlx-compile: entry points of an RLX program.\n"
+        " * Each result's buffer is allocated with malloc by the program;\n"
+        " * free each distinct `allocated` pointer once. Inputs are read,\n"
+        " * never written or kept. */\n"
+        "#ifndef RLX_GENERATED_H\n#define RLX_GENERATED_H\n\n"
+        "#include <stdbool.h>\n#include <stdint.h>\n\n"
+        "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+        "typedef struct {\n  float re, im;\n} rlx_complex_f32;\n\n"
+     << structs << decls
+     << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* RLX_GENERATED_H */\n";
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "rlx-compile: compile an RLX program to an object file for this CPU\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  rlx::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  // The header describes the tensor signatures, which lowering replaces.
+  if (!headerFile.empty()) {
+    std::string error;
+    auto header = openOutputFile(headerFile, &error);
+    if (!header) {
+      llvm::errs() << "rlx-compile: error: " << error << "\n";
+      return 1;
+    }
+    if (failed(writeHeader(*module, header->os())))
+      return 1;
+    header->keep();
+  }
+
+  for (auto fn : module->getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isExternal())
+      rlx::markCPUEntryPoint(fn);
+  PassManager pm(&context);
+  rlx::CPUPipelineOptions options;
+  options.blas = useBlas;
+  rlx::buildCPUPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder) {
+    llvm::errs() << "rlx-compile: error: " << toString(tmBuilder.takeError())
+                 << "\n";
+    return 1;
+  }
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm) {
+    llvm::errs() << "rlx-compile: error: " << toString(tm.takeError())
+                 << "\n";
+    return 1;
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, inputFile);
+  if (!llvmModule) {
+    llvm::errs() << "rlx-compile: error: translation to LLVM IR failed\n";
+    return 1;
+  }
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+  if (llvm::Error err =
+          makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get())) {
+    llvm::errs() << "rlx-compile: error: " << toString(std::move(err))
+                 << "\n";
+    return 1;
+  }
+
+  std::string error;
+  auto output = openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "rlx-compile: error: " << error << "\n";
+    return 1;
+  }
+  llvm::legacy::PassManager codegen;
+  if ((*tm)->addPassesToEmitFile(codegen, output->os(), nullptr,
+                                 llvm::CodeGenFileType::ObjectFile)) {
+    llvm::errs() << "rlx-compile: error: this target cannot emit objects\n";
+    return 1;
+  }
+  codegen.run(*llvmModule);
+  output->keep();
+  return 0;
+}
