@@ -7,19 +7,23 @@
 //===----------------------------------------------------------------------===//
 //
 // rlx-run FILE.mlir [--entry=FUNC] [--input=PATH.npy]... [--output=PATH.npy]...
-//         [--seed=N] [--bench=N] [--blas]
+//         [--param=NAME=PATH.npy]... [--seed=N] [--bench=N] [--blas]
 //
-// Compiles FILE with --rlx-cpu-pipeline, JIT-compiles it with MLIR's
-// ExecutionEngine, binds inputs to the entry function's arguments in order
-// (random ones from --seed where none are given), runs it, and writes the
-// results in order. Every buffer the program allocates is filled with 0xFF
-// bytes first (NaN for floats, -1 for integers), so an element the program
-// fails to write shows up in the results (timed --bench runs skip the
-// fill). --blas sends f32/f64 matmuls to the BLAS library found at run
-// time.
+// Promotes the entry function's `rlx.param`s to trailing arguments
+// (--rlx-promote-params), compiles FILE with --rlx-cpu-pipeline, JIT-compiles
+// it with MLIR's ExecutionEngine, binds inputs to the entry function's
+// arguments in order and each param to the --param file of its name (random
+// ones from --seed where none are given, params after the ordinary
+// arguments), runs it, and writes the results in order. A --param that
+// names no param is an error. Every buffer the program allocates is filled
+// with 0xFF bytes first (NaN for floats, -1 for integers), so an element
+// the program fails to write shows up in the results (timed --bench runs
+// skip the fill). --blas sends f32/f64 matmuls to the BLAS library found
+// at run time.
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/InitAllDialects.h"
 #include "RLX/Pipelines/Pipelines.h"
 #include "RLX/Runtime/CPUBlas.h"
@@ -38,6 +42,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -69,6 +74,11 @@ static cl::list<std::string>
     inputPaths("input", cl::desc("A .npy file for the next argument"));
 static cl::list<std::string>
     outputPaths("output", cl::desc("A .npy file for the next result"));
+static cl::list<std::string>
+    paramSpecs("param", cl::desc("The .npy file of the "
+                                 "entry function's rlx.param \"NAME\" "
+                                 "(repeatable; random where not given)"),
+               cl::value_desc("NAME=PATH.npy"));
 static cl::opt<unsigned> seed("seed",
                               cl::desc("Seed of the random inputs (normal "
                                        "floats, integers in [0, 4))"),
@@ -209,8 +219,10 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
-static bool fromNpy(const NpyArray &a, RankedTensorType type, unsigned index,
-                    const std::string &path, HostTensor &t) {
+/// `what` names the argument in a diagnostic ("argument #0").
+static bool fromNpy(const NpyArray &a, RankedTensorType type,
+                    const std::string &what, const std::string &path,
+                    HostTensor &t) {
   Type element = type.getElementType();
   std::string want = npyDtype(element);
   bool shapeOk = a.shape.size() == size_t(type.getRank());
@@ -220,7 +232,7 @@ static bool fromNpy(const NpyArray &a, RankedTensorType type, unsigned index,
     std::string typeStr;
     llvm::raw_string_ostream os(typeStr);
     os << type;
-    llvm::errs() << "rlx-run: error: argument #" << index << " expects "
+    llvm::errs() << "rlx-run: error: " << what << " expects "
                  << typeStr << " (npy dtype '" << want << "'), but '" << path
                  << "' holds dtype '" << a.dtype << "' of shape "
                  << shapeStr(a.shape) << "\n";
@@ -471,6 +483,49 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string name = entry.getName().str();
+
+  // The params become trailing arguments, each with its name (the
+  // attribute is dropped before compiling: the pipeline has no use for it).
+  unsigned numOrdinary = entry.getNumArguments();
+  {
+    PassManager promote(&context);
+    rlx::PromoteParamsPassOptions promoteOptions;
+    promoteOptions.functions.push_back(name);
+    promote.addPass(rlx::createPromoteParamsPass(promoteOptions));
+    if (failed(promote.run(*module)))
+      return 1;
+  }
+  SmallVector<std::string> paramNames;
+  for (unsigned i = numOrdinary; i < entry.getNumArguments(); ++i) {
+    auto attr = entry.getArgAttrOfType<StringAttr>(i, "rlx.param");
+    paramNames.push_back(attr ? attr.getValue().str() : "");
+    entry.removeArgAttr(i, "rlx.param");
+  }
+  std::map<std::string, std::string> paramPaths;
+  for (const std::string &spec : paramSpecs) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      llvm::errs() << "rlx-run: error: --param=" << spec
+                   << ": expected NAME=PATH.npy\n";
+      return 1;
+    }
+    std::string param = spec.substr(0, eq);
+    if (!llvm::is_contained(paramNames, param)) {
+      llvm::errs() << "rlx-run: error: --param=" << spec << ": @" << name
+                   << " has no rlx.param \"" << param << "\"";
+      if (!paramNames.empty())
+        llvm::errs() << " (its params: " << llvm::join(paramNames, ", ")
+                     << ")";
+      llvm::errs() << "\n";
+      return 1;
+    }
+    if (!paramPaths.emplace(param, spec.substr(eq + 1)).second) {
+      llvm::errs() << "rlx-run: error: --param: \"" << param
+                   << "\" is given twice\n";
+      return 1;
+    }
+  }
+
   FunctionType signature = entry.getFunctionType();
   SmallVector<RankedTensorType> argTypes, resultTypes;
   for (auto [i, t] : llvm::enumerate(signature.getInputs())) {
@@ -491,10 +546,10 @@ int main(int argc, char **argv) {
     }
     resultTypes.push_back(type);
   }
-  if (inputPaths.size() > argTypes.size()) {
+  if (inputPaths.size() > numOrdinary) {
     llvm::errs() << "rlx-run: error: " << inputPaths.size()
                  << " inputs given but @" << name << " takes "
-                 << argTypes.size() << " arguments\n";
+                 << numOrdinary << " arguments\n";
     return 1;
   }
   if (outputPaths.size() > resultTypes.size()) {
@@ -504,21 +559,32 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  // Bind the inputs.
+  // Bind the inputs, then the params.
   std::mt19937_64 rng(seed);
   std::vector<HostTensor> inputs(argTypes.size());
   for (auto [i, type] : llvm::enumerate(argTypes)) {
-    if (i >= inputPaths.size()) {
+    std::string path, what = "argument #" + std::to_string(i);
+    if (i < numOrdinary && i < inputPaths.size()) {
+      path = inputPaths[i];
+    } else if (i >= numOrdinary) {
+      const std::string &param = paramNames[i - numOrdinary];
+      what = "param \"" + param + "\" (" + what + ")";
+      auto it = paramPaths.find(param);
+      if (it != paramPaths.end())
+        path = it->second;
+    }
+    if (path.empty()) {
       inputs[i] = randomTensor(type, rng);
       continue;
     }
     NpyArray array;
     std::string error;
-    if (!rlx::runtime::readNpy(inputPaths[i], array, error)) {
-      llvm::errs() << "rlx-run: error: " << error << "\n";
+    if (!rlx::runtime::readNpy(path, array, error)) {
+      llvm::errs() << "rlx-run: error: "
+                   << (i >= numOrdinary ? what + ": " : "") << error << "\n";
       return 1;
     }
-    if (!fromNpy(array, type, i, inputPaths[i], inputs[i]))
+    if (!fromNpy(array, type, what, path, inputs[i]))
       return 1;
   }
 

@@ -23,4 +23,71 @@ def UnfusePass : Pass<"rlx-unfuse"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def PromoteParamsPass : Pass<"rlx-promote-params", "::mlir::ModuleOp"> {
+  let summary = "Turn every rlx.param of a function into a trailing argument";
+  let description = [{
+    In each public `func.func` of the module (or in those named by
+    `functions`), every distinct `rlx.param` name becomes a new function
+    argument, appended after the existing ones in the order of the names'
+    first uses. The argument carries the attribute `rlx.param = "<name>"`,
+    and every `rlx.param` of that name is replaced by it, so that a runtime
+    binds the weights as ordinary inputs (rlx-run's `--param=NAME=PATH`).
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %w = rlx.param "w" : tensor<4xf32>
+      %y = rlx.add %x, %w : tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+    // becomes
+    func.func @f(%x: tensor<4xf32>, %w: tensor<4xf32> {rlx.param = "w"})
+        -> tensor<4xf32> {
+      %y = rlx.add %x, %w : tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+    ```
+
+    Two params of one name with different types are an error (at the
+    second one). A promoted function must have no callers in the module,
+    since their calls would lack the new arguments: that is an error too.
+    External functions and functions without params are left as they are.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "Functions to promote (default: every public function)">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def SpecializeParamsPass : Pass<"rlx-specialize-params",
+                                "::mlir::ModuleOp"> {
+  let summary = "Replace every rlx.param by a constant read from a .npy file";
+  let description = [{
+    Replaces each `rlx.param "NAME" : T` by `rlx.constant` holding the
+    array of the file `DIR/NAME.npy`, where `DIR` is the `dir` option. The
+    file must be a little-endian, C-order .npy file (as `numpy.save`
+    writes) whose shape is T's shape and whose dtype holds T's element type
+    exactly, as for rlx-run's inputs: `f4` (f32), `f8` (f64), `f2` (f16),
+    `i1`..`i8` (signless integers), `u1`..`u4` (unsigned), `b1` (i1) and
+    `c8` (complex<f32>); bf16 weights are stored as `f4` and rounded to
+    nearest even. A missing file, a wrong shape or a wrong dtype is an
+    error at the param, naming the file; so is a param of dynamic shape.
+    Params in every function of the module are replaced.
+
+    ```mlir
+    %w = rlx.param "w" : tensor<2xf32>
+    // with DIR/w.npy holding [1.0, 2.0] becomes
+    %w = rlx.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+
+    Each file is read once; every param of its name gets a constant of
+    that value.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Directory holding one NAME.npy file per param">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 #endif // RLX_DIALECT_MIR_TRANSFORMS_PASSES_TD

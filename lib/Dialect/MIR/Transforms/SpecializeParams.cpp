@@ -1,0 +1,172 @@
+//===- SpecializeParams.cpp - rlx.param to constants from .npy files ------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/Runtime/Npy.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_SPECIALIZEPARAMSPASS
+#include "RLX/Dialect/MIR/Transforms/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::rlx;
+using mlir::rlx::runtime::NpyArray;
+
+/// The .npy dtype that holds `type`, as rlx-run exchanges it (bf16 as f4);
+/// empty for an element type without one.
+static std::string npyDtype(Type type) {
+  if (type.isF32() || type.isBF16())
+    return "f4";
+  if (type.isF64())
+    return "f8";
+  if (type.isF16())
+    return "f2";
+  if (type.isInteger(1))
+    return "b1";
+  if (auto c = dyn_cast<ComplexType>(type); c && c.getElementType().isF32())
+    return "c8";
+  if (auto i = dyn_cast<IntegerType>(type);
+      i && llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth()))
+    return std::string(i.isUnsigned() ? "u" : "i") +
+           std::to_string(i.getWidth() / 8);
+  return "";
+}
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+/// f32 to bf16 bits, rounding to nearest even (as rlx-run does).
+static uint16_t toBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return 0x7FC0;
+  uint32_t rounding = 0x7FFF + ((bits >> 16) & 1);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+/// The contents of `path` as the value of a constant of `type`; on failure
+/// an error at `param`.
+static FailureOr<DenseElementsAttr> readParam(ParamOp param,
+                                              const std::string &path) {
+  auto type = cast<RankedTensorType>(param.getType());
+  Type element = type.getElementType();
+  std::string want = npyDtype(element);
+  if (want.empty())
+    return param.emitError("param \"")
+           << param.getName() << "\" has element type " << element
+           << ", which has no .npy dtype";
+  if (!type.hasStaticShape())
+    return param.emitError("param \"")
+           << param.getName() << "\" has the dynamic type " << type
+           << "; only static shapes can be specialized";
+  NpyArray array;
+  std::string error;
+  if (!runtime::readNpy(path, array, error))
+    return param.emitError("param \"")
+           << param.getName() << "\": " << error;
+  if (array.dtype != want || ArrayRef<int64_t>(array.shape) !=
+                                 type.getShape())
+    return param.emitError("param \"")
+           << param.getName() << "\" of type " << type << " needs npy dtype '"
+           << want << "' of shape " << shapeStr(type.getShape()) << ", but '"
+           << path << "' holds dtype '" << array.dtype << "' of shape "
+           << shapeStr(array.shape);
+
+  int64_t n = array.numElements();
+  if (element.isInteger(1)) {
+    SmallVector<bool> bits(n);
+    for (int64_t i = 0; i < n; ++i)
+      bits[i] = array.data[i] != 0;
+    return DenseElementsAttr::get(type, bits);
+  }
+  std::vector<uint8_t> bytes;
+  if (element.isBF16()) {
+    bytes.resize(2 * n);
+    for (int64_t i = 0; i < n; ++i) {
+      float f;
+      std::memcpy(&f, array.data.data() + 4 * i, 4);
+      uint16_t h = toBF16(f);
+      std::memcpy(bytes.data() + 2 * i, &h, 2);
+    }
+  } else {
+    bytes = std::move(array.data);
+  }
+  ArrayRef<char> raw(reinterpret_cast<const char *>(bytes.data()),
+                     bytes.size());
+  // A single element reads as a splat; the raw data of n elements has the
+  // same size for n == 1, so both agree.
+  return DenseElementsAttr::getFromRawBuffer(type, raw);
+}
+
+namespace {
+
+struct SpecializeParamsPass
+    : rlx::impl::SpecializeParamsPassBase<SpecializeParamsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // One read per name; the verifier keeps one type per name and function,
+    // and a type mismatch between functions is caught by readParam's check.
+    llvm::StringMap<DenseElementsAttr> cache;
+    llvm::StringSet<> failedNames; // reported once
+
+    SmallVector<ParamOp> params;
+    getOperation()->walk([&](ParamOp param) { params.push_back(param); });
+    bool ok = true;
+    for (ParamOp param : params) {
+      if (dir.empty()) {
+        param.emitError("rlx-specialize-params needs dir=PATH to bind param "
+                        "\"")
+            << param.getName() << "\"";
+        return signalPassFailure();
+      }
+      if (failedNames.contains(param.getName()))
+        continue;
+      DenseElementsAttr value = cache.lookup(param.getName());
+      if (!value || value.getType() != param.getType()) {
+        SmallString<256> path(dir);
+        llvm::sys::path::append(path, param.getName() + ".npy");
+        FailureOr<DenseElementsAttr> read =
+            readParam(param, std::string(path));
+        if (failed(read)) {
+          failedNames.insert(param.getName());
+          ok = false;
+          continue;
+        }
+        value = *read;
+        cache[param.getName()] = value;
+      }
+      OpBuilder b(param);
+      Value constant = ConstantOp::create(b, param.getLoc(), value);
+      param.getResult().replaceAllUsesWith(constant);
+      param.erase();
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
