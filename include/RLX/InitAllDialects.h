@@ -14,6 +14,7 @@
 #ifndef RLX_INITALLDIALECTS_H
 #define RLX_INITALLDIALECTS_H
 
+#include "RLX/Dialect/HIR/IR/RLXHIRDialect.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -21,7 +22,7 @@ namespace mlir {
 namespace rlx {
 
 inline void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<RLXDialect>();
+  registry.insert<RLXDialect, hir::RLXHIRDialect>();
 }
 
 } // namespace rlx

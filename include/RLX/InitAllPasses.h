@@ -15,6 +15,7 @@
 #define RLX_INITALLPASSES_H
 
 #include "RLX/Conversion/Passes.h"
+#include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Pipelines/Pipelines.h"
 #include "RLX/Transforms/Passes.h"
@@ -23,6 +24,7 @@ namespace mlir {
 namespace rlx {
 
 inline void registerAllPasses() {
+  registerRLXHIRPasses();
   registerRLXMIRPasses();
   registerRLXConversionPasses();
   registerRLXTransformsPasses();

@@ -18,6 +18,7 @@
 #include "RLX/Pipelines/Pipelines.h"
 
 #include "RLX/Conversion/Passes.h"
+#include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -36,6 +37,7 @@ using namespace mlir;
 
 void rlx::buildCPUPipeline(OpPassManager &pm,
                            const CPUPipelineOptions &options) {
+  pm.addPass(createLowerHIRPass());
   pm.addPass(createConvertRLXToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -115,7 +117,7 @@ void rlx::markCPUEntryPoint(func::FuncOp fn) {
 void rlx::registerCPUPipeline() {
   PassPipelineRegistration<CPUPipelineOptions>(
       "rlx-cpu-pipeline",
-      "Lower rlx (MIR) through linalg and bufferization to the LLVM dialect "
-      "for the CPU",
+      "Lower rlx_hir and rlx (MIR) through linalg and bufferization to the "
+      "LLVM dialect for the CPU",
       buildCPUPipeline);
 }

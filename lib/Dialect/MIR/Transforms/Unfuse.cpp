@@ -21,9 +21,8 @@ namespace rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// `activation(x)` as its primitive op (or x for none).
-static Value applyActivation(PatternRewriter &b, Location loc, Value x,
-                             Activation activation) {
+Value rlx::buildActivation(OpBuilder &b, Location loc, Value x,
+                           Activation activation) {
   switch (activation) {
   case Activation::None:
     return x;
@@ -121,7 +120,7 @@ struct UnfuseMatmulBiasAct : OpRewritePattern<FusedMatmulBiasActOp> {
                                 PatternRewriter &b) const override {
     Value y = linear(b, op.getLoc(), op.getLhs(), op.getRhs(), op.getBias(),
                      op.getTransposeB());
-    b.replaceOp(op, applyActivation(b, op.getLoc(), y, op.getActivation()));
+    b.replaceOp(op, buildActivation(b, op.getLoc(), y, op.getActivation()));
     return success();
   }
 };
@@ -208,7 +207,7 @@ struct UnfuseTransformerLayer : OpRewritePattern<FusedTransformerLayerOp> {
     Value s1 = AddOp::create(b, loc, op.getInput(), *a);
     Value h = LayerNormOp::create(b, loc, s1.getType(), s1, op.getLn1Gamma(),
                                   op.getLn1Beta(), op.getEpsilonAttr());
-    Value f = applyActivation(
+    Value f = buildActivation(
         b, loc, linear(b, loc, h, op.getWFfn1(), op.getBFfn1()),
         op.getActivation());
     f = linear(b, loc, f, op.getWFfn2(), op.getBFfn2());

@@ -22,6 +22,10 @@ namespace rlx {
 #define GEN_PASS_REGISTRATION
 #include "RLX/Dialect/MIR/Transforms/Passes.h.inc"
 
+/// `activation(x)` as its primitive op (`x` itself for none).
+Value buildActivation(OpBuilder &b, Location loc, Value x,
+                      Activation activation);
+
 /// Patterns rewriting each fused op into its primitive chain.
 void populateUnfusePatterns(RewritePatternSet &patterns);
 
