@@ -149,3 +149,27 @@ func.func @conv_result(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>, %b: ten
   %y = rlx_hir.conv_block %x, %w, %b, %b, %b {num_groups = 3 : i64} : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<1x6x8x8xf32>
   return %y : tensor<1x6x8x8xf32>
 }
+
+// -----
+
+func.func @linear_rank1(%x: tensor<8xf32>, %w: tensor<8x3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'rlx_hir.linear' op expects 'input' of rank >= 2, got 'tensor<8xf32>'}}
+  %y = rlx_hir.linear %x, %w : (tensor<8xf32>, tensor<8x3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+
+// -----
+
+func.func @layer_window(%x: tensor<1x8x64xf32>, %g: tensor<64xf32>) -> tensor<1x8x64xf32> {
+  // expected-error @+1 {{'rlx_hir.transformer_layer' op supports mask "none" or "causal", got "sliding_window"}}
+  %y = rlx_hir.transformer_layer %x, %g, %g, %g, %g, %g, %g, %g, %g, %g {style = "llama", num_heads = 4 : i64, mask = "sliding_window"} : (tensor<1x8x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
+  return %y : tensor<1x8x64xf32>
+}
+
+// -----
+
+func.func @bert_kv_heads(%x: tensor<1x8x64xf32>, %g: tensor<64xf32>) -> tensor<1x8x64xf32> {
+  // expected-error @+1 {{'rlx_hir.transformer_layer' op with style "bert" has one key/value head per query head; 'num_kv_heads' is for "llama"}}
+  %y = rlx_hir.transformer_layer %x, %g, %g, %g, %g, %g, %g, %g, %g, %g, %g, %g, %g {style = "bert", num_heads = 4 : i64, num_kv_heads = 2 : i64} : (tensor<1x8x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
+  return %y : tensor<1x8x64xf32>
+}

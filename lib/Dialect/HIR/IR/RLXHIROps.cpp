@@ -103,7 +103,7 @@ LogicalResult LinearOp::verify() {
   SmallVector<Value> floats = {getInput(), getWeight(), getResult()};
   if (getBias())
     floats.push_back(getBias());
-  if (failed(c.minRank(getInput(), "input", 1)) ||
+  if (failed(c.minRank(getInput(), "input", 2)) ||
       failed(c.rank(getWeight(), "weight", 2)) ||
       failed(c.sameDim(getInput(), "input", -1, getWeight(), "weight", 0)) ||
       failed(c.sameElement(floats)))
@@ -118,7 +118,7 @@ LogicalResult LinearOp::verify() {
 
 LogicalResult MlpOp::verify() {
   BlockChecker c(*this);
-  if (failed(c.minRank(getInput(), "input", 1)) ||
+  if (failed(c.minRank(getInput(), "input", 2)) ||
       failed(c.rank(getW1(), "w1", 2)) || failed(c.rank(getB1(), "b1", 1)) ||
       failed(c.rank(getW2(), "w2", 2)) || failed(c.rank(getB2(), "b2", 1)) ||
       failed(c.sameDim(getInput(), "input", -1, getW1(), "w1", 0)) ||
@@ -133,7 +133,7 @@ LogicalResult MlpOp::verify() {
 
 LogicalResult SwigluOp::verify() {
   BlockChecker c(*this);
-  if (failed(c.minRank(getInput(), "input", 1)) ||
+  if (failed(c.minRank(getInput(), "input", 2)) ||
       failed(c.rank(getWGate(), "w_gate", 2)) ||
       failed(c.rank(getWUp(), "w_up", 2)) ||
       failed(c.rank(getWDown(), "w_down", 2)) ||
@@ -209,6 +209,13 @@ LogicalResult TransformerLayerOp::verify() {
     return failure();
   if (getNumHeads() == 0)
     return emitOpError("expects num_heads >= 1");
+  // The layer has no window attribute and no mask operand.
+  if (getMask() != MaskKind::None && getMask() != MaskKind::Causal)
+    return emitOpError("supports mask \"none\" or \"causal\", got \"")
+           << getMaskAttr().getValue() << "\"";
+  if (getStyle() == "bert" && getNumKvHeadsAttr())
+    return emitOpError("with style \"bert\" has one key/value head per "
+                       "query head; 'num_kv_heads' is for \"llama\"");
   return c.result(BlockChecker::type(getInput()).getShape());
 }
 

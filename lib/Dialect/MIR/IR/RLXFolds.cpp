@@ -115,3 +115,167 @@ OpFoldResult ReverseOp::fold(FoldAdaptor) {
     return inner.getInput();
   return {};
 }
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Element types whose constant arithmetic folds to exactly what the
+/// lowered code computes: f32 and f64 (APFloat rounds as the hardware
+/// does) and signless integers (wrapping). f16/bf16 are computed in f32 and
+/// rounded once at the end, which a direct APFloat operation in the narrow
+/// type does not always reproduce; they are left alone.
+bool foldableElement(Type type) {
+  return type.isF32() || type.isF64() || type.isSignlessInteger();
+}
+
+/// Evaluates `lhs op rhs` on two constants when both are splats, or both
+/// have the result's shape (no broadcasting to replay).
+template <typename FloatFn, typename IntFn>
+Attribute foldConstants(Operation *op, Attribute lhs, Attribute rhs,
+                        FloatFn floatFn, IntFn intFn) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  auto l = dyn_cast_if_present<DenseElementsAttr>(lhs);
+  auto r = dyn_cast_if_present<DenseElementsAttr>(rhs);
+  if (!l || !r || !foldableElement(type.getElementType()))
+    return {};
+  bool splats = l.isSplat() && r.isSplat();
+  if (!splats && (l.getType().getShape() != type.getShape() ||
+                  r.getType().getShape() != type.getShape()))
+    return {};
+  auto apply = [&](auto getL, auto getR, auto fn, auto makeAttr) {
+    if (splats)
+      return makeAttr(SmallVector<decltype(fn(getL(0), getR(0)))>{
+          fn(getL(0), getR(0))});
+    SmallVector<decltype(fn(getL(0), getR(0)))> values;
+    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+      values.push_back(fn(getL(i), getR(i)));
+    return makeAttr(values);
+  };
+  if (isa<FloatType>(type.getElementType())) {
+    auto lv = l.getValues<APFloat>();
+    auto rv = r.getValues<APFloat>();
+    return apply([&](int64_t i) { return lv[splats ? 0 : i]; },
+                 [&](int64_t i) { return rv[splats ? 0 : i]; }, floatFn,
+                 [&](ArrayRef<APFloat> v) -> Attribute {
+                   return splats ? DenseElementsAttr::get(type, v.front())
+                                 : DenseElementsAttr::get(type, v);
+                 });
+  }
+  auto lv = l.getValues<APInt>();
+  auto rv = r.getValues<APInt>();
+  return apply([&](int64_t i) { return lv[splats ? 0 : i]; },
+               [&](int64_t i) { return rv[splats ? 0 : i]; }, intFn,
+               [&](ArrayRef<std::optional<APInt>> v) -> Attribute {
+                 SmallVector<APInt> ints;
+                 for (const std::optional<APInt> &x : v) {
+                   if (!x)
+                     return {};
+                   ints.push_back(*x);
+                 }
+                 return splats ? DenseElementsAttr::get(type, ints.front())
+                               : DenseElementsAttr::get(type, ints);
+               });
+}
+
+/// True if `attr` is a splat constant equal to `value` (for floats, also
+/// matching the sign of zero).
+bool isSplatOf(Attribute attr, double value) {
+  auto splat = dyn_cast_if_present<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type element = splat.getElementType();
+  if (isa<FloatType>(element)) {
+    APFloat v = splat.getSplatValue<APFloat>();
+    return v.isZero() == (value == 0) && v.isNegative() == std::signbit(value) &&
+           v.convertToDouble() == value;
+  }
+  if (element.isSignlessInteger())
+    return splat.getSplatValue<APInt>().getSExtValue() == int64_t(value);
+  return false;
+}
+
+/// `other` replaces the op when the constant operand is the identity and
+/// `other` already has the result's type (no broadcast, no new type).
+OpFoldResult identity(Operation *op, Value other) {
+  return other.getType() == op->getResult(0).getType() ? other : Value();
+}
+
+} // namespace
+
+// x + -0.0 -> x (x + +0.0 is not x when x is -0.0); x + 0 -> x for
+// integers; constants fold.
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  double zero = isa<FloatType>(getElementTypeOrSelf(getType())) ? -0.0 : 0.0;
+  if (isSplatOf(adaptor.getRhs(), zero))
+    if (OpFoldResult r = identity(*this, getLhs()))
+      return r;
+  if (isSplatOf(adaptor.getLhs(), zero))
+    if (OpFoldResult r = identity(*this, getRhs()))
+      return r;
+  return foldConstants(
+      *this, adaptor.getLhs(), adaptor.getRhs(),
+      [](APFloat a, const APFloat &b) {
+        a.add(b, APFloat::rmNearestTiesToEven);
+        return a;
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a + b;
+      });
+}
+
+// x - 0 -> x; constants fold.
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 0.0))
+    if (OpFoldResult r = identity(*this, getLhs()))
+      return r;
+  return foldConstants(
+      *this, adaptor.getLhs(), adaptor.getRhs(),
+      [](APFloat a, const APFloat &b) {
+        a.subtract(b, APFloat::rmNearestTiesToEven);
+        return a;
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a - b;
+      });
+}
+
+// x * 1 -> x; constants fold.
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    if (OpFoldResult r = identity(*this, getLhs()))
+      return r;
+  if (isSplatOf(adaptor.getLhs(), 1.0))
+    if (OpFoldResult r = identity(*this, getRhs()))
+      return r;
+  return foldConstants(
+      *this, adaptor.getLhs(), adaptor.getRhs(),
+      [](APFloat a, const APFloat &b) {
+        a.multiply(b, APFloat::rmNearestTiesToEven);
+        return a;
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a * b;
+      });
+}
+
+// x / 1 -> x; constants fold (integer division by zero, and the overflow
+// of INT_MIN / -1, are left to run time).
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    if (OpFoldResult r = identity(*this, getLhs()))
+      return r;
+  return foldConstants(
+      *this, adaptor.getLhs(), adaptor.getRhs(),
+      [](APFloat a, const APFloat &b) {
+        a.divide(b, APFloat::rmNearestTiesToEven);
+        return a;
+      },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+          return std::nullopt;
+        return a.sdiv(b);
+      });
+}

@@ -26,7 +26,8 @@ class RLXHIR_Op<string mnemonic, list<Trait> traits = []>
 def RLXHIR_LinearOp : RLXHIR_Op<"linear"> {
   let summary = "x @ w (+ bias), then an activation";
   let description = [{
-    `input` [..., K], `weight` [K, N], optional `bias` [N]; result [..., N].
+    `input` [..., K] (rank >= 2, as `rlx.matmul`), `weight` [K, N],
+    optional `bias` [N]; result [..., N].
     `activation` is one of none (default), relu, gelu, gelu_tanh, silu,
     sigmoid, tanh. Lowers to `rlx.matmul` → `rlx.add` → the activation op.
 
@@ -50,7 +51,8 @@ def RLXHIR_LinearOp : RLXHIR_Op<"linear"> {
 def RLXHIR_MlpOp : RLXHIR_Op<"mlp"> {
   let summary = "Two linear layers with an activation between them";
   let description = [{
-    `activation(input @ w1 + b1) @ w2 + b2` with `input` [..., K], `w1`
+    `activation(input @ w1 + b1) @ w2 + b2` with `input` [..., K] (rank
+    >= 2), `w1`
     [K, H], `b1` [H], `w2` [H, N], `b2` [N]; `activation` defaults to gelu.
 
     ```mlir
@@ -74,7 +76,8 @@ def RLXHIR_MlpOp : RLXHIR_Op<"mlp"> {
 def RLXHIR_SwigluOp : RLXHIR_Op<"swiglu"> {
   let summary = "The SwiGLU feed-forward: (silu(x Wg) * (x Wu)) Wd";
   let description = [{
-    `input` [..., E], `w_gate` and `w_up` [E, F], `w_down` [F, E'];
+    `input` [..., E] (rank >= 2), `w_gate` and `w_up` [E, F], `w_down`
+    [F, E'];
     result [..., E']. Lowers to two `rlx.matmul`, `rlx.silu`, `rlx.mul` and
     the down projection.
 
@@ -212,8 +215,8 @@ def RLXHIR_TransformerLayerOp : RLXHIR_Op<"transformer_layer"> {
         h = x + attention_block(rms_norm(x, attn_norm), rope(cos, sin))
         y = h + swiglu(rms_norm(h, ffn_norm), w_gate, w_up, w_down)
 
-    with grouped-query heads (`num_kv_heads`) and the `mask` kind (set
-    `mask = "causal"` for a decoder). `epsilon` is the norms' (default
+    with grouped-query heads (`num_kv_heads`, llama only). `mask` is none
+    or causal (set `mask = "causal"` for a decoder). `epsilon` is the norms' (default
     1e-12 for bert, 1e-6 for llama).
 
     ```mlir

@@ -75,11 +75,15 @@ class RLX_MathBinaryOp<string mnemonic, Type type, string formula,
       " %x, %y : tensor<4x8xf32>, tensor<8xf32>\n```";
 }
 
+// add, sub, mul and div fold on f32/f64/signed-integer constants and
+// drop exact identities (x + -0.0, x - 0, x * 1, x / 1); see RLXFolds.cpp.
+let hasFolder = 1 in {
 def RLX_AddOp : RLX_MathBinaryOp<"add", RLX_NumericTensor, "lhs + rhs", "torch.add", [Commutative]>;
 def RLX_SubOp : RLX_MathBinaryOp<"sub", RLX_NumericTensor, "lhs - rhs", "torch.sub">;
 def RLX_MulOp : RLX_MathBinaryOp<"mul", RLX_NumericTensor, "lhs * rhs", "torch.mul", [Commutative]>;
 def RLX_DivOp : RLX_MathBinaryOp<"div", RLX_NumericTensor,
     "lhs / rhs (integers truncate toward zero)", "torch.div">;
+}
 def RLX_MaxOp : RLX_MathBinaryOp<"max", RLX_RealTensor, "max(lhs, rhs)", "torch.maximum", [Commutative]>;
 def RLX_MinOp : RLX_MathBinaryOp<"min", RLX_RealTensor, "min(lhs, rhs)", "torch.minimum", [Commutative]>;
 def RLX_PowOp : RLX_MathBinaryOp<"pow", RLX_FloatTensor, "lhs ^ rhs", "torch.pow">;
