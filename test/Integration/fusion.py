@@ -2,8 +2,10 @@
 # The fusion passes against float64 NumPy: each program is a chain of
 # primitive rlx ops that one fusion pattern recognizes (matmul → add(bias)
 # → activation for every activation and without one, add → layer_norm /
-# rms_norm with the sum read on, silu(x Wg) * (x Wu), and a block using
-# all of them). It runs once as written and once as `rlx-opt --rlx-fuse`
+# rms_norm with the sum read on, silu(x Wg) * (x Wu), a whole attention
+# block (QKV projection with and without biases, rope neox / gptj / none,
+# grouped-query heads, every mask kind, a scale) and a block using the
+# first three). It runs once as written and once as `rlx-opt --rlx-fuse`
 # rewrites it (RLX_OPT names that rlx-opt); both must match the reference,
 # and the fused text must hold the fused op.
 
@@ -181,6 +183,128 @@ def block_case(elem, S=5, E=8, F=12):
          "rlx.fused_matmul_bias_act", "rlx.fused_residual_layer_norm")
 
 
+def rope(x, cos, sin, style):
+    D = x.shape[-1]
+    if style == "neox":
+        first = np.arange(D // 2)
+        second = first + D // 2
+    else:
+        first = np.arange(0, D, 2)
+        second = first + 1
+    a, b = x[..., first], x[..., second]
+    y = np.empty_like(x)
+    y[..., first] = a * cos - b * sin
+    y[..., second] = a * sin + b * cos
+    return y
+
+
+def attention(q, k, v, kind, window=None, mask=None, scale=None):
+    B, H, S, D = q.shape
+    rep = H // k.shape[1]
+    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
+    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(D) if scale is None
+                                  else float(np.float32(scale)))
+    i, j = np.arange(S)[:, None], np.arange(S)[None, :]
+    visible = np.ones((S, S), bool)
+    if kind == "causal":
+        visible = j <= i
+    elif kind == "sliding_window":
+        visible = (j <= i) & (j > i - window)
+    elif kind == "custom":
+        visible = mask
+    elif kind == "bias":
+        s = s + mask
+    s = np.where(np.broadcast_to(visible, s.shape), s, -np.inf)
+    p = np.exp(s - np.max(s, -1, keepdims=True))
+    return p / p.sum(-1, keepdims=True) @ v
+
+
+def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
+                   qkv_bias=False, out_bias=False, style=None, window=None,
+                   mshape=None, scale=None):
+    """The chain rlx-unfuse makes of rlx.fused_attention_block."""
+    Hkv = Hkv or H
+    cols = (H + 2 * Hkv) * D
+    elem = "f32"
+    x = rand(r, (B, S, E), elem)
+    wqkv, wout = weight((E, cols), E, elem), weight((H * D, E), H * D, elem)
+    args = [("%x", T(x.shape, elem), x), ("%wqkv", T(wqkv.shape, elem), wqkv),
+            ("%wout", T(wout.shape, elem), wout)]
+    body = ["%qkv = rlx.matmul %x, %wqkv : {}, {}".format(
+        T(x.shape, elem), T(wqkv.shape, elem))]
+    qkv = f64(x) @ wqkv
+    if qkv_bias:
+        bq = rand(r, (cols,), elem, -1, 1)
+        args.append(("%bq", T(bq.shape, elem), bq))
+        body.append("%qkvb = rlx.add %qkv, %bq : {}, {}".format(
+            T((B, S, cols), elem), T(bq.shape, elem)))
+        qkv = qkv + bq
+    src = "%qkvb" if qkv_bias else "%qkv"
+
+    def heads(n, start, count):
+        body.extend([
+            "%{n}n = rlx.narrow {src} axis = 2 start = {s} length = {l} : {t}"
+            .format(n=n, src=src, s=start, l=count * D,
+                    t=T((B, S, cols), elem)),
+            "%{n}r = rlx.reshape %{n}n : {a} -> {b}".format(
+                n=n, a=T((B, S, count * D), elem),
+                b=T((B, S, count, D), elem)),
+            "%{n} = rlx.transpose %{n}r [0, 2, 1, 3] : {a}".format(
+                n=n, a=T((B, S, count, D), elem))])
+        return qkv[..., start:start + count * D].reshape(
+            B, S, count, D).transpose(0, 2, 1, 3)
+    q, k, v = heads("q", 0, H), heads("k", H * D, Hkv), \
+        heads("v", (H + Hkv) * D, Hkv)
+    qn, kn = "%q", "%k"
+    if style:
+        cos, sin = rand(r, (S, D // 2), elem, -1, 1), \
+            rand(r, (S, D // 2), elem, -1, 1)
+        args += [("%cos", T(cos.shape, elem), cos),
+                 ("%sin", T(sin.shape, elem), sin)]
+        for n, h in (("q", H), ("k", Hkv)):
+            body.append("%{n}e = rlx.rope %{n}, %cos, %sin {{style = \"{st}\"}}"
+                        " : {a}, {b}".format(n=n, st=style,
+                                             a=T((B, h, S, D), elem),
+                                             b=T(cos.shape, elem)))
+        q, k = rope(q, cos, sin, style), rope(k, cos, sin, style)
+        qn, kn = "%qe", "%ke"
+    ops = "{}, {}, %v".format(qn, kn)
+    types = ", ".join(T((B, h, S, D), elem) for h in (H, Hkv, Hkv))
+    mask = None
+    if kind in ("custom", "bias"):
+        mask = (r.random(mshape) < 0.7) | np.eye(S, dtype=bool) \
+            if kind == "custom" else rand(r, mshape, elem, -1, 1)
+        mtype = T(mshape, "i1" if kind == "custom" else elem)
+        args.append(("%m", mtype, mask))
+        ops += ", %m"
+        types += ", " + mtype
+    attrs = " window = %d" % window if window else ""
+    if scale is not None:
+        attrs += " {scale = %r : f32}" % scale
+    body += ["%a = rlx.attention {} mask = {}{} : {}".format(
+                 ops, kind, attrs, types),
+             "%at = rlx.transpose %a [0, 2, 1, 3] : {}".format(
+                 T((B, H, S, D), elem)),
+             "%m2 = rlx.reshape %at : {} -> {}".format(
+                 T((B, S, H, D), elem), T((B, S, H * D), elem)),
+             "%y = rlx.matmul %m2, %wout : {}, {}".format(
+                 T((B, S, H * D), elem), T(wout.shape, elem))]
+    a = attention(q, k, v, kind, window, mask if kind in ("custom", "bias")
+                  else None, scale)
+    y = a.transpose(0, 2, 1, 3).reshape(B, S, H * D) @ wout
+    res = "%y"
+    if out_bias:
+        bo = rand(r, (E,), elem, -1, 1)
+        args.append(("%bo", T(bo.shape, elem), bo))
+        body.append("%yb = rlx.add %y, %bo : {}, {}".format(
+            T((B, S, E), elem), T(bo.shape, elem)))
+        y, res = y + bo, "%yb"
+    rt, at = TOL[elem]
+    return Case("attention_block/" + name, args, "\n".join(body),
+                [(res, T((B, S, E), elem))], [y], (2 * rt, 2 * at)), \
+        "rlx.fused_attention_block"
+
+
 def check_fused(case, ops):
     text = fuse(rlxtest.function_text([case]))
     for op in (ops if isinstance(ops, tuple) else (ops,)):
@@ -234,5 +358,15 @@ pairs += [swiglu_case("f32", (2, 3, 16), 24),
           swiglu_case("f64", (5, 8), 12, swapped=True),
           swiglu_case("f32", (4, 64), 40, swapped=True)]
 pairs += [block_case("f32"), block_case("f64")]
+pairs += [
+    attention_case("plain"),
+    attention_case("biases_neox_gqa_causal", H=4, Hkv=2, qkv_bias=True,
+                   out_bias=True, style="neox", kind="causal"),
+    attention_case("gptj_mqa_window", H=4, Hkv=1, D=2, style="gptj",
+                   kind="sliding_window", window=2),
+    attention_case("custom", kind="custom", mshape=(5, 5), out_bias=True),
+    attention_case("bias_scale", kind="bias", mshape=(2, 1, 5, 5),
+                   qkv_bias=True, scale=0.25),
+]
 run_both(pairs)
 suite.finish()

@@ -84,8 +84,7 @@ static FailureOr<BiasAdd> matchBiasAdd(PatternRewriter &rewriter,
   auto out = cast<RankedTensorType>(matmul.getType());
   auto biasType = cast<RankedTensorType>(bias.getType());
   if (biasType.getRank() != 1 || !biasType.hasStaticShape() ||
-      biasType.getDimSize(0) != out.getShape().back() ||
-      add.getType() != out)
+      biasType.getDimSize(0) != out.getShape().back() || add.getType() != out)
     return rewriter.notifyMatchFailure(
         root, "the bias is not 1-D of the matmul's output features");
   return BiasAdd{matmul, bias};
@@ -94,8 +93,7 @@ static FailureOr<BiasAdd> matchBiasAdd(PatternRewriter &rewriter,
 namespace {
 
 // act(matmul(x, w) + b) -> fused_matmul_bias_act(x, w, b) activation = act
-template <typename ActOp>
-struct FuseMatmulBiasAct : OpRewritePattern<ActOp> {
+template <typename ActOp> struct FuseMatmulBiasAct : OpRewritePattern<ActOp> {
   using OpRewritePattern<ActOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(ActOp op,
                                 PatternRewriter &rewriter) const override {
@@ -174,8 +172,7 @@ static Operation *createResidualNorm(PatternRewriter &rewriter, AddOp add,
 namespace {
 
 // norm(x + r) -> fused_residual_norm(x, r) (result, sum)
-template <typename NormOp>
-struct FuseResidualNorm : OpRewritePattern<NormOp> {
+template <typename NormOp> struct FuseResidualNorm : OpRewritePattern<NormOp> {
   using OpRewritePattern<NormOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(NormOp op,
                                 PatternRewriter &rewriter) const override {
@@ -241,8 +238,8 @@ struct FuseSwiglu : OpRewritePattern<MulOp> {
         up.getRhs().getType() != wg || op.getType() != gate.getType())
       return rewriter.notifyMatchFailure(
           op, "the weights are not 2-D of one static shape");
-    rewriter.replaceOpWithNewOp<FusedSwigluOp>(op, gate.getLhs(),
-                                               gate.getRhs(), up.getRhs());
+    rewriter.replaceOpWithNewOp<FusedSwigluOp>(op, gate.getLhs(), gate.getRhs(),
+                                               up.getRhs());
     return success();
   }
 };
@@ -293,7 +290,8 @@ struct FusePass : rlx::impl::FusePassBase<FusePass> {
     if (failed(populateFusionPatterns(set, patterns)))
       return emitError(UnknownLoc::get(context),
                        "'patterns' names an unknown fusion pattern family "
-                       "(known: matmul-bias-act, residual-norm, swiglu)");
+                       "(known: matmul-bias-act, residual-norm, swiglu, "
+                       "attention-block)");
     frozenPatterns = FrozenRewritePatternSet(std::move(set));
     return success();
   }
@@ -329,7 +327,8 @@ LogicalResult rlx::populateFusionPatterns(RewritePatternSet &patterns,
   static const std::pair<StringRef, Populate> all[] = {
       {"matmul-bias-act", populateFuseMatmulBiasActPatterns},
       {"residual-norm", populateFuseResidualNormPatterns},
-      {"swiglu", populateFuseSwigluPatterns}};
+      {"swiglu", populateFuseSwigluPatterns},
+      {"attention-block", populateFuseAttentionBlockPatterns}};
   if (families.empty()) {
     for (auto [name, populate] : all)
       populate(patterns);

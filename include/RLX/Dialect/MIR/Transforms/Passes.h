@@ -40,8 +40,14 @@ void populateFuseResidualNormPatterns(RewritePatternSet &patterns);
 /// rlx.fused_swiglu.
 void populateFuseSwigluPatterns(RewritePatternSet &patterns);
 
+/// Patterns fusing the QKV projection, head split, optional rope,
+/// attention, head merge and output projection into
+/// rlx.fused_attention_block.
+void populateFuseAttentionBlockPatterns(RewritePatternSet &patterns);
+
 /// The fusion patterns of the families named in `families`
-/// ("matmul-bias-act", "residual-norm", "swiglu"), or of all when it is
+/// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block"), or
+/// of all when it is
 /// empty. Fails, adding nothing, on an unknown name.
 LogicalResult populateFusionPatterns(RewritePatternSet &patterns,
                                      ArrayRef<std::string> families = {});

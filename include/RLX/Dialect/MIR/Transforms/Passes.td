@@ -97,12 +97,49 @@ def FuseSwigluPass : Pass<"rlx-fuse-swiglu"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def FuseAttentionBlockPass : Pass<"rlx-fuse-attention-block"> {
+  let summary = "Fuse a whole attention block into rlx.fused_attention_block";
+  let description = [{
+    Replaces the chain that `rlx-unfuse` makes of
+    `rlx.fused_attention_block`: the QKV projection `x @ w_qkv (+ bias)`,
+    the three column blocks narrowed, reshaped to heads and transposed to
+    [B, heads, S, D], `rlx.rope` on q and k (optional, one style and one
+    pair of tables), `rlx.attention` (any mask kind, window, scale and
+    mask operand), the transpose and reshape back to [B, S, H D] and the
+    output projection `@ w_out (+ bias)`.
+
+    ```mlir
+    %qkv = rlx.matmul %x, %wqkv : tensor<1x4x8xf32>, tensor<8x24xf32>
+    %qn = rlx.narrow %qkv axis = 2 start = 0 length = 8 : tensor<1x4x24xf32>
+    %qr = rlx.reshape %qn : tensor<1x4x8xf32> -> tensor<1x4x2x4xf32>
+    %q = rlx.transpose %qr [0, 2, 1, 3] : tensor<1x4x2x4xf32>
+    // ... %k and %v alike from columns 8 and 16 ...
+    %a = rlx.attention %q, %k, %v mask = causal : tensor<1x2x4x4xf32>,
+        tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+    %t = rlx.transpose %a [0, 2, 1, 3] : tensor<1x2x4x4xf32>
+    %m = rlx.reshape %t : tensor<1x4x2x4xf32> -> tensor<1x4x8xf32>
+    %y = rlx.matmul %m, %wout : tensor<1x4x8xf32>, tensor<8x8xf32>
+    // becomes
+    %y = rlx.fused_attention_block %x, %wqkv, %wout heads = 2 mask = causal
+        : (tensor<1x4x8xf32>, tensor<8x24xf32>, tensor<8x8xf32>)
+        -> tensor<1x4x8xf32>
+    ```
+
+    Biases are 1-D adds on the right of their matmul (as `rlx-unfuse`
+    builds them), or come fused by `rlx-fuse-matmul-bias-act` (activation
+    none). Every intermediate must have no other reader, the input and
+    `w_qkv` static shapes, and the output as many features as the input.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 def FusePass : Pass<"rlx-fuse"> {
   let summary = "Run every rlx fusion pattern";
   let description = [{
     Applies the patterns of `rlx-fuse-matmul-bias-act`,
-    `rlx-fuse-residual-norm` and `rlx-fuse-swiglu` together, or only those
-    named in `patterns` (`matmul-bias-act`, `residual-norm`, `swiglu`).
+    `rlx-fuse-residual-norm`, `rlx-fuse-swiglu` and
+    `rlx-fuse-attention-block` together, or only those named in `patterns`
+    (`matmul-bias-act`, `residual-norm`, `swiglu`, `attention-block`).
     `rlx-unfuse` of the result gives back the fused chains.
 
     ```mlir
@@ -118,7 +155,7 @@ def FusePass : Pass<"rlx-fuse"> {
   let options = [
     ListOption<"patterns", "patterns", "std::string",
                "Pattern families to apply (default: all): matmul-bias-act, "
-               "residual-norm, swiglu">,
+               "residual-norm, swiglu, attention-block">,
   ];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
