@@ -29,6 +29,29 @@ Value buildActivation(OpBuilder &b, Location loc, Value x,
 /// Patterns rewriting each fused op into its primitive chain.
 void populateUnfusePatterns(RewritePatternSet &patterns);
 
+/// Patterns fusing matmul → add(bias) → activation into
+/// rlx.fused_matmul_bias_act.
+void populateFuseMatmulBiasActPatterns(RewritePatternSet &patterns);
+
+/// Patterns fusing add → layer_norm / rms_norm into the residual norm ops.
+void populateFuseResidualNormPatterns(RewritePatternSet &patterns);
+
+/// Patterns fusing matmul, matmul → mul(silu(gate), up) into
+/// rlx.fused_swiglu.
+void populateFuseSwigluPatterns(RewritePatternSet &patterns);
+
+/// Patterns fusing the QKV projection, head split, optional rope,
+/// attention, head merge and output projection into
+/// rlx.fused_attention_block.
+void populateFuseAttentionBlockPatterns(RewritePatternSet &patterns);
+
+/// The fusion patterns of the families named in `families`
+/// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block"), or
+/// of all when it is
+/// empty. Fails, adding nothing, on an unknown name.
+LogicalResult populateFusionPatterns(RewritePatternSet &patterns,
+                                     ArrayRef<std::string> families = {});
+
 } // namespace rlx
 } // namespace mlir
 

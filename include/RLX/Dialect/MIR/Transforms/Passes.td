@@ -23,6 +23,143 @@ def UnfusePass : Pass<"rlx-unfuse"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def FuseMatmulBiasActPass : Pass<"rlx-fuse-matmul-bias-act"> {
+  let summary = "Fuse rlx.matmul → rlx.add(bias) → activation";
+  let description = [{
+    Replaces `act(rlx.matmul(x, w) + bias)` by one
+    `rlx.fused_matmul_bias_act`, where `act` is `rlx.relu`, `rlx.gelu`
+    (either approximation), `rlx.silu`, `rlx.sigmoid` or `rlx.tanh`. A
+    matmul followed by only the bias add fuses with `activation = none`.
+    (A matmul followed directly by an activation is left alone: as
+    `silu(x Wg)` it belongs to the SwiGLU pattern.)
+
+    ```mlir
+    %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x16xf32>
+    %a = rlx.add %m, %b : tensor<4x16xf32>, tensor<16xf32>
+    %y = rlx.gelu %a : tensor<4x16xf32>
+    // becomes
+    %y = rlx.fused_matmul_bias_act %x, %w, %b activation = gelu
+        : tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>
+    ```
+
+    The chain fuses only when the fused op computes exactly what it did:
+    float element types, no `transpose_a`, a bias 1-D of the (static)
+    output features (either operand of the add), and no other reader of
+    the matmul's result, nor of the add's result when an activation
+    follows (such an add fuses alone, with `activation = none`).
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FuseResidualNormPass : Pass<"rlx-fuse-residual-norm"> {
+  let summary = "Fuse rlx.add → rlx.layer_norm / rlx.rms_norm";
+  let description = [{
+    Replaces `rlx.layer_norm(x + r)` by `rlx.fused_residual_layer_norm`
+    and `rlx.rms_norm(x + r)` by `rlx.fused_residual_rms_norm`, keeping the
+    epsilon. The sum is the fused op's second result and replaces every
+    other use of the add, so the residual stream may be read on.
+
+    ```mlir
+    %s = rlx.add %x, %r : tensor<2x8xf32>
+    %y = rlx.layer_norm %s, %g, %b : tensor<2x8xf32>, tensor<8xf32>
+    // becomes
+    %y, %s = rlx.fused_residual_layer_norm %x, %r, %g, %b
+        : tensor<2x8xf32>, tensor<8xf32>
+    ```
+
+    The add fuses only without broadcasting (both operands of the sum's
+    type), and only where the fused op can be placed before every reader
+    of the sum.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FuseSwigluPass : Pass<"rlx-fuse-swiglu"> {
+  let summary = "Fuse the SwiGLU gate silu(x Wg) * (x Wu)";
+  let description = [{
+    Replaces `rlx.mul(rlx.silu(rlx.matmul(x, wg)), rlx.matmul(x, wu))`
+    (either operand order of the mul) by `rlx.fused_swiglu x, wg, wu`. The
+    down projection that usually follows is not part of the fused op.
+
+    ```mlir
+    %g = rlx.matmul %x, %wg : tensor<4x8xf32>, tensor<8x16xf32>
+    %u = rlx.matmul %x, %wu : tensor<4x8xf32>, tensor<8x16xf32>
+    %s = rlx.silu %g : tensor<4x16xf32>
+    %h = rlx.mul %s, %u : tensor<4x16xf32>
+    // becomes
+    %h = rlx.fused_swiglu %x, %wg, %wu
+        : tensor<4x8xf32>, tensor<8x16xf32>
+    ```
+
+    Both matmuls must read the same `x`, take 2-D weights of one type and
+    transpose nothing; the matmuls and the silu must have no other reader.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FuseAttentionBlockPass : Pass<"rlx-fuse-attention-block"> {
+  let summary = "Fuse a whole attention block into rlx.fused_attention_block";
+  let description = [{
+    Replaces the chain that `rlx-unfuse` makes of
+    `rlx.fused_attention_block`: the QKV projection `x @ w_qkv (+ bias)`,
+    the three column blocks narrowed, reshaped to heads and transposed to
+    [B, heads, S, D], `rlx.rope` on q and k (optional, one style and one
+    pair of tables), `rlx.attention` (any mask kind, window, scale and
+    mask operand), the transpose and reshape back to [B, S, H D] and the
+    output projection `@ w_out (+ bias)`.
+
+    ```mlir
+    %qkv = rlx.matmul %x, %wqkv : tensor<1x4x8xf32>, tensor<8x24xf32>
+    %qn = rlx.narrow %qkv axis = 2 start = 0 length = 8 : tensor<1x4x24xf32>
+    %qr = rlx.reshape %qn : tensor<1x4x8xf32> -> tensor<1x4x2x4xf32>
+    %q = rlx.transpose %qr [0, 2, 1, 3] : tensor<1x4x2x4xf32>
+    // ... %k and %v alike from columns 8 and 16 ...
+    %a = rlx.attention %q, %k, %v mask = causal : tensor<1x2x4x4xf32>,
+        tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+    %t = rlx.transpose %a [0, 2, 1, 3] : tensor<1x2x4x4xf32>
+    %m = rlx.reshape %t : tensor<1x4x2x4xf32> -> tensor<1x4x8xf32>
+    %y = rlx.matmul %m, %wout : tensor<1x4x8xf32>, tensor<8x8xf32>
+    // becomes
+    %y = rlx.fused_attention_block %x, %wqkv, %wout heads = 2 mask = causal
+        : (tensor<1x4x8xf32>, tensor<8x24xf32>, tensor<8x8xf32>)
+        -> tensor<1x4x8xf32>
+    ```
+
+    Biases are 1-D adds on the right of their matmul (as `rlx-unfuse`
+    builds them), or come fused by `rlx-fuse-matmul-bias-act` (activation
+    none). Every intermediate must have no other reader, the input and
+    `w_qkv` static shapes, and the output as many features as the input.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FusePass : Pass<"rlx-fuse"> {
+  let summary = "Run every rlx fusion pattern";
+  let description = [{
+    Applies the patterns of `rlx-fuse-matmul-bias-act`,
+    `rlx-fuse-residual-norm`, `rlx-fuse-swiglu` and
+    `rlx-fuse-attention-block` together, or only those named in `patterns`
+    (`matmul-bias-act`, `residual-norm`, `swiglu`, `attention-block`).
+    `rlx-unfuse` of the result gives back the fused chains.
+
+    ```mlir
+    %s = rlx.add %x, %r : tensor<2x8xf32>
+    %y = rlx.rms_norm %s, %g : tensor<2x8xf32>, tensor<8xf32>
+    // with --rlx-fuse (or --rlx-fuse=patterns=residual-norm) becomes
+    %y, %s = rlx.fused_residual_rms_norm %x, %r, %g
+        : tensor<2x8xf32>, tensor<8xf32>
+    ```
+
+    An unknown name in `patterns` is an error.
+  }];
+  let options = [
+    ListOption<"patterns", "patterns", "std::string",
+               "Pattern families to apply (default: all): matmul-bias-act, "
+               "residual-norm, swiglu, attention-block">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 def PromoteParamsPass : Pass<"rlx-promote-params", "::mlir::ModuleOp"> {
   let summary = "Turn every rlx.param of a function into a trailing argument";
   let description = [{

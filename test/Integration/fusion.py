@@ -1,0 +1,372 @@
+# RUN: %python %s
+# The fusion passes against float64 NumPy: each program is a chain of
+# primitive rlx ops that one fusion pattern recognizes (matmul → add(bias)
+# → activation for every activation and without one, add → layer_norm /
+# rms_norm with the sum read on, silu(x Wg) * (x Wu), a whole attention
+# block (QKV projection with and without biases, rope neox / gptj / none,
+# grouped-query heads, every mask kind, a scale) and a block using the
+# first three). It runs once as written and once as `rlx-opt --rlx-fuse`
+# rewrites it (RLX_OPT names that rlx-opt); both must match the reference,
+# and the fused text must hold the fused op.
+
+import math
+import os
+import subprocess
+
+import numpy as np
+
+import rlxtest
+from rlxtest import Case, Suite, rand
+from rlxtest import tensor_type as T
+
+RLX_OPT = os.environ.get("RLX_OPT", "rlx-opt")
+suite = Suite("fusion")
+r = rlxtest.rng()
+# The references do not round the intermediates: f32 results are off by a
+# few ulps of the sums they come from.
+TOL = {"f32": (1e-5, 1e-5), "f64": (1e-11, 1e-11)}
+
+
+def fuse(text):
+    """`text` after rlx-opt --rlx-fuse; raises AssertionError on failure."""
+    p = subprocess.run([RLX_OPT, "--rlx-fuse"], input=text,
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise AssertionError("rlx-opt --rlx-fuse exited with %d:\n%s" %
+                             (p.returncode, p.stderr))
+    return p.stdout
+
+
+def weight(shape, fan_in, elem):
+    """Uniform weights of variance 1 / fan_in (activations stay O(1))."""
+    a = math.sqrt(3.0 / fan_in)
+    return rand(r, shape, elem, -a, a)
+
+
+def f64(x):
+    return np.asarray(x, np.float64)
+
+
+def activation(x, kind):
+    erf = np.vectorize(math.erf)
+    return {"none": lambda: x, "relu": lambda: np.maximum(x, 0),
+            "gelu": lambda: 0.5 * x * (1 + erf(x / math.sqrt(2))),
+            "gelu_tanh": lambda: 0.5 * x * (1 + np.tanh(
+                math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3))),
+            "silu": lambda: x / (1 + np.exp(-x)),
+            "sigmoid": lambda: 1 / (1 + np.exp(-x)),
+            "tanh": lambda: np.tanh(x)}[kind]()
+
+
+# The op of each activation of rlx.fused_matmul_bias_act.
+ACT_OPS = {"relu": "rlx.relu %a", "gelu": "rlx.gelu %a",
+           "gelu_tanh": 'rlx.gelu %a {approximate = "tanh"}',
+           "silu": "rlx.silu %a", "sigmoid": "rlx.sigmoid %a",
+           "tanh": "rlx.tanh %a"}
+
+
+def layer_norm(x, g, b, eps):
+    m = x.mean(-1, keepdims=True)
+    v = ((x - m) ** 2).mean(-1, keepdims=True)
+    return (x - m) / np.sqrt(v + eps) * g + b
+
+
+def rms_norm(x, g, eps):
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * g
+
+
+def mba_case(act, elem="f32", xshape=(3, 5, 8), N=6, bias_first=False,
+             transpose_b=False):
+    K = xshape[-1]
+    x = rand(r, xshape, elem)
+    w = weight((N, K) if transpose_b else (K, N), K, elem)
+    b = rand(r, (N,), elem, -1, 1)
+    y = f64(x) @ (f64(w).T if transpose_b else f64(w)) + b
+    e = activation(y, act)
+    tx, tw, tb, ty = T(x.shape, elem), T(w.shape, elem), T(b.shape, elem), \
+        T(y.shape, elem)
+    add = ("%a = rlx.add %b, %m : {tb}, {ty}" if bias_first else
+           "%a = rlx.add %m, %b : {ty}, {tb}").format(tb=tb, ty=ty)
+    body = ["%m = rlx.matmul %x, %w{} : {}, {}".format(
+        " transpose_b true" if transpose_b else "", tx, tw), add]
+    res = "%a"
+    if act != "none":
+        body.append("%y = {} : {}".format(ACT_OPS[act], ty))
+        res = "%y"
+    rt, at = TOL[elem]
+    name = "matmul_bias_act/%s/%s%s%s" % (
+        act, elem, "/bias_first" if bias_first else "",
+        "/tb" if transpose_b else "")
+    return Case(name, [("%x", tx, x), ("%w", tw, w), ("%b", tb, b)],
+                "\n".join(body), [(res, ty)], [e], (rt, at * math.sqrt(K))), \
+        "rlx.fused_matmul_bias_act"
+
+
+def residual_case(kind, elem, shape, eps=None):
+    d = shape[-1]
+    x, res = rand(r, shape, elem), rand(r, shape, elem)
+    g, b = rand(r, (d,), elem, 0.5, 1.5), rand(r, (d,), elem, -1, 1)
+    s = f64(x) + res
+    tx, tg = T(shape, elem), T((d,), elem)
+    attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
+    args = [("%x", tx, x), ("%r", tx, res), ("%g", tg, g)]
+    if kind == "layer_norm":
+        e = layer_norm(s, g, b, float(np.float32(eps or 1e-5)))
+        args.append(("%b", tg, b))
+    else:
+        e = rms_norm(s, g, float(np.float32(eps or 1e-6)))
+    # The sum is read on after the norm (the residual stream).
+    body = """
+      %s = rlx.add %x, %r : {tx}
+      %y = rlx.{kind} %s, {params}{attr} : {tx}, {tg}
+      %t = rlx.mul %s, %s : {tx}
+    """.format(tx=tx, tg=tg, kind=kind, attr=attr,
+               params=", ".join(n for n, _, _ in args[2:]))
+    return Case("residual_%s/%s/%s" % (kind, elem, "x".join(map(str, shape))),
+                args, body, [("%y", tx), ("%t", tx)], [e, s * s],
+                TOL[elem]), "rlx.fused_residual_" + kind
+
+
+def swiglu_case(elem, xshape, F, swapped=False):
+    E = xshape[-1]
+    x = rand(r, xshape, elem)
+    wg, wu = weight((E, F), E, elem), weight((E, F), E, elem)
+    e = activation(f64(x) @ wg, "silu") * (f64(x) @ wu)
+    tx, tw, th = T(xshape, elem), T((E, F), elem), T(e.shape, elem)
+    body = """
+      %g = rlx.matmul %x, %wg : {tx}, {tw}
+      %u = rlx.matmul %x, %wu : {tx}, {tw}
+      %s = rlx.silu %g : {th}
+      %h = rlx.mul {ops} : {th}
+    """.format(tx=tx, tw=tw, th=th, ops="%u, %s" if swapped else "%s, %u")
+    rt, at = TOL[elem]
+    return Case("swiglu/%s/%s%s" % (elem, "x".join(map(str, xshape)),
+                                    "/swapped" if swapped else ""),
+                [("%x", tx, x), ("%wg", tw, wg), ("%wu", tw, wu)], body,
+                [("%h", th)], [e], (rt, at * math.sqrt(E))), \
+        "rlx.fused_swiglu"
+
+
+def block_case(elem, S=5, E=8, F=12):
+    """rms_norm(x + r) → SwiGLU → down projection + bias → layer_norm of
+    the residual sum: every family in one program."""
+    x, res = rand(r, (S, E), elem), rand(r, (S, E), elem)
+    g, lg = rand(r, (E,), elem, 0.5, 1.5), rand(r, (E,), elem, 0.5, 1.5)
+    lb, bd = rand(r, (E,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
+    wg, wu = weight((E, F), E, elem), weight((E, F), E, elem)
+    wd = weight((F, E), F, elem)
+    s = f64(x) + res
+    n = rms_norm(s, g, float(np.float32(1e-6)))
+    h = activation(n @ wg, "silu") * (n @ wu)
+    e = layer_norm(s + (h @ wd + bd), lg, lb, float(np.float32(1e-5)))
+    tx, tv, tw, th, twd = (T((S, E), elem), T((E,), elem), T((E, F), elem),
+                           T((S, F), elem), T((F, E), elem))
+    body = """
+      %s = rlx.add %x, %r : {tx}
+      %n = rlx.rms_norm %s, %g : {tx}, {tv}
+      %gate = rlx.matmul %n, %wg : {tx}, {tw}
+      %up = rlx.matmul %n, %wu : {tx}, {tw}
+      %a = rlx.silu %gate : {th}
+      %h = rlx.mul %a, %up : {th}
+      %dm = rlx.matmul %h, %wd : {th}, {twd}
+      %d = rlx.add %dm, %bd : {tx}, {tv}
+      %s2 = rlx.add %s, %d : {tx}
+      %y = rlx.layer_norm %s2, %lg, %lb : {tx}, {tv}
+    """.format(tx=tx, tv=tv, tw=tw, th=th, twd=twd)
+    args = [("%x", tx, x), ("%r", tx, res), ("%g", tv, g), ("%wg", tw, wg),
+            ("%wu", tw, wu), ("%wd", twd, wd), ("%bd", tv, bd),
+            ("%lg", tv, lg), ("%lb", tv, lb)]
+    rt, at = TOL[elem]
+    return Case("block/%s" % elem, args, body, [("%y", tx)], [e],
+                (rt, at * math.sqrt(F))), \
+        ("rlx.fused_residual_rms_norm", "rlx.fused_swiglu",
+         "rlx.fused_matmul_bias_act", "rlx.fused_residual_layer_norm")
+
+
+def rope(x, cos, sin, style):
+    D = x.shape[-1]
+    if style == "neox":
+        first = np.arange(D // 2)
+        second = first + D // 2
+    else:
+        first = np.arange(0, D, 2)
+        second = first + 1
+    a, b = x[..., first], x[..., second]
+    y = np.empty_like(x)
+    y[..., first] = a * cos - b * sin
+    y[..., second] = a * sin + b * cos
+    return y
+
+
+def attention(q, k, v, kind, window=None, mask=None, scale=None):
+    B, H, S, D = q.shape
+    rep = H // k.shape[1]
+    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
+    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(D) if scale is None
+                                  else float(np.float32(scale)))
+    i, j = np.arange(S)[:, None], np.arange(S)[None, :]
+    visible = np.ones((S, S), bool)
+    if kind == "causal":
+        visible = j <= i
+    elif kind == "sliding_window":
+        visible = (j <= i) & (j > i - window)
+    elif kind == "custom":
+        visible = mask
+    elif kind == "bias":
+        s = s + mask
+    s = np.where(np.broadcast_to(visible, s.shape), s, -np.inf)
+    p = np.exp(s - np.max(s, -1, keepdims=True))
+    return p / p.sum(-1, keepdims=True) @ v
+
+
+def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
+                   qkv_bias=False, out_bias=False, style=None, window=None,
+                   mshape=None, scale=None):
+    """The chain rlx-unfuse makes of rlx.fused_attention_block."""
+    Hkv = Hkv or H
+    cols = (H + 2 * Hkv) * D
+    elem = "f32"
+    x = rand(r, (B, S, E), elem)
+    wqkv, wout = weight((E, cols), E, elem), weight((H * D, E), H * D, elem)
+    args = [("%x", T(x.shape, elem), x), ("%wqkv", T(wqkv.shape, elem), wqkv),
+            ("%wout", T(wout.shape, elem), wout)]
+    body = ["%qkv = rlx.matmul %x, %wqkv : {}, {}".format(
+        T(x.shape, elem), T(wqkv.shape, elem))]
+    qkv = f64(x) @ wqkv
+    if qkv_bias:
+        bq = rand(r, (cols,), elem, -1, 1)
+        args.append(("%bq", T(bq.shape, elem), bq))
+        body.append("%qkvb = rlx.add %qkv, %bq : {}, {}".format(
+            T((B, S, cols), elem), T(bq.shape, elem)))
+        qkv = qkv + bq
+    src = "%qkvb" if qkv_bias else "%qkv"
+
+    def heads(n, start, count):
+        body.extend([
+            "%{n}n = rlx.narrow {src} axis = 2 start = {s} length = {l} : {t}"
+            .format(n=n, src=src, s=start, l=count * D,
+                    t=T((B, S, cols), elem)),
+            "%{n}r = rlx.reshape %{n}n : {a} -> {b}".format(
+                n=n, a=T((B, S, count * D), elem),
+                b=T((B, S, count, D), elem)),
+            "%{n} = rlx.transpose %{n}r [0, 2, 1, 3] : {a}".format(
+                n=n, a=T((B, S, count, D), elem))])
+        return qkv[..., start:start + count * D].reshape(
+            B, S, count, D).transpose(0, 2, 1, 3)
+    q, k, v = heads("q", 0, H), heads("k", H * D, Hkv), \
+        heads("v", (H + Hkv) * D, Hkv)
+    qn, kn = "%q", "%k"
+    if style:
+        cos, sin = rand(r, (S, D // 2), elem, -1, 1), \
+            rand(r, (S, D // 2), elem, -1, 1)
+        args += [("%cos", T(cos.shape, elem), cos),
+                 ("%sin", T(sin.shape, elem), sin)]
+        for n, h in (("q", H), ("k", Hkv)):
+            body.append("%{n}e = rlx.rope %{n}, %cos, %sin {{style = \"{st}\"}}"
+                        " : {a}, {b}".format(n=n, st=style,
+                                             a=T((B, h, S, D), elem),
+                                             b=T(cos.shape, elem)))
+        q, k = rope(q, cos, sin, style), rope(k, cos, sin, style)
+        qn, kn = "%qe", "%ke"
+    ops = "{}, {}, %v".format(qn, kn)
+    types = ", ".join(T((B, h, S, D), elem) for h in (H, Hkv, Hkv))
+    mask = None
+    if kind in ("custom", "bias"):
+        mask = (r.random(mshape) < 0.7) | np.eye(S, dtype=bool) \
+            if kind == "custom" else rand(r, mshape, elem, -1, 1)
+        mtype = T(mshape, "i1" if kind == "custom" else elem)
+        args.append(("%m", mtype, mask))
+        ops += ", %m"
+        types += ", " + mtype
+    attrs = " window = %d" % window if window else ""
+    if scale is not None:
+        attrs += " {scale = %r : f32}" % scale
+    body += ["%a = rlx.attention {} mask = {}{} : {}".format(
+                 ops, kind, attrs, types),
+             "%at = rlx.transpose %a [0, 2, 1, 3] : {}".format(
+                 T((B, H, S, D), elem)),
+             "%m2 = rlx.reshape %at : {} -> {}".format(
+                 T((B, S, H, D), elem), T((B, S, H * D), elem)),
+             "%y = rlx.matmul %m2, %wout : {}, {}".format(
+                 T((B, S, H * D), elem), T(wout.shape, elem))]
+    a = attention(q, k, v, kind, window, mask if kind in ("custom", "bias")
+                  else None, scale)
+    y = a.transpose(0, 2, 1, 3).reshape(B, S, H * D) @ wout
+    res = "%y"
+    if out_bias:
+        bo = rand(r, (E,), elem, -1, 1)
+        args.append(("%bo", T(bo.shape, elem), bo))
+        body.append("%yb = rlx.add %y, %bo : {}, {}".format(
+            T((B, S, E), elem), T(bo.shape, elem)))
+        y, res = y + bo, "%yb"
+    rt, at = TOL[elem]
+    return Case("attention_block/" + name, args, "\n".join(body),
+                [(res, T((B, S, E), elem))], [y], (2 * rt, 2 * at)), \
+        "rlx.fused_attention_block"
+
+
+def check_fused(case, ops):
+    text = fuse(rlxtest.function_text([case]))
+    for op in (ops if isinstance(ops, tuple) else (ops,)):
+        if op not in text:
+            raise AssertionError("%s: no %s after --rlx-fuse:\n%s" %
+                                 (case.name, op, text))
+
+
+def run_both(pairs):
+    """Checks that each case fuses, then runs all cases in one function as
+    written and once fused, comparing both with the references."""
+    cases = [c for c, _ in pairs]
+    for c, ops in pairs:
+        suite.check(c.name + "/fuses", lambda c=c, ops=ops: check_fused(c, ops))
+    text = rlxtest.function_text(cases)
+    try:
+        fused = fuse(text)
+    except AssertionError as err:
+        fused, fuse_error = None, str(err)
+    inputs = [x for c in cases for x in c.inputs]
+    n = sum(len(c.results) for c in cases)
+    for variant, src in (("unfused", text), ("fused", fused)):
+        rc, log, outs = (rlxtest.run(src, inputs, n) if src is not None else
+                         (1, fuse_error, []))
+        for c in cases:
+            def check(c=c, outs=outs[:len(c.results)]):
+                if rc != 0:
+                    raise AssertionError("rlx-run exited with %d:\n%s" %
+                                         (rc, log))
+                for k, ((_, ty), a, e, (rt, at)) in enumerate(
+                        zip(c.results, outs, c.expected, c.tols)):
+                    rlxtest.assert_close(
+                        a, e, rt, at, "%s result #%d" % (c.name, k),
+                        dtype=rlxtest.NPY[rlxtest.parse_type(ty)[1]])
+            suite.check("%s/%s" % (c.name, variant), check)
+            outs = outs[len(c.results):]
+
+
+pairs = []
+for act in ["none"] + list(ACT_OPS):
+    pairs.append(mba_case(act))
+pairs += [mba_case("gelu", "f64"), mba_case("silu", bias_first=True),
+          mba_case("tanh", xshape=(4, 8), transpose_b=True),
+          mba_case("none", "f64", xshape=(2, 2, 3, 16), N=5,
+                   bias_first=True)]
+for kind in ("layer_norm", "rms_norm"):
+    pairs += [residual_case(kind, "f32", (2, 3, 32)),
+              residual_case(kind, "f64", (4, 16), eps=0.25),
+              residual_case(kind, "f32", (3, 768), eps=1e-12)]
+pairs += [swiglu_case("f32", (2, 3, 16), 24),
+          swiglu_case("f64", (5, 8), 12, swapped=True),
+          swiglu_case("f32", (4, 64), 40, swapped=True)]
+pairs += [block_case("f32"), block_case("f64")]
+pairs += [
+    attention_case("plain"),
+    attention_case("biases_neox_gqa_causal", H=4, Hkv=2, qkv_bias=True,
+                   out_bias=True, style="neox", kind="causal"),
+    attention_case("gptj_mqa_window", H=4, Hkv=1, D=2, style="gptj",
+                   kind="sliding_window", window=2),
+    attention_case("custom", kind="custom", mshape=(5, 5), out_bias=True),
+    attention_case("bias_scale", kind="bias", mshape=(2, 1, 5, 5),
+                   qkv_bias=True, scale=0.25),
+]
+run_both(pairs)
+suite.finish()
