@@ -26,6 +26,7 @@ tools = ["rlx-compile", "rlx-opt", "rlx-run"]
 # find rlx-run and their helper module through the environment.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
+config.environment["RLX_OPT"] = os.path.join(config.rlx_tools_dir, "rlx-opt")
 config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
                                                  "rlx-compile")
 # librlx_cpu_runtime.so, which objects from rlx-compile link against, and
