@@ -160,6 +160,33 @@ def FusePass : Pass<"rlx-fuse"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def FusionReportPass : Pass<"rlx-fusion-report", "::mlir::ModuleOp"> {
+  let summary = "Fuse as rlx-fuse and report what fused, what did not, and "
+                "why";
+  let description = [{
+    Applies every fusion pattern (as `rlx-fuse`) and prints to stdout the
+    count of each rlx op before and after, each fusion made (the fused op,
+    the pattern, the location of the chain's last op), and each near miss:
+    a chain a pattern found but could not fuse, with the pattern's reason
+    (an intermediate with other users, a bias that broadcasts, a type the
+    fused op cannot take, ...). `format=json` prints the same as one JSON
+    object with keys `ops_before`, `ops_after`, `fusions`, `near_misses`.
+
+    ```
+    $ rlx-opt model.mlir --rlx-fusion-report -o /dev/null
+    fusions made (1):
+      rlx.fused_matmul_bias_act by FuseMatmulBiasAct<GeluOp> at model.mlir:4:8
+    near misses (1):
+      FuseResidualNorm<LayerNormOp> at model.mlir:9:8 (rlx.layer_norm): ...
+    ```
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "text or json">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 def PromoteParamsPass : Pass<"rlx-promote-params", "::mlir::ModuleOp"> {
   let summary = "Turn every rlx.param of a function into a trailing argument";
   let description = [{

@@ -1,0 +1,216 @@
+//===- FusionReport.cpp - what fused, what did not, and why ---------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs the fusion patterns (as rlx-fuse) under a rewrite listener: each
+// fused op inserted is a fusion made by the pattern being applied, and each
+// match failure a pattern reports is a candidate reason. A failure whose
+// reason says the root does not end such a chain at all ("reads no",
+// "is not a", "not a", "does not read", "left to") is not a near miss; every other reason is (the
+// chain was there but an intermediate has other users, shapes or types do
+// not fit, ...), unless that root fused in the end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/JSON.h"
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_FUSIONREPORTPASS
+#include "RLX/Dialect/MIR/Transforms/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+struct Event {
+  std::string pattern, op, location, reason;
+};
+
+/// The pattern's class name without its namespaces and template brackets'
+/// namespaces (e.g. FuseMatmulBiasAct<mlir::rlx::GeluOp> ->
+/// FuseMatmulBiasAct<GeluOp>).
+std::string patternName(const Pattern &pattern) {
+  std::string name = pattern.getDebugName().str();
+  std::string out;
+  for (size_t i = 0; i < name.size();) {
+    size_t colon = name.find("::", i);
+    size_t stop = name.find_first_of("<>, ", i);
+    if (colon != std::string::npos && (stop == std::string::npos ||
+                                       colon < stop)) {
+      i = colon + 2; // drop the namespace qualifier
+      continue;
+    }
+    size_t end = stop == std::string::npos ? name.size() : stop + 1;
+    out += name.substr(i, end - i);
+    i = end;
+  }
+  // "(anonymous namespace)" leaves a stray "(anonymous " prefix.
+  StringRef s(out);
+  s.consume_front("(anonymous ");
+  return s.str();
+}
+
+/// file:line:col for file locations, MLIR's printed form otherwise.
+std::string locationString(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("{0}:{1}:{2}", file.getFilename().getValue(),
+                         file.getLine(), file.getColumn())
+        .str();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  loc.print(os);
+  return s;
+}
+
+/// Reasons that mean the pattern's root is not the end of its chain.
+bool isNotACandidate(StringRef reason) {
+  return reason.contains("reads no") || reason.contains("is not a") ||
+         reason.starts_with("not a") || reason.contains("does not read") ||
+         reason.starts_with("left to");
+}
+
+struct ReportListener : RewriterBase::Listener {
+  void notifyPatternBegin(const Pattern &pattern, Operation *op) override {
+    current = patternName(pattern);
+    root = op->getName().getStringRef().str();
+    rootLoc = locationString(op->getLoc());
+  }
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    if (op->getName().getStringRef().starts_with("rlx.fused_"))
+      fusions.push_back({current, op->getName().getStringRef().str(),
+                         rootLoc, ""});
+  }
+  void notifyMatchFailure(Location,
+                          function_ref<void(Diagnostic &)> reason) override {
+    Diagnostic diag(UnknownLoc::get(ctx), DiagnosticSeverity::Remark);
+    reason(diag);
+    std::string text = diag.str();
+    if (!isNotACandidate(text))
+      misses.push_back({current, root, rootLoc, text});
+  }
+
+  MLIRContext *ctx = nullptr;
+  std::string current, root, rootLoc;
+  std::vector<Event> fusions, misses;
+};
+
+std::map<std::string, int64_t> countOps(Operation *root) {
+  std::map<std::string, int64_t> counts;
+  root->walk([&](Operation *op) {
+    if (isa<RLXDialect>(op->getDialect()))
+      ++counts[op->getName().getStringRef().str()];
+  });
+  return counts;
+}
+
+struct FusionReportPass
+    : rlx::impl::FusionReportPassBase<FusionReportPass> {
+  using FusionReportPassBase::FusionReportPassBase;
+
+  void runOnOperation() override {
+    if (format != "text" && format != "json") {
+      emitError(getOperation()->getLoc(),
+                "'format' must be text or json, got '")
+          << format << "'";
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    if (failed(populateFusionPatterns(patterns, {})))
+      return signalPassFailure();
+    std::map<std::string, int64_t> before = countOps(getOperation());
+    ReportListener listener;
+    listener.ctx = &getContext();
+    GreedyRewriteConfig config;
+    config.setListener(&listener);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      return signalPassFailure();
+    std::map<std::string, int64_t> after = countOps(getOperation());
+
+    // A root may fail a pattern once and fuse later (or be tried again):
+    // keep one miss per (pattern, location, reason), none where a fusion
+    // was made at that location.
+    std::set<std::string> fusedAt;
+    for (const Event &f : listener.fusions)
+      fusedAt.insert(f.location);
+    std::set<std::tuple<std::string, std::string, std::string>> seen;
+    std::vector<Event> misses;
+    for (const Event &m : listener.misses)
+      if (!fusedAt.count(m.location) &&
+          seen.insert({m.pattern, m.location, m.reason}).second)
+        misses.push_back(m);
+
+    if (format == "json")
+      printJson(before, after, listener.fusions, misses);
+    else
+      printText(before, after, listener.fusions, misses);
+  }
+
+  static void printText(const std::map<std::string, int64_t> &before,
+                        const std::map<std::string, int64_t> &after,
+                        ArrayRef<Event> fusions, ArrayRef<Event> misses) {
+    llvm::raw_ostream &os = llvm::outs();
+    int64_t total[2] = {0, 0};
+    std::set<std::string> names;
+    for (auto &[name, n] : before)
+      names.insert(name), total[0] += n;
+    for (auto &[name, n] : after)
+      names.insert(name), total[1] += n;
+    os << "rlx fusion report\n\nop counts (before -> after):\n";
+    for (const std::string &name : names) {
+      auto b = before.find(name), a = after.find(name);
+      os << llvm::formatv("  {0,-36} {1,5} -> {2}\n", name,
+                          b == before.end() ? 0 : b->second,
+                          a == after.end() ? 0 : a->second);
+    }
+    os << llvm::formatv("  {0,-36} {1,5} -> {2}\n", "total", total[0],
+                        total[1]);
+    os << "\nfusions made (" << fusions.size() << "):\n";
+    for (const Event &f : fusions)
+      os << "  " << f.op << " by " << f.pattern << " at " << f.location
+         << "\n";
+    os << "\nnear misses (" << misses.size() << "):\n";
+    for (const Event &m : misses)
+      os << "  " << m.pattern << " at " << m.location << " (" << m.op
+         << "): " << m.reason << "\n";
+  }
+
+  static void printJson(const std::map<std::string, int64_t> &before,
+                        const std::map<std::string, int64_t> &after,
+                        ArrayRef<Event> fusions, ArrayRef<Event> misses) {
+    llvm::json::Object counts[2];
+    for (auto &[name, n] : before)
+      counts[0][name] = n;
+    for (auto &[name, n] : after)
+      counts[1][name] = n;
+    llvm::json::Array fused, missed;
+    for (const Event &f : fusions)
+      fused.push_back(llvm::json::Object{
+          {"pattern", f.pattern}, {"op", f.op}, {"location", f.location}});
+    for (const Event &m : misses)
+      missed.push_back(llvm::json::Object{{"pattern", m.pattern},
+                                          {"root", m.op},
+                                          {"location", m.location},
+                                          {"reason", m.reason}});
+    llvm::json::Value report = llvm::json::Object{
+        {"ops_before", std::move(counts[0])},
+        {"ops_after", std::move(counts[1])},
+        {"fusions", std::move(fused)},
+        {"near_misses", std::move(missed)}};
+    llvm::outs() << llvm::formatv("{0:2}", report) << "\n";
+  }
+};
+
+} // namespace

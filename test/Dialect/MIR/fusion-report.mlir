@@ -1,0 +1,36 @@
+// RUN: rlx-opt %s --rlx-fusion-report -o /dev/null | FileCheck %s
+// RUN: rlx-opt %s --rlx-fusion-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: not rlx-opt %s --rlx-fusion-report=format=xml -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+
+// One chain fuses (matmul + bias, its add also read by the return, so the
+// gelu stays out), one is a near miss (the gelu's add has another user),
+// and one add is no bias add (3-D "bias"): a near miss too. Counts before
+// and after cover every rlx op.
+// CHECK:       op counts (before -> after):
+// CHECK-NEXT:    rlx.add                                  2 -> 1
+// CHECK-NEXT:    rlx.fused_matmul_bias_act                0 -> 1
+// CHECK-NEXT:    rlx.gelu                                 1 -> 1
+// CHECK-NEXT:    rlx.matmul                               2 -> 1
+// CHECK-NEXT:    total                                    5 -> 4
+// CHECK:       fusions made (1):
+// CHECK-NEXT:    rlx.fused_matmul_bias_act by FuseMatmulBias at {{.*}}fusion-report.mlir:31:8
+// CHECK:       near misses (2):
+// CHECK-DAG:     FuseMatmulBias at {{.*}}fusion-report.mlir:34:9 (rlx.add): the bias is not 1-D of the matmul's output features
+// CHECK-DAG:     FuseMatmulBiasAct<GeluOp> at {{.*}}fusion-report.mlir:32:8 (rlx.gelu): the add's result has other users (it fuses alone)
+
+// JSON:      "fusions": [
+// JSON:          "op": "rlx.fused_matmul_bias_act",
+// JSON-NEXT:     "pattern": "FuseMatmulBias"
+// JSON:      "near_misses": [
+// JSON:      "ops_after": {
+// JSON:      "ops_before": {
+
+// BAD: 'format' must be text or json, got 'xml'
+func.func @report(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>, %r: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
+  %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x16xf32>
+  %a = rlx.add %m, %b : tensor<4x16xf32>, tensor<16xf32>
+  %g = rlx.gelu %a : tensor<4x16xf32>
+  %m2 = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x16xf32>
+  %a2 = rlx.add %m2, %r : tensor<4x16xf32>
+  return %g, %a, %a2 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>
+}
