@@ -17,6 +17,7 @@
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/Dialect/MIR/Transforms/Targets.h"
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -287,7 +288,29 @@ struct FusePass : rlx::impl::FusePassBase<FusePass> {
   using Base::Base;
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet set(context);
-    if (failed(populateFusionPatterns(set, patterns)))
+    SmallVector<std::string> families(patterns.begin(), patterns.end());
+    if (!target.empty()) {
+      FailureOr<const TargetOps *> claims = lookupTarget(target);
+      if (failed(claims))
+        return emitError(UnknownLoc::get(context), "unknown target '")
+               << target << "' (known: " << knownTargetsString() << ")";
+      // Only the families whose fused ops the target claims (an unknown
+      // family name stays, to be reported below).
+      if (families.empty())
+        families = {"matmul-bias-act", "residual-norm", "swiglu",
+                    "attention-block"};
+      llvm::erase_if(families, [&](const std::string &family) {
+        ArrayRef<StringRef> ops = fusedOpsOfFamily(family);
+        return !ops.empty() && !llvm::all_of(ops, [&](StringRef op) {
+          return (*claims)->claims(op);
+        });
+      });
+      if (families.empty()) {
+        frozenPatterns = FrozenRewritePatternSet(std::move(set));
+        return success();
+      }
+    }
+    if (failed(populateFusionPatterns(set, families)))
       return emitError(UnknownLoc::get(context),
                        "'patterns' names an unknown fusion pattern family "
                        "(known: matmul-bias-act, residual-norm, swiglu, "

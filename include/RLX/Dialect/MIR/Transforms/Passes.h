@@ -45,6 +45,12 @@ void populateFuseSwigluPatterns(RewritePatternSet &patterns);
 /// rlx.fused_attention_block.
 void populateFuseAttentionBlockPatterns(RewritePatternSet &patterns);
 
+/// The rewrites of `rlx-legalize`: unfusing every fused op, dot_general
+/// into transpose/reshape/matmul, rlx.if into both regions and rlx.where,
+/// and rlx.while unrolled to its max_iterations. `rlx-legalize` keeps only
+/// those rooted at ops its target lacks.
+void populateLegalizePatterns(RewritePatternSet &patterns);
+
 /// The fusion patterns of the families named in `families`
 /// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block"), or
 /// of all when it is

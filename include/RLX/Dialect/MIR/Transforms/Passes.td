@@ -151,11 +151,81 @@ def FusePass : Pass<"rlx-fuse"> {
     ```
 
     An unknown name in `patterns` is an error.
+
+    With `target=NAME` (see `rlx-print-target-ops`), only the families
+    whose fused ops the target claims run, so fusion never emits an op the
+    target cannot lower: `--rlx-fuse="target=metal"` leaves attention
+    blocks unfused. Without a target every family runs. An unknown target
+    is an error.
   }];
   let options = [
     ListOption<"patterns", "patterns", "std::string",
                "Pattern families to apply (default: all): matmul-bias-act, "
                "residual-norm, swiglu, attention-block">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Run only the families whose fused ops this target claims: "
+           "cpu, cuda, rocm, vulkan, metal (default: none, all families)">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
+  let summary = "Print the rlx ops that a target claims";
+  let description = [{
+    Prints to stdout the header `// target 'NAME' claims N ops` and then
+    the names of the ops that the target claims (lowers), sorted, one per
+    line; the IR is left as it is. Known targets: `cpu` (every op that
+    `convert-rlx-to-linalg` lowers) and the planned claims of `cuda`,
+    `rocm`, `vulkan` and `metal`. An unknown target is an error naming the
+    known ones.
+
+    ```
+    $ rlx-opt --rlx-print-target-ops="target=metal" in.mlir
+    // target 'metal' claims 71 ops
+    rlx.abs
+    rlx.add
+    ...
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The target whose claims to print">,
+  ];
+}
+
+def LegalizePass : Pass<"rlx-legalize"> {
+  let summary = "Rewrite the ops a target lacks, or reject them";
+  let description = [{
+    For every rlx op that the target `target` does not claim, applies the
+    rewrite that expresses it by other ops, where one exists:
+
+    - a fused op is unfused into its primitive chain (as `rlx-unfuse`);
+    - `rlx.dot_general` becomes transposes to [batch, free, contracting]
+      and [batch, contracting, free], reshapes to 3-D (2-D without batch
+      dims), one `rlx.matmul` and a reshape to the result (static shapes
+      only);
+    - `rlx.if` whose regions are free of side effects becomes both
+      regions inlined and one `rlx.where` per result;
+    - `rlx.while` with `max_iterations` and side-effect-free regions is
+      unrolled that many times: each step evaluates `cond` and `body` on
+      the carried values and keeps the body's values only while every
+      condition so far held (`rlx.where`). A loop that would run longer
+      than `max_iterations` stops at that bound.
+
+    ```mlir
+    %y = rlx.dot_general %a, %b batch [0] x [0] contracting [2] x [1]
+        : tensor<4x8x16xf32>, tensor<4x16x32xf32>
+    // with --rlx-legalize="target=metal" becomes
+    %y = rlx.matmul %a, %b : tensor<4x8x16xf32>, tensor<4x16x32xf32>
+    ```
+
+    Then every op still unclaimed is an error, one per op
+    (`'rlx.fft' is not supported by target 'metal'`), and the pass fails.
+    An unknown target is an error.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The target to legalize for: cpu, cuda, rocm, vulkan, metal">,
   ];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }

@@ -1,0 +1,62 @@
+//===- Targets.h - the rlx ops each compilation target claims ---*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A target is a backend that lowers rlx ops: it *claims* the ops it lowers.
+// Fusion (`--rlx-fuse="target=NAME"`) emits only fused ops the target
+// claims, and legalization (`--rlx-legalize="target=NAME"`) rewrites or
+// rejects every op it does not. The claim sets are listed in Targets.cpp,
+// one place per target.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_MIR_TRANSFORMS_TARGETS_H
+#define RLX_DIALECT_MIR_TRANSFORMS_TARGETS_H
+
+#include "mlir/Support/LLVM.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mlir {
+namespace rlx {
+
+/// The rlx ops that one target claims (lowers).
+struct TargetOps {
+  /// The target's name: "cpu", "cuda", "rocm", "vulkan" or "metal".
+  StringRef name;
+  /// The claimed op names ("rlx.add", ...), sorted.
+  ArrayRef<StringRef> ops;
+
+  /// Whether the target claims the op named `opName` ("rlx.fft").
+  bool claims(StringRef opName) const;
+};
+
+/// The known targets' names, in a fixed order.
+ArrayRef<StringRef> targetNames();
+
+/// The known target names joined by ", " (for diagnostics).
+std::string knownTargetsString();
+
+/// The claims of the target `name`; failure when it is unknown.
+FailureOr<const TargetOps *> lookupTarget(StringRef name);
+
+/// Whether the target `target` claims the op `opName`; false when the
+/// target is unknown.
+bool claims(StringRef target, StringRef opName);
+
+/// The fused ops that the fusion pattern family `family` of `rlx-fuse`
+/// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block")
+/// emits; empty for an unknown family.
+ArrayRef<StringRef> fusedOpsOfFamily(StringRef family);
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_DIALECT_MIR_TRANSFORMS_TARGETS_H

@@ -1,0 +1,215 @@
+//===- Legalize.cpp - rewrite or reject the ops a target lacks ------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// `--rlx-legalize="target=NAME"`: every rlx op the target does not claim is
+// rewritten into ops it may claim where a rewrite exists (unfusing, and the
+// patterns below), and every op still unclaimed afterwards is an error. A
+// pattern runs only on ops the target lacks: claimed ops stay as written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/Dialect/MIR/Transforms/Targets.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_LEGALIZEPASS
+#include "RLX/Dialect/MIR/Transforms/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// Whether every op of `region` (nested ones included) is free of side
+/// effects, so that running it when its result is not needed is harmless.
+static bool isSideEffectFree(Region &region) {
+  for (Operation &op : region.getOps())
+    if (!isMemoryEffectFree(&op))
+      return false;
+  return true;
+}
+
+/// Clones the ops of the single-block `region` before the rewriter's
+/// insertion point with its arguments bound to `args`; returns the values
+/// its terminator yields.
+static SmallVector<Value> cloneRegion(PatternRewriter &b, Region &region,
+                                      ValueRange args) {
+  Block &block = region.front();
+  IRMapping mapping;
+  mapping.map(block.getArguments(), args);
+  for (Operation &op : block.without_terminator())
+    b.clone(op, mapping);
+  return llvm::map_to_vector(block.getTerminator()->getOperands(),
+                             [&](Value v) { return mapping.lookupOrDefault(v); });
+}
+
+namespace {
+
+// dot_general(a, b) -> reshape(matmul(reshape(transpose(a)),
+//                                     reshape(transpose(b))))
+struct LegalizeDotGeneral : OpRewritePattern<DotGeneralOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DotGeneralOp op,
+                                PatternRewriter &b) const override {
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
+      return b.notifyMatchFailure(op, "needs static operand shapes");
+    ArrayRef<int64_t> lb = op.getLhsBatchDims(), rb = op.getRhsBatchDims();
+    ArrayRef<int64_t> lc = op.getLhsContractingDims(),
+                      rc = op.getRhsContractingDims();
+    auto freeDims = [](int64_t rank, ArrayRef<int64_t> batch,
+                       ArrayRef<int64_t> contracting) {
+      SmallVector<int64_t> free;
+      for (int64_t d = 0; d < rank; ++d)
+        if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+          free.push_back(d);
+      return free;
+    };
+    SmallVector<int64_t> lf = freeDims(lhsType.getRank(), lb, lc);
+    SmallVector<int64_t> rf = freeDims(rhsType.getRank(), rb, rc);
+    auto product = [](RankedTensorType type, ArrayRef<int64_t> dims) {
+      int64_t n = 1;
+      for (int64_t d : dims)
+        n *= type.getDimSize(d);
+      return n;
+    };
+    int64_t batch = product(lhsType, lb), m = product(lhsType, lf),
+            k = product(lhsType, lc), n = product(rhsType, rf);
+    // [batch..., free..., contracting...] and [batch..., contracting...,
+    // free...], each as [B, M, K] / [B, K, N] (no B without batch dims).
+    auto arrange = [&](Value v, RankedTensorType type,
+                       SmallVector<int64_t> perm,
+                       SmallVector<int64_t> shape) -> Value {
+      if (!llvm::equal(perm, llvm::seq<int64_t>(0, type.getRank())))
+        v = TransposeOp::create(b, op.getLoc(), v, perm);
+      if (cast<RankedTensorType>(v.getType()).getShape() !=
+          ArrayRef<int64_t>(shape))
+        v = ReshapeOp::create(b, op.getLoc(), type.clone(shape), v);
+      return v;
+    };
+    SmallVector<int64_t> lperm(lb), rperm(rb);
+    llvm::append_range(lperm, lf);
+    llvm::append_range(lperm, lc);
+    llvm::append_range(rperm, rc);
+    llvm::append_range(rperm, rf);
+    SmallVector<int64_t> lshape = {m, k}, rshape = {k, n};
+    if (!lb.empty()) {
+      lshape.insert(lshape.begin(), batch);
+      rshape.insert(rshape.begin(), batch);
+    }
+    Value lhs = arrange(op.getLhs(), lhsType, lperm, lshape);
+    Value rhs = arrange(op.getRhs(), rhsType, rperm, rshape);
+    Value y = MatmulOp::create(b, op.getLoc(), lhs, rhs, /*transpose_a=*/false,
+                               /*transpose_b=*/false);
+    if (y.getType() != resultType)
+      y = ReshapeOp::create(b, op.getLoc(), resultType, y);
+    b.replaceOp(op, y);
+    return success();
+  }
+};
+
+// if(p) {A} else {B} -> where(p, A, B), both regions inlined
+struct LegalizeIf : OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IfOp op, PatternRewriter &b) const override {
+    if (!isSideEffectFree(op.getThenRegion()) ||
+        !isSideEffectFree(op.getElseRegion()))
+      return b.notifyMatchFailure(op, "a region has side effects");
+    SmallVector<Value> onTrue = cloneRegion(b, op.getThenRegion(), {});
+    SmallVector<Value> onFalse = cloneRegion(b, op.getElseRegion(), {});
+    SmallVector<Value> results;
+    for (auto [t, f, result] :
+         llvm::zip(onTrue, onFalse, op.getResults()))
+      results.push_back(WhereOp::create(b, op.getLoc(), result.getType(),
+                                        op.getCondition(), t, f));
+    b.replaceOp(op, results);
+    return success();
+  }
+};
+
+// while(x) {max_iterations = N} -> N steps of
+//   active' = active && cond(x); x' = where(active', body(x), x)
+struct LegalizeWhile : OpRewritePattern<WhileOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WhileOp op,
+                                PatternRewriter &b) const override {
+    std::optional<uint64_t> bound = op.getMaxIterations();
+    if (!bound)
+      return b.notifyMatchFailure(op, "no max_iterations to unroll to");
+    if (!isSideEffectFree(op.getCond()) || !isSideEffectFree(op.getBody()))
+      return b.notifyMatchFailure(op, "a region has side effects");
+    SmallVector<Value> carried(op.getInits());
+    Value active;
+    for (uint64_t i = 0; i < *bound; ++i) {
+      Value holds = cloneRegion(b, op.getCond(), carried).front();
+      // active && holds, as where(active, holds, active).
+      active = active ? WhereOp::create(b, op.getLoc(), holds.getType(),
+                                        active, holds, active)
+                            .getResult()
+                      : holds;
+      SmallVector<Value> next = cloneRegion(b, op.getBody(), carried);
+      for (auto [i, step] : llvm::enumerate(next))
+        carried[i] = WhereOp::create(b, op.getLoc(), carried[i].getType(),
+                                     active, step, carried[i]);
+    }
+    b.replaceOp(op, carried);
+    return success();
+  }
+};
+
+struct LegalizePass : rlx::impl::LegalizePassBase<LegalizePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    FailureOr<const TargetOps *> claims = lookupTarget(target);
+    if (failed(claims)) {
+      getOperation()->emitError("unknown target '")
+          << target << "' (known: " << knownTargetsString() << ")";
+      return signalPassFailure();
+    }
+    const TargetOps &ops = **claims;
+
+    RewritePatternSet patterns(&getContext());
+    populateLegalizePatterns(patterns);
+    // Only the rewrites of ops that the target lacks.
+    auto &native = patterns.getNativePatterns();
+    llvm::erase_if(native, [&](const std::unique_ptr<RewritePattern> &p) {
+      std::optional<OperationName> root = p->getRootKind();
+      return !root || ops.claims(root->getStringRef());
+    });
+    // A rewrite that does not converge leaves ops to be reported below.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+
+    bool lacking = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<RLXDialect>(op->getDialect()) ||
+          ops.claims(op->getName().getStringRef()))
+        return;
+      op->emitError() << "'" << op->getName() << "' is not supported by target '"
+                      << target << "'";
+      lacking = true;
+    });
+    if (lacking)
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void rlx::populateLegalizePatterns(RewritePatternSet &patterns) {
+  populateUnfusePatterns(patterns);
+  patterns.add<LegalizeDotGeneral, LegalizeIf, LegalizeWhile>(
+      patterns.getContext());
+}

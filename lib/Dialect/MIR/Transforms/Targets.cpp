@@ -1,0 +1,204 @@
+//===- Targets.cpp - the rlx ops each compilation target claims -----------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The claim set of every target, built from op groups. `cpu` is the backend
+// of this repository: it claims every op that `--convert-rlx-to-linalg`
+// lowers, that is every rlx op but the autodiff transforms (rlx.grad,
+// rlx.jvp, rlx.vmap, which autodiff expands before lowering) and rlx.param
+// (which `rlx-specialize-params` or `rlx-promote-params` removes). Fused
+// ops and rlx.selective_scan lower on the CPU through their primitive
+// chains (the unfuse patterns are part of that conversion).
+//
+// `cuda`, `rocm`, `vulkan` and `metal` have no backend here yet: their sets
+// are the *planned* claims, to be kept aligned with the GPU backends when
+// they land (issue 7). The plan follows the seeds (003, backend-aware op
+// claims; 000, "Metal may skip FuseAttentionBlock"):
+//  - cuda and rocm claim what cpu claims: the primitives, every fused op,
+//    control flow, fft, dense_solve and the backward ops (vendor libraries
+//    cover the linear algebra).
+//  - vulkan (the wgpu-style compute-shader backend) claims the primitives
+//    and the fused ops its kernel encoders cover (matmul-bias-act, the
+//    residual norms, swiglu, the attention block, elementwise regions), but
+//    no data-dependent control flow (rlx.if, rlx.while, rlx.scan,
+//    rlx.selective_scan, rlx.custom_fn), no rlx.dot_general (legalized to
+//    transpose/reshape/matmul), no fft family, no dense_solve and no
+//    fused_transformer_layer.
+//  - metal claims what vulkan claims but rlx.fused_attention_block.
+// No target claims the autodiff transforms or rlx.param. Element types are
+// not part of a claim (f64 on vulkan/metal is a question for their
+// backends).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Dialect/MIR/Transforms/Targets.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+//===----------------------------------------------------------------------===//
+// Op groups
+//===----------------------------------------------------------------------===//
+
+/// Elementwise ops, leaves (but rlx.param) and the region terminator.
+static const StringRef kElementwise[] = {
+    "rlx.abs",      "rlx.add",      "rlx.atan",     "rlx.cast",
+    "rlx.cmp",      "rlx.constant", "rlx.cos",      "rlx.div",
+    "rlx.exp",      "rlx.fma",      "rlx.gelu",     "rlx.log",
+    "rlx.max",      "rlx.min",      "rlx.mul",      "rlx.neg",
+    "rlx.pow",      "rlx.relu",     "rlx.round",    "rlx.rsqrt",
+    "rlx.sigmoid",  "rlx.silu",     "rlx.sin",      "rlx.sqrt",
+    "rlx.stop_gradient", "rlx.sub", "rlx.tan",      "rlx.tanh",
+    "rlx.where",    "rlx.yield",    "rlx.elementwise_region"};
+
+static const StringRef kShape[] = {
+    "rlx.concat", "rlx.expand",  "rlx.gather",      "rlx.narrow",
+    "rlx.reshape", "rlx.reverse", "rlx.scatter_add", "rlx.transpose"};
+
+static const StringRef kReduction[] = {
+    "rlx.argmax", "rlx.argmin",  "rlx.cumsum",
+    "rlx.log_softmax", "rlx.reduce", "rlx.softmax",
+    "rlx.softmax_cross_entropy", "rlx.topk"};
+
+static const StringRef kNN[] = {
+    "rlx.attention", "rlx.batch_norm_inference", "rlx.group_norm",
+    "rlx.layer_norm", "rlx.rms_norm", "rlx.rope",
+    "rlx.conv", "rlx.conv_transpose2d", "rlx.pool"};
+
+static const StringRef kMatmul[] = {"rlx.matmul"};
+static const StringRef kDotGeneral[] = {"rlx.dot_general"};
+
+static const StringRef kQuant[] = {"rlx.dequant_matmul", "rlx.dequantize",
+                                   "rlx.fake_quantize", "rlx.quantize"};
+
+static const StringRef kBackward[] = {
+    "rlx.attention_backward", "rlx.conv2d_backward_input",
+    "rlx.conv2d_backward_weight", "rlx.layer_norm_backward",
+    "rlx.rms_norm_backward"};
+
+static const StringRef kSpectralSolve[] = {"rlx.dense_solve", "rlx.fft",
+                                           "rlx.irfft", "rlx.rfft"};
+
+static const StringRef kControlFlow[] = {"rlx.custom_fn", "rlx.if",
+                                         "rlx.scan", "rlx.selective_scan",
+                                         "rlx.while"};
+
+/// The fused ops that the GPU kernel encoders cover.
+static const StringRef kFusedKernels[] = {
+    "rlx.fused_matmul_bias_act", "rlx.fused_residual_layer_norm",
+    "rlx.fused_residual_rms_norm", "rlx.fused_swiglu"};
+static const StringRef kFusedAttention[] = {"rlx.fused_attention_block"};
+static const StringRef kFusedLayer[] = {"rlx.fused_transformer_layer"};
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A target's claim set as the union of op groups.
+struct TargetDef {
+  StringRef name;
+  std::vector<ArrayRef<StringRef>> groups;
+};
+} // namespace
+
+static std::vector<TargetDef> targetDefs() {
+  // The primitives every target lowers.
+  std::vector<ArrayRef<StringRef>> primitives = {
+      kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward};
+  auto with = [&](std::vector<ArrayRef<StringRef>> more) {
+    std::vector<ArrayRef<StringRef>> all = primitives;
+    all.insert(all.end(), more.begin(), more.end());
+    return all;
+  };
+  auto full = with({kDotGeneral, kSpectralSolve, kControlFlow, kFusedKernels,
+                    kFusedAttention, kFusedLayer});
+  return {
+      // The CPU backend: everything convert-rlx-to-linalg lowers.
+      {"cpu", full},
+      // Planned claims until the GPU backends land (issue 7).
+      {"cuda", full},
+      {"rocm", full},
+      {"vulkan", with({kFusedKernels, kFusedAttention})},
+      {"metal", with({kFusedKernels})},
+  };
+}
+
+namespace {
+/// The targets with their sorted op lists, built once.
+struct Registry {
+  std::vector<std::vector<StringRef>> lists;
+  std::vector<TargetOps> targets;
+  std::vector<StringRef> names;
+
+  Registry() {
+    std::vector<TargetDef> defs = targetDefs();
+    lists.reserve(defs.size());
+    for (const TargetDef &def : defs) {
+      std::vector<StringRef> ops;
+      for (ArrayRef<StringRef> group : def.groups)
+        ops.insert(ops.end(), group.begin(), group.end());
+      llvm::sort(ops);
+      ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+      lists.push_back(std::move(ops));
+    }
+    for (auto [def, ops] : llvm::zip(defs, lists)) {
+      targets.push_back(TargetOps{def.name, ops});
+      names.push_back(def.name);
+    }
+  }
+};
+} // namespace
+
+static const Registry &registry() {
+  static const Registry r;
+  return r;
+}
+
+bool TargetOps::claims(StringRef opName) const {
+  return std::binary_search(ops.begin(), ops.end(), opName);
+}
+
+ArrayRef<StringRef> rlx::targetNames() { return registry().names; }
+
+std::string rlx::knownTargetsString() {
+  return llvm::join(targetNames(), ", ");
+}
+
+FailureOr<const TargetOps *> rlx::lookupTarget(StringRef name) {
+  for (const TargetOps &target : registry().targets)
+    if (target.name == name)
+      return &target;
+  return failure();
+}
+
+bool rlx::claims(StringRef target, StringRef opName) {
+  FailureOr<const TargetOps *> t = lookupTarget(target);
+  return succeeded(t) && (*t)->claims(opName);
+}
+
+ArrayRef<StringRef> rlx::fusedOpsOfFamily(StringRef family) {
+  static const StringRef matmulBiasAct[] = {"rlx.fused_matmul_bias_act"};
+  static const StringRef residualNorm[] = {"rlx.fused_residual_layer_norm",
+                                           "rlx.fused_residual_rms_norm"};
+  static const StringRef swiglu[] = {"rlx.fused_swiglu"};
+  static const StringRef attentionBlock[] = {"rlx.fused_attention_block"};
+  if (family == "matmul-bias-act")
+    return matmulBiasAct;
+  if (family == "residual-norm")
+    return residualNorm;
+  if (family == "swiglu")
+    return swiglu;
+  if (family == "attention-block")
+    return attentionBlock;
+  return {};
+}

@@ -1,0 +1,122 @@
+// RUN: rlx-opt %s --rlx-legalize="target=metal" | FileCheck %s
+// RUN: rlx-opt %s --rlx-legalize="target=cpu" | FileCheck %s --check-prefix=CPU
+
+// Each rewrite of rlx-legalize for an op that metal lacks; cpu claims them
+// all, so it keeps every op as written.
+
+// A batched contraction whose lhs contracts its middle dim.
+// CHECK-LABEL: func.func @dot_general_batch(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<4x16x8xf32>, %[[B:[^:]*]]: tensor<4x16x32xf32>
+// CHECK-NEXT: %[[T:.+]] = rlx.transpose %[[A]] [0, 2, 1] : tensor<4x16x8xf32>
+// CHECK-NEXT: %[[M:.+]] = rlx.matmul %[[T]], %[[B]] : tensor<4x8x16xf32>, tensor<4x16x32xf32>
+// CHECK-NEXT: return %[[M]] : tensor<4x8x32xf32>
+// CPU-LABEL: func.func @dot_general_batch(
+// CPU-NEXT: rlx.dot_general
+func.func @dot_general_batch(%a: tensor<4x16x8xf32>, %b: tensor<4x16x32xf32>) -> tensor<4x8x32xf32> {
+  %y = rlx.dot_general %a, %b batch [0] x [0] contracting [1] x [1] : tensor<4x16x8xf32>, tensor<4x16x32xf32>
+  return %y : tensor<4x8x32xf32>
+}
+
+// Two contracting dims in different orders, no batch: 2-D matmul.
+// CHECK-LABEL: func.func @dot_general_two_contracting(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<2x3x5xf32>, %[[B:[^:]*]]: tensor<3x2x7xf32>
+// CHECK-NEXT: %[[TA:.+]] = rlx.transpose %[[A]] [2, 0, 1] : tensor<2x3x5xf32>
+// CHECK-NEXT: %[[RA:.+]] = rlx.reshape %[[TA]] : tensor<5x2x3xf32> -> tensor<5x6xf32>
+// CHECK-NEXT: %[[TB:.+]] = rlx.transpose %[[B]] [1, 0, 2] : tensor<3x2x7xf32>
+// CHECK-NEXT: %[[RB:.+]] = rlx.reshape %[[TB]] : tensor<2x3x7xf32> -> tensor<6x7xf32>
+// CHECK-NEXT: %[[M:.+]] = rlx.matmul %[[RA]], %[[RB]] : tensor<5x6xf32>, tensor<6x7xf32>
+// CHECK-NEXT: return %[[M]] : tensor<5x7xf32>
+func.func @dot_general_two_contracting(%a: tensor<2x3x5xf32>, %b: tensor<3x2x7xf32>) -> tensor<5x7xf32> {
+  %y = rlx.dot_general %a, %b batch [] x [] contracting [0, 1] x [1, 0] : tensor<2x3x5xf32>, tensor<3x2x7xf32>
+  return %y : tensor<5x7xf32>
+}
+
+// Free dims on both sides merge into M and N and are split after.
+// CHECK-LABEL: func.func @dot_general_free_dims(
+// CHECK: %[[M:.+]] = rlx.matmul %{{.*}} : tensor<6x4xi32>, tensor<4x10xi32>
+// CHECK-NEXT: %[[R:.+]] = rlx.reshape %[[M]] : tensor<6x10xi32> -> tensor<2x3x5x2xi32>
+// CHECK-NEXT: return %[[R]]
+func.func @dot_general_free_dims(%a: tensor<2x4x3xi32>, %b: tensor<5x4x2xi32>) -> tensor<2x3x5x2xi32> {
+  %y = rlx.dot_general %a, %b batch [] x [] contracting [1] x [1] : tensor<2x4x3xi32>, tensor<5x4x2xi32>
+  return %y : tensor<2x3x5x2xi32>
+}
+
+// Both regions run, the predicate picks.
+// CHECK-LABEL: func.func @if(
+// CHECK-SAME: %[[P:[^:]*]]: tensor<i1>, %[[X:[^:]*]]: tensor<4xf32>
+// CHECK-NEXT: %[[E:.+]] = rlx.exp %[[X]] : tensor<4xf32>
+// CHECK-NEXT: %[[N:.+]] = rlx.neg %[[X]] : tensor<4xf32>
+// CHECK-NEXT: %[[W:.+]] = rlx.where %[[P]], %[[E]], %[[N]] : tensor<i1>, tensor<4xf32>
+// CHECK-NEXT: return %[[W]]
+// CPU-LABEL: func.func @if(
+// CPU-NEXT: rlx.if
+func.func @if(%p: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = rlx.if %p : tensor<i1> -> tensor<4xf32> {
+    %e = rlx.exp %x : tensor<4xf32>
+    rlx.yield %e : tensor<4xf32>
+  } else {
+    %n = rlx.neg %x : tensor<4xf32>
+    rlx.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// Two results, one yielded from above.
+// CHECK-LABEL: func.func @if_two_results(
+// CHECK-SAME: %[[P:[^:]*]]: tensor<i1>, %[[X:[^:]*]]: tensor<2x4xf32>, %[[I:[^:]*]]: tensor<i64>
+// CHECK-NEXT: %[[S:.+]] = rlx.add %[[I]], %[[I]] : tensor<i64>
+// CHECK-NEXT: %[[W0:.+]] = rlx.where %[[P]], %[[X]], %[[X]]
+// CHECK-NEXT: %[[W1:.+]] = rlx.where %[[P]], %[[I]], %[[S]]
+// CHECK-NEXT: return %[[W0]], %[[W1]]
+func.func @if_two_results(%p: tensor<i1>, %x: tensor<2x4xf32>, %i: tensor<i64>) -> (tensor<2x4xf32>, tensor<i64>) {
+  %r:2 = rlx.if %p : tensor<i1> -> tensor<2x4xf32>, tensor<i64> {
+    rlx.yield %x, %i : tensor<2x4xf32>, tensor<i64>
+  } else {
+    %s = rlx.add %i, %i : tensor<i64>
+    rlx.yield %x, %s : tensor<2x4xf32>, tensor<i64>
+  }
+  return %r#0, %r#1 : tensor<2x4xf32>, tensor<i64>
+}
+
+// Unrolled twice: each step keeps the body's value while every condition
+// so far held.
+// CHECK-LABEL: func.func @while(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<f32>, %[[L:[^:]*]]: tensor<f32>
+// CHECK-NEXT: %[[P1:.+]] = rlx.cmp lt, %[[X]], %[[L]] : tensor<f32>
+// CHECK-NEXT: %[[N1:.+]] = rlx.add %[[X]], %[[X]] : tensor<f32>
+// CHECK-NEXT: %[[C1:.+]] = rlx.where %[[P1]], %[[N1]], %[[X]]
+// CHECK-NEXT: %[[P2:.+]] = rlx.cmp lt, %[[C1]], %[[L]] : tensor<f32>
+// CHECK-NEXT: %[[A2:.+]] = rlx.where %[[P1]], %[[P2]], %[[P1]]
+// CHECK-NEXT: %[[N2:.+]] = rlx.add %[[C1]], %[[C1]] : tensor<f32>
+// CHECK-NEXT: %[[C2:.+]] = rlx.where %[[A2]], %[[N2]], %[[C1]]
+// CHECK-NEXT: return %[[C2]]
+// CPU-LABEL: func.func @while(
+// CPU-NEXT: rlx.while
+func.func @while(%x: tensor<f32>, %limit: tensor<f32>) -> tensor<f32> {
+  %r = rlx.while (%x) : (tensor<f32>) {max_iterations = 2} cond {
+  ^bb0(%a: tensor<f32>):
+    %p = rlx.cmp lt, %a, %limit : tensor<f32>
+    rlx.yield %p : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<f32>):
+    %n = rlx.add %a, %a : tensor<f32>
+    rlx.yield %n : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// metal lacks the attention block (unfused) but claims the fused
+// matmul-bias-act (kept).
+// CHECK-LABEL: func.func @fused(
+// CHECK-NOT: rlx.fused_attention_block
+// CHECK: rlx.attention
+// CHECK: rlx.fused_matmul_bias_act
+// CHECK-NEXT: return
+// CPU-LABEL: func.func @fused(
+// CPU-NEXT: rlx.fused_attention_block
+// CPU-NEXT: rlx.fused_matmul_bias_act
+func.func @fused(%x: tensor<2x4x8xf32>, %wqkv: tensor<8x24xf32>, %wout: tensor<8x8xf32>, %b: tensor<8xf32>) -> tensor<2x4x8xf32> {
+  %a = rlx.fused_attention_block %x, %wqkv, %wout heads = 2 mask = causal : (tensor<2x4x8xf32>, tensor<8x24xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
+  %y = rlx.fused_matmul_bias_act %a, %wout, %b activation = gelu : tensor<2x4x8xf32>, tensor<8x8xf32>, tensor<8xf32>
+  return %y : tensor<2x4x8xf32>
+}

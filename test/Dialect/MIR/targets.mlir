@@ -1,0 +1,48 @@
+// RUN: rlx-opt %s --rlx-print-target-ops="target=cpu" | FileCheck %s --check-prefix=CPU
+// RUN: rlx-opt %s --rlx-print-target-ops="target=cuda" | FileCheck %s --check-prefix=CUDA
+// RUN: rlx-opt %s --rlx-print-target-ops="target=rocm" | FileCheck %s --check-prefix=ROCM
+// RUN: rlx-opt %s --rlx-print-target-ops="target=vulkan" | FileCheck %s --check-prefix=VULKAN
+// RUN: rlx-opt %s --rlx-print-target-ops="target=metal" | FileCheck %s --check-prefix=METAL
+// RUN: not rlx-opt %s --rlx-print-target-ops="target=tpu" 2>&1 | FileCheck %s --check-prefix=ERR
+
+// The claim sets, sorted, one op per line. cpu claims every op that
+// convert-rlx-to-linalg lowers: all but rlx.grad/jvp/vmap and rlx.param.
+
+// CPU: // target 'cpu' claims 82 ops
+// CPU-NEXT: rlx.abs
+// CPU-NEXT: rlx.add
+// CPU: rlx.dot_general
+// CPU: rlx.fft
+// CPU: rlx.fused_attention_block
+// CPU: rlx.fused_transformer_layer
+// CPU-NOT: rlx.grad
+// CPU: rlx.if
+// CPU-NOT: rlx.jvp
+// CPU-NOT: rlx.param
+// CPU: rlx.while
+// CPU-NEXT: rlx.yield
+// CPU-NOT: rlx.
+
+// CUDA: // target 'cuda' claims 82 ops
+// CUDA: rlx.fused_attention_block
+// ROCM: // target 'rocm' claims 82 ops
+
+// VULKAN: // target 'vulkan' claims 71 ops
+// VULKAN-NOT: rlx.dot_general
+// VULKAN: rlx.fused_attention_block
+// VULKAN-NOT: rlx.if
+// VULKAN: rlx.matmul
+
+// METAL: // target 'metal' claims 70 ops
+// METAL-NOT: rlx.dense_solve
+// METAL-NOT: rlx.fft
+// METAL-NOT: rlx.fused_attention_block
+// METAL: rlx.fused_matmul_bias_act
+// METAL-NEXT: rlx.fused_residual_layer_norm
+// METAL-NEXT: rlx.fused_residual_rms_norm
+// METAL-NEXT: rlx.fused_swiglu
+// METAL-NEXT: rlx.gather
+
+// ERR: error: unknown target 'tpu' (known: cpu, cuda, rocm, vulkan, metal)
+
+module {}
