@@ -51,6 +51,23 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// the runtime provides.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
+/// Options of `--rlx-optimize`.
+struct OptimizePipelineOptions
+    : public PassPipelineOptions<OptimizePipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target whose claimed ops fusion may emit and "
+                     "legalization must reach: cpu, cuda, rocm, vulkan, "
+                     "metal"),
+      llvm::cl::init("cpu")};
+};
+
+/// The optimizer in the seeds' order: rlx_hir lowered to MIR, constant
+/// folding and simplification (canonicalize, CSE), fusion for `target`,
+/// legalization for `target`, then dead-code removal (canonicalize, CSE).
+void buildOptimizePipeline(OpPassManager &pm,
+                           const OptimizePipelineOptions &options);
+
 /// Prepares `fn` to be called from outside: a C interface wrapper
 /// (`_mlir_ciface_NAME`, see rlx-compile) and read-only arguments, so that
 /// bufferization copies rather than writes into the caller's inputs.
@@ -58,6 +75,9 @@ void markCPUEntryPoint(func::FuncOp fn);
 
 /// Registers `--rlx-cpu-pipeline`.
 void registerCPUPipeline();
+
+/// Registers `--rlx-optimize`.
+void registerOptimizePipeline();
 
 } // namespace rlx
 } // namespace mlir
