@@ -305,6 +305,89 @@ def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
         "rlx.fused_attention_block"
 
 
+def transformer_layer_case(name, act="gelu", kind="none", mshape=None, B=2,
+                           S=5, H=2, D=4, F=12, eps=None):
+    """The chain rlx-unfuse makes of rlx.fused_transformer_layer: an
+    attention block with both biases (attention_case), then
+    h = layer_norm(x + a), f = act(h W1 + c1) W2 + c2, layer_norm(h + f)."""
+    E, elem = H * D, "f32"
+    c, _ = attention_case("", H=H, D=D, B=B, S=S, E=E, kind=kind,
+                          qkv_bias=True, out_bias=True, mshape=mshape)
+    args, body = list(c.args), [c.body]
+    x, a = f64(args[0][2]), c.expected[0]
+    g1, g2 = rand(r, (E,), elem, 0.5, 1.5), rand(r, (E,), elem, 0.5, 1.5)
+    b1, b2 = rand(r, (E,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
+    w1, w2 = weight((E, F), E, elem), weight((F, E), F, elem)
+    c1, c2 = rand(r, (F,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
+    tv, tx, th = T((E,), elem), T((B, S, E), elem), T((B, S, F), elem)
+    args += [("%g1", tv, g1), ("%b1", tv, b1), ("%w1", T(w1.shape, elem), w1),
+             ("%c1", T(c1.shape, elem), c1), ("%w2", T(w2.shape, elem), w2),
+             ("%c2", tv, c2), ("%g2", tv, g2), ("%b2", tv, b2)]
+    attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
+    e = float(np.float32(1e-5 if eps is None else eps))
+    act_op = ACT_OPS[act].replace("%a", "%f1") if act != "none" else None
+    body.append("""
+      %s1 = rlx.add %x, %yb : {tx}
+      %h = rlx.layer_norm %s1, %g1, %b1{attr} : {tx}, {tv}
+      %f1m = rlx.matmul %h, %w1 : {tx}, {tw1}
+      %f1 = rlx.add %f1m, %c1 : {th}, {tc1}
+      {act}
+      %f2m = rlx.matmul {hid}, %w2 : {th}, {tw2}
+      %f2 = rlx.add %f2m, %c2 : {tx}, {tv}
+      %s2 = rlx.add %h, %f2 : {tx}
+      %ln = rlx.layer_norm %s2, %g2, %b2{attr} : {tx}, {tv}
+    """.format(tx=tx, tv=tv, th=th, attr=attr, tw1=T(w1.shape, elem),
+               tw2=T(w2.shape, elem), tc1=T(c1.shape, elem),
+               act="%f1a = {} : {}".format(act_op, th) if act_op else "",
+               hid="%f1a" if act_op else "%f1"))
+    h = layer_norm(x + a, g1, b1, e)
+    f = activation(h @ w1 + c1, act) @ w2 + c2
+    y = layer_norm(h + f, g2, b2, e)
+    rt, at = TOL[elem]
+    return Case("transformer_layer/" + name, args, "\n".join(body),
+                [("%ln", tx)], [y], (4 * rt, 4 * at * math.sqrt(F))), \
+        "rlx.fused_transformer_layer"
+
+
+def shared_input_case(elem, xshape, widths):
+    """matmuls of one x with weights of several widths (no bias, no
+    SwiGLU), each result read: one matmul of the concatenated weights."""
+    K = xshape[-1]
+    x = rand(r, xshape, elem)
+    tx = T(xshape, elem)
+    args, body, results, expected = [("%x", tx, x)], [], [], []
+    for i, n in enumerate(widths):
+        w = weight((K, n), K, elem)
+        args.append(("%%w%d" % i, T(w.shape, elem), w))
+        y = f64(x) @ w
+        body.append("%%m%d = rlx.matmul %%x, %%w%d : %s, %s" %
+                    (i, i, tx, T(w.shape, elem)))
+        body.append("%%y%d = rlx.tanh %%m%d : %s" % (i, i, T(y.shape, elem)))
+        results.append(("%%y%d" % i, T(y.shape, elem)))
+        expected.append(np.tanh(y))
+    rt, at = TOL[elem]
+    return Case("shared_input/%s/%s/%s" % (elem, "x".join(map(str, xshape)),
+                                           "-".join(map(str, widths))),
+                args, "\n".join(body), results, expected,
+                (rt, at * math.sqrt(K))), "rlx.concat"
+
+
+def rms_norm_reshape_case(elem, shape, out_shape, eps=None):
+    """reshape(rms_norm(x, g)) keeping the last dim."""
+    d = shape[-1]
+    x, g = rand(r, shape, elem), rand(r, (d,), elem, 0.5, 1.5)
+    e = rms_norm(f64(x), g, float(np.float32(eps or 1e-6))).reshape(out_shape)
+    tx, tg, ty = T(shape, elem), T((d,), elem), T(out_shape, elem)
+    attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
+    body = """
+      %n = rlx.rms_norm %x, %g{attr} : {tx}, {tg}
+      %y = rlx.reshape %n : {tx} -> {ty}
+    """.format(tx=tx, tg=tg, ty=ty, attr=attr)
+    return Case("rms_norm_reshape/%s/%s" % (elem, "x".join(map(str, shape))),
+                [("%x", tx, x), ("%g", tg, g)], body, [("%y", ty)], [e],
+                TOL[elem]), "rlx.reshape %arg"
+
+
 def check_fused(case, ops):
     text = fuse(rlxtest.function_text([case]))
     for op in (ops if isinstance(ops, tuple) else (ops,)):
@@ -367,6 +450,17 @@ pairs += [
     attention_case("custom", kind="custom", mshape=(5, 5), out_bias=True),
     attention_case("bias_scale", kind="bias", mshape=(2, 1, 5, 5),
                    qkv_bias=True, scale=0.25),
+]
+pairs += [
+    transformer_layer_case("gelu"),
+    transformer_layer_case("relu_causal_eps", act="relu", kind="causal",
+                           eps=1e-12),
+    transformer_layer_case("gelu_tanh_custom", act="gelu_tanh",
+                           kind="custom", mshape=(5, 5), H=4, D=2),
+    shared_input_case("f32", (2, 3, 8), (6, 4)),
+    shared_input_case("f64", (5, 16), (3, 7, 2)),
+    rms_norm_reshape_case("f32", (2, 3, 16), (6, 16)),
+    rms_norm_reshape_case("f64", (4, 6, 8), (2, 12, 8), eps=0.25),
 ]
 run_both(pairs)
 suite.finish()

@@ -291,7 +291,8 @@ struct FusePass : rlx::impl::FusePassBase<FusePass> {
       return emitError(UnknownLoc::get(context),
                        "'patterns' names an unknown fusion pattern family "
                        "(known: matmul-bias-act, residual-norm, swiglu, "
-                       "attention-block)");
+                       "attention-block, transformer-layer, "
+                       "shared-input-matmul, rms-norm-reshape)");
     frozenPatterns = FrozenRewritePatternSet(std::move(set));
     return success();
   }
@@ -328,7 +329,10 @@ LogicalResult rlx::populateFusionPatterns(RewritePatternSet &patterns,
       {"matmul-bias-act", populateFuseMatmulBiasActPatterns},
       {"residual-norm", populateFuseResidualNormPatterns},
       {"swiglu", populateFuseSwigluPatterns},
-      {"attention-block", populateFuseAttentionBlockPatterns}};
+      {"attention-block", populateFuseAttentionBlockPatterns},
+      {"transformer-layer", populateFuseTransformerLayerPatterns},
+      {"shared-input-matmul", populateFuseSharedInputMatmulPatterns},
+      {"rms-norm-reshape", populateFuseRmsNormReshapePatterns}};
   if (families.empty()) {
     for (auto [name, populate] : all)
       populate(patterns);

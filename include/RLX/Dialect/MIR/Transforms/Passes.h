@@ -45,10 +45,21 @@ void populateFuseSwigluPatterns(RewritePatternSet &patterns);
 /// rlx.fused_attention_block.
 void populateFuseAttentionBlockPatterns(RewritePatternSet &patterns);
 
+/// Patterns fusing a whole BERT-style post-LN layer (primitive or partly
+/// fused) into rlx.fused_transformer_layer.
+void populateFuseTransformerLayerPatterns(RewritePatternSet &patterns);
+
+/// Patterns merging matmuls of one input into one matmul of concatenated
+/// weights followed by rlx.narrow.
+void populateFuseSharedInputMatmulPatterns(RewritePatternSet &patterns);
+
+/// Patterns moving a last-axis-keeping reshape before rlx.rms_norm.
+void populateFuseRmsNormReshapePatterns(RewritePatternSet &patterns);
+
 /// The fusion patterns of the families named in `families`
-/// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block"), or
-/// of all when it is
-/// empty. Fails, adding nothing, on an unknown name.
+/// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block",
+/// "transformer-layer", "shared-input-matmul", "rms-norm-reshape"), or of
+/// all when it is empty. Fails, adding nothing, on an unknown name.
 LogicalResult populateFusionPatterns(RewritePatternSet &patterns,
                                      ArrayRef<std::string> families = {});
 

@@ -133,13 +133,96 @@ def FuseAttentionBlockPass : Pass<"rlx-fuse-attention-block"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def FuseTransformerLayerPass : Pass<"rlx-fuse-transformer-layer"> {
+  let summary = "Fuse a whole BERT-style post-LN layer into "
+                "rlx.fused_transformer_layer";
+  let description = [{
+    Replaces the chain that `rlx-unfuse` makes of
+    `rlx.fused_transformer_layer`, and the same chain partly fused:
+
+        a = attention block of x (rlx.fused_attention_block, or its chain)
+        h = layer_norm(x + a)        (or rlx.fused_residual_layer_norm)
+        f = act(h @ w1 + b1) @ w2 + b2   (or rlx.fused_matmul_bias_act)
+        y = layer_norm(h + f)        (or rlx.fused_residual_layer_norm)
+
+    by one `rlx.fused_transformer_layer`, rooted at the last norm.
+    ```mlir
+    %a = rlx.fused_attention_block %x, %wqkv, %wo bias %bqkv, %bo ...
+    %h, %s1 = rlx.fused_residual_layer_norm %x, %a, %g1, %b1 ...
+    %f1 = rlx.fused_matmul_bias_act %h, %w1, %c1 activation = gelu ...
+    %f2 = rlx.fused_matmul_bias_act %f1, %w2, %c2 activation = none ...
+    %y, %s2 = rlx.fused_residual_layer_norm %h, %f2, %g2, %b2 ...
+    // becomes
+    %y = rlx.fused_transformer_layer %x, %wqkv, %bqkv, %wo, %bo, %g1, %b1,
+        %w1, %c1, %w2, %c2, %g2, %b2 heads = 2 mask = none ...
+    ```
+    The layer fuses only as the fused op expresses it: both projections of
+    the attention block with biases, no rope, as many key/value heads as
+    heads, no sliding window nor explicit scale, 2-D feed-forward weights
+    with 1-D biases, one epsilon for both norms, residual adds that do not
+    broadcast, and no other reader of any intermediate (the sums of the
+    residual norms included; `h` is read by the feed-forward and the second
+    residual only).
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FuseSharedInputMatmulPass : Pass<"rlx-fuse-shared-input-matmul"> {
+  let summary = "Merge matmuls of one input into one matmul of concatenated "
+                "weights";
+  let description = [{
+    Replaces matmuls that read the same `x` with different 2-D weights
+    (function arguments or constants) by one matmul of `x` with the weights
+    concatenated along their last axis, each former result being an
+    `rlx.narrow` of its columns. The columns of a matmul are independent,
+    so every result keeps its values exactly.
+    ```mlir
+    %a = rlx.matmul %x, %wa : tensor<4x8xf32>, tensor<8x16xf32>
+    %b = rlx.matmul %x, %wb : tensor<4x8xf32>, tensor<8x4xf32>
+    // becomes
+    %w = rlx.concat %wa, %wb axis = 1 : tensor<8x16xf32>, tensor<8x4xf32>
+    %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x20xf32>
+    %a = rlx.narrow %m axis = 1 start = 0 length = 16 : tensor<4x20xf32>
+    %b = rlx.narrow %m axis = 1 start = 16 length = 4 : tensor<4x20xf32>
+    ```
+    The matmuls must transpose nothing, have static weights of one element
+    type and row count, and be in one block. Matmul pairs that
+    `rlx-fuse-swiglu` fuses (the gate and up of a SwiGLU) are left to it.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FuseRmsNormReshapePass : Pass<"rlx-fuse-rms-norm-reshape"> {
+  let summary = "Apply rlx.rms_norm after a reshape that keeps the last axis";
+  let description = [{
+    `rlx.rms_norm` normalizes the last axis, so a reshape of its result
+    that keeps the last dimension (e.g. flattening the leading ones) can
+    come first: `reshape(rms_norm(x, g))` becomes
+    `rms_norm(reshape(x), g)`, and the norm writes the reshaped result
+    directly (a reshape of an input is a view, one of a result a copy).
+    ```mlir
+    %n = rlx.rms_norm %x, %g : tensor<2x4x8xf32>, tensor<8xf32>
+    %y = rlx.reshape %n : tensor<2x4x8xf32> -> tensor<8x8xf32>
+    // becomes
+    %r = rlx.reshape %x : tensor<2x4x8xf32> -> tensor<8x8xf32>
+    %y = rlx.rms_norm %r, %g : tensor<8x8xf32>, tensor<8xf32>
+    ```
+    Only with static shapes whose last dimension the reshape keeps, and
+    when the norm's result has no other reader.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 def FusePass : Pass<"rlx-fuse"> {
   let summary = "Run every rlx fusion pattern";
   let description = [{
     Applies the patterns of `rlx-fuse-matmul-bias-act`,
-    `rlx-fuse-residual-norm`, `rlx-fuse-swiglu` and
-    `rlx-fuse-attention-block` together, or only those named in `patterns`
-    (`matmul-bias-act`, `residual-norm`, `swiglu`, `attention-block`).
+    `rlx-fuse-residual-norm`, `rlx-fuse-swiglu`,
+    `rlx-fuse-attention-block`, `rlx-fuse-transformer-layer`,
+    `rlx-fuse-shared-input-matmul` and `rlx-fuse-rms-norm-reshape`
+    together, or only those named in `patterns` (`matmul-bias-act`,
+    `residual-norm`, `swiglu`, `attention-block`, `transformer-layer`,
+    `shared-input-matmul`, `rms-norm-reshape`).
     `rlx-unfuse` of the result gives back the fused chains.
 
     ```mlir
@@ -155,7 +238,8 @@ def FusePass : Pass<"rlx-fuse"> {
   let options = [
     ListOption<"patterns", "patterns", "std::string",
                "Pattern families to apply (default: all): matmul-bias-act, "
-               "residual-norm, swiglu, attention-block">,
+               "residual-norm, swiglu, attention-block, transformer-layer, "
+               "shared-input-matmul, rms-norm-reshape">,
   ];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
