@@ -4,11 +4,16 @@
 # → activation for every activation and without one, add → layer_norm /
 # rms_norm with the sum read on, silu(x Wg) * (x Wu), a whole attention
 # block (QKV projection with and without biases, rope neox / gptj / none,
-# grouped-query heads, every mask kind, a scale) and a block using the
-# first three). It runs once as written and once as `rlx-opt --rlx-fuse`
-# rewrites it (RLX_OPT names that rlx-opt); both must match the reference,
-# and the fused text must hold the fused op.
+# grouped-query heads, every mask kind, a scale), a block using the
+# first three, a whole BERT post-LN layer, matmuls sharing an input and
+# rms_norm → reshape). It runs once as written and once as
+# `rlx-opt --rlx-fuse` rewrites it (RLX_OPT names that rlx-opt); both must
+# match the reference, and the fused text must hold the fused op. Chains
+# of elementwise ops run as written, grouped into rlx.elementwise_region
+# (`--rlx-fuse=patterns=elementwise-regions`) and grouped by at most 4 ops
+# then expanded again.
 
+import copy
 import math
 import os
 import subprocess
@@ -27,13 +32,14 @@ r = rlxtest.rng()
 TOL = {"f32": (1e-5, 1e-5), "f64": (1e-11, 1e-11)}
 
 
-def fuse(text):
-    """`text` after rlx-opt --rlx-fuse; raises AssertionError on failure."""
-    p = subprocess.run([RLX_OPT, "--rlx-fuse"], input=text,
+def fuse(text, passes=("--rlx-fuse",)):
+    """`text` after rlx-opt `passes` (--rlx-fuse); raises AssertionError
+    on failure."""
+    p = subprocess.run([RLX_OPT] + list(passes), input=text,
                        capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
-        raise AssertionError("rlx-opt --rlx-fuse exited with %d:\n%s" %
-                             (p.returncode, p.stderr))
+        raise AssertionError("rlx-opt %s exited with %d:\n%s" %
+                             (" ".join(passes), p.returncode, p.stderr))
     return p.stdout
 
 
@@ -388,23 +394,92 @@ def rms_norm_reshape_case(elem, shape, out_shape, eps=None):
                 TOL[elem]), "rlx.reshape %arg"
 
 
-def check_fused(case, ops):
-    text = fuse(rlxtest.function_text([case]))
+def region_chain_case(elem, shape):
+    """exp(x) + b squared, compared with x, selecting it or a cast of z,
+    negated: unary, broadcasting binary, cmp, cast and where in one
+    region."""
+    other = {"f32": "f64", "f64": "f32"}[elem]
+    d = shape[-1]
+    x, b = rand(r, shape, elem, -1, 1), rand(r, (d,), elem, -1, 1)
+    z = rand(r, shape, other, -2, 2)
+    a = np.exp(f64(x)) + b
+    m = a * a
+    zc = f64(np.asarray(z).astype(rlxtest.NPY[elem]))
+    e = -np.where(m > 2 * f64(x) + 1, m, zc)
+    tx, tb, tz = T(shape, elem), T((d,), elem), T(shape, other)
+    body = """
+      %e = rlx.exp %x : {tx}
+      %a = rlx.add %e, %b : {tx}, {tb}
+      %m = rlx.mul %a, %a : {tx}
+      %x2 = rlx.add %x, %x : {tx}
+      %x21 = rlx.add %x2, %one : {tx}, {t0}
+      %c = rlx.cmp gt, %m, %x21 : {tx}
+      %zc = rlx.cast %z : {tz} -> {tx}
+      %w = rlx.where %c, %m, %zc : {ti1}, {tx}
+      %y = rlx.neg %w : {tx}
+    """.format(tx=tx, tb=tb, tz=tz, t0=T((), elem), ti1=T(shape, "i1"))
+    one = np.asarray(1, rlxtest.NPY[elem])
+    return Case("elementwise_region/chain/%s" % elem,
+                [("%x", tx, x), ("%b", tb, b), ("%z", tz, z),
+                 ("%one", T((), elem), one)], body, [("%y", tx)], [e],
+                TOL[elem]), "rlx.elementwise_region"
+
+
+def region_math_case(elem, shape):
+    """The unary and binary math ops a region holds, in one chain."""
+    x, y = rand(r, shape, elem, 0.5, 2), rand(r, shape, elem, -1, 1)
+    fx, fy = f64(x), f64(y)
+    p = np.power(np.sqrt(np.abs(fx)), fy)
+    q = np.tanh(p) - np.sin(fy) * np.cos(fx)
+    u = np.arctan(q) / (1 / np.sqrt(fx))
+    v = np.maximum(u, np.tan(fy)) + np.minimum(np.log(fx), np.round(4 * fy))
+    t = T(shape, elem)
+    body = """
+      %ab = rlx.abs %x : {t}
+      %sq = rlx.sqrt %ab : {t}
+      %p = rlx.pow %sq, %y : {t}
+      %th = rlx.tanh %p : {t}
+      %s = rlx.sin %y : {t}
+      %c = rlx.cos %x : {t}
+      %sc = rlx.mul %s, %c : {t}
+      %q = rlx.sub %th, %sc : {t}
+      %at = rlx.atan %q : {t}
+      %rs = rlx.rsqrt %x : {t}
+      %u = rlx.div %at, %rs : {t}
+      %tn = rlx.tan %y : {t}
+      %mx = rlx.max %u, %tn : {t}
+      %lg = rlx.log %x : {t}
+      %y4 = rlx.mul %y, %four : {t}
+      %rd = rlx.round %y4 : {t}
+      %mn = rlx.min %lg, %rd : {t}
+      %v = rlx.add %mx, %mn : {t}
+    """.format(t=t)
+    four = np.full(shape, 4, rlxtest.NPY[elem])
+    rt, at = TOL[elem]
+    return Case("elementwise_region/math/%s" % elem,
+                [("%x", T(shape, elem), x), ("%y", T(shape, elem), y),
+                 ("%four", T(shape, elem), four)], body, [("%v", t)], [v],
+                (4 * rt, 4 * at)), "rlx.elementwise_region"
+
+
+def check_fused(case, ops, passes=("--rlx-fuse",)):
+    text = fuse(rlxtest.function_text([case]), passes)
     for op in (ops if isinstance(ops, tuple) else (ops,)):
         if op not in text:
-            raise AssertionError("%s: no %s after --rlx-fuse:\n%s" %
-                                 (case.name, op, text))
+            raise AssertionError("%s: no %s after %s:\n%s" %
+                                 (case.name, op, " ".join(passes), text))
 
 
-def run_both(pairs):
+def run_both(pairs, passes=("--rlx-fuse",)):
     """Checks that each case fuses, then runs all cases in one function as
     written and once fused, comparing both with the references."""
     cases = [c for c, _ in pairs]
     for c, ops in pairs:
-        suite.check(c.name + "/fuses", lambda c=c, ops=ops: check_fused(c, ops))
+        suite.check(c.name + "/fuses",
+                    lambda c=c, ops=ops: check_fused(c, ops, passes))
     text = rlxtest.function_text(cases)
     try:
-        fused = fuse(text)
+        fused = fuse(text, passes)
     except AssertionError as err:
         fused, fuse_error = None, str(err)
     inputs = [x for c in cases for x in c.inputs]
@@ -463,4 +538,19 @@ pairs += [
     rms_norm_reshape_case("f64", (4, 6, 8), (2, 12, 8), eps=0.25),
 ]
 run_both(pairs)
+region_pairs = [region_chain_case("f32", (3, 5, 8)),
+                region_chain_case("f64", (4, 6)),
+                region_math_case("f32", (2, 3, 8)),
+                region_math_case("f64", (16,))]
+run_both(region_pairs, ("--rlx-fuse=patterns=elementwise-regions",))
+# Regions of at most 4 ops, expanded again: the chain as written.
+def renamed(case, suffix):
+    c = copy.copy(case)
+    c.name += suffix
+    return c
+
+
+run_both([(renamed(c, "/max4_unfused"), "rlx.") for c, _ in region_pairs],
+         ("--rlx-form-elementwise-regions=max-ops=4",
+          "--rlx-unfuse-elementwise-regions"))
 suite.finish()

@@ -18,6 +18,8 @@
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -292,7 +294,8 @@ struct FusePass : rlx::impl::FusePassBase<FusePass> {
                        "'patterns' names an unknown fusion pattern family "
                        "(known: matmul-bias-act, residual-norm, swiglu, "
                        "attention-block, transformer-layer, "
-                       "shared-input-matmul, rms-norm-reshape)");
+                       "shared-input-matmul, rms-norm-reshape, "
+                       "elementwise-regions)");
     frozenPatterns = FrozenRewritePatternSet(std::move(set));
     return success();
   }
@@ -332,10 +335,14 @@ LogicalResult rlx::populateFusionPatterns(RewritePatternSet &patterns,
       {"attention-block", populateFuseAttentionBlockPatterns},
       {"transformer-layer", populateFuseTransformerLayerPatterns},
       {"shared-input-matmul", populateFuseSharedInputMatmulPatterns},
-      {"rms-norm-reshape", populateFuseRmsNormReshapePatterns}};
+      {"rms-norm-reshape", populateFuseRmsNormReshapePatterns},
+      {"elementwise-regions", [](RewritePatternSet &set) {
+         populateFormElementwiseRegionsPatterns(set);
+       }}};
   if (families.empty()) {
     for (auto [name, populate] : all)
-      populate(patterns);
+      if (name != "elementwise-regions") // only when named
+        populate(patterns);
     return success();
   }
   SmallVector<Populate> chosen;

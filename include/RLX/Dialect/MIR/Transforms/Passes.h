@@ -56,10 +56,19 @@ void populateFuseSharedInputMatmulPatterns(RewritePatternSet &patterns);
 /// Patterns moving a last-axis-keeping reshape before rlx.rms_norm.
 void populateFuseRmsNormReshapePatterns(RewritePatternSet &patterns);
 
+/// Patterns grouping chains of elementwise rlx ops (at most `maxOps` per
+/// region) into rlx.elementwise_region.
+void populateFormElementwiseRegionsPatterns(RewritePatternSet &patterns,
+                                            unsigned maxOps = 16);
+
+/// Patterns expanding rlx.elementwise_region back into rlx ops.
+void populateUnfuseElementwiseRegionsPatterns(RewritePatternSet &patterns);
+
 /// The fusion patterns of the families named in `families`
 /// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block",
-/// "transformer-layer", "shared-input-matmul", "rms-norm-reshape"), or of
-/// all when it is empty. Fails, adding nothing, on an unknown name.
+/// "transformer-layer", "shared-input-matmul", "rms-norm-reshape",
+/// "elementwise-regions"), or of all but elementwise-regions when it is
+/// empty. Fails, adding nothing, on an unknown name.
 LogicalResult populateFusionPatterns(RewritePatternSet &patterns,
                                      ArrayRef<std::string> families = {});
 

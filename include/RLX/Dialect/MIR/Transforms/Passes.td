@@ -213,6 +213,68 @@ def FuseRmsNormReshapePass : Pass<"rlx-fuse-rms-norm-reshape"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def FormElementwiseRegionsPass : Pass<"rlx-form-elementwise-regions"> {
+  let summary = "Group chains of elementwise rlx ops into "
+                "rlx.elementwise_region";
+  let description = [{
+    Replaces a chain of elementwise ops by one `rlx.elementwise_region`
+    whose body computes each element with the scalar that each op lowers
+    to, so the chain runs as one kernel. Grouped are the ops whose scalar
+    is one arith / math op on f32 or f64: `rlx.add`, `sub`, `mul`, `div`,
+    `max`, `min`, `pow`, `exp`, `log`, `sqrt`, `rsqrt`, `tanh`, `sin`,
+    `cos`, `tan`, `atan`, `neg`, `abs`, `round`, `rlx.cmp` of floats,
+    `rlx.where` of floats and `rlx.cast` between f32 and f64 (activations
+    such as gelu are left to `rlx-fuse-matmul-bias-act`).
+    ```mlir
+    %e = rlx.exp %x : tensor<4x8xf32>
+    %y = rlx.add %e, %b : tensor<4x8xf32>, tensor<8xf32>
+    // becomes
+    %y = rlx.elementwise_region ins(%x, %b : tensor<4x8xf32>, tensor<8xf32>)
+        -> tensor<4x8xf32> {
+    ^bb0(%a: f32, %c: f32):
+      %0 = math.exp %a : f32
+      %1 = arith.addf %0, %c : f32
+      rlx.yield %1 : f32
+    }
+    ```
+    A region has one result: an op whose value is read outside the chain
+    ends it (it is the result, or stays out). Every grouped op has the
+    region's static shape; operands of other shapes are region inputs and
+    broadcast as before. At most `max-ops` ops go into one region, and a
+    lone op forms none. `rlx-unfuse-elementwise-regions` is the inverse.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"16",
+           "Most ops grouped into one region">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def UnfuseElementwiseRegionsPass : Pass<"rlx-unfuse-elementwise-regions"> {
+  let summary = "Expand rlx.elementwise_region back into rlx ops";
+  let description = [{
+    The inverse of `rlx-form-elementwise-regions`: each scalar op of a
+    single-result region's body becomes the rlx op it stands for, on the
+    region's shape (see that pass for the table). Regions whose body holds
+    another scalar op (a constant, an integer op, ...) are left as they
+    are.
+    ```mlir
+    %y = rlx.elementwise_region ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: f32):
+      %0 = math.exp %a : f32
+      %1 = arith.negf %0 : f32
+      rlx.yield %1 : f32
+    }
+    // becomes
+    %0 = rlx.exp %x : tensor<4xf32>
+    %y = rlx.neg %0 : tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 def FusePass : Pass<"rlx-fuse"> {
   let summary = "Run every rlx fusion pattern";
   let description = [{
@@ -222,7 +284,9 @@ def FusePass : Pass<"rlx-fuse"> {
     `rlx-fuse-shared-input-matmul` and `rlx-fuse-rms-norm-reshape`
     together, or only those named in `patterns` (`matmul-bias-act`,
     `residual-norm`, `swiglu`, `attention-block`, `transformer-layer`,
-    `shared-input-matmul`, `rms-norm-reshape`).
+    `shared-input-matmul`, `rms-norm-reshape`). `elementwise-regions`
+    (`rlx-form-elementwise-regions` with its default `max-ops`) applies
+    only when named.
     `rlx-unfuse` of the result gives back the fused chains.
 
     ```mlir
@@ -239,9 +303,12 @@ def FusePass : Pass<"rlx-fuse"> {
     ListOption<"patterns", "patterns", "std::string",
                "Pattern families to apply (default: all): matmul-bias-act, "
                "residual-norm, swiglu, attention-block, transformer-layer, "
-               "shared-input-matmul, rms-norm-reshape">,
+               "shared-input-matmul, rms-norm-reshape; elementwise-regions "
+               "only when named">,
   ];
-  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+  let dependentDialects = ["::mlir::rlx::RLXDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 def PromoteParamsPass : Pass<"rlx-promote-params", "::mlir::ModuleOp"> {
