@@ -42,6 +42,13 @@ struct FuseRmsNormReshape : OpRewritePattern<ReshapeOp> {
     if (!norm->hasOneUse())
       return rewriter.notifyMatchFailure(
           op, "the norm's result has other users");
+    // rms_norm(x + r) is left to rlx-fuse-residual-norm (a reshape
+    // between the add and the norm would hide the add from it).
+    if (auto add = norm.getInput().getDefiningOp<AddOp>())
+      if (add.getLhs().getType() == add.getType() &&
+          add.getRhs().getType() == add.getType())
+        return rewriter.notifyMatchFailure(
+            op, "the norm of a residual add is left to residual-norm");
     auto in = cast<RankedTensorType>(norm.getType());
     auto out = cast<RankedTensorType>(op.getType());
     if (!in.hasStaticShape() || !out.hasStaticShape() || in.getRank() == 0 ||

@@ -208,7 +208,9 @@ def FuseRmsNormReshapePass : Pass<"rlx-fuse-rms-norm-reshape"> {
     %y = rlx.rms_norm %r, %g : tensor<8x8xf32>, tensor<8xf32>
     ```
     Only with static shapes whose last dimension the reshape keeps, and
-    when the norm's result has no other reader.
+    when the norm's result has no other reader. The norm of a residual add
+    (`rms_norm(x + r)` without broadcasting) is left to
+    `rlx-fuse-residual-norm`.
   }];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
