@@ -87,25 +87,38 @@ static bool isGroupable(Operation *op) {
 
 static arith::CmpFPredicate toCmpF(CmpPredicate p) {
   switch (p) {
-  case CmpPredicate::EQ: return arith::CmpFPredicate::OEQ;
-  case CmpPredicate::NE: return arith::CmpFPredicate::UNE;
-  case CmpPredicate::LT: return arith::CmpFPredicate::OLT;
-  case CmpPredicate::LE: return arith::CmpFPredicate::OLE;
-  case CmpPredicate::GT: return arith::CmpFPredicate::OGT;
-  case CmpPredicate::GE: return arith::CmpFPredicate::OGE;
+  case CmpPredicate::EQ:
+    return arith::CmpFPredicate::OEQ;
+  case CmpPredicate::NE:
+    return arith::CmpFPredicate::UNE;
+  case CmpPredicate::LT:
+    return arith::CmpFPredicate::OLT;
+  case CmpPredicate::LE:
+    return arith::CmpFPredicate::OLE;
+  case CmpPredicate::GT:
+    return arith::CmpFPredicate::OGT;
+  case CmpPredicate::GE:
+    return arith::CmpFPredicate::OGE;
   }
   llvm_unreachable("unknown predicate");
 }
 
 static std::optional<CmpPredicate> fromCmpF(arith::CmpFPredicate p) {
   switch (p) {
-  case arith::CmpFPredicate::OEQ: return CmpPredicate::EQ;
-  case arith::CmpFPredicate::UNE: return CmpPredicate::NE;
-  case arith::CmpFPredicate::OLT: return CmpPredicate::LT;
-  case arith::CmpFPredicate::OLE: return CmpPredicate::LE;
-  case arith::CmpFPredicate::OGT: return CmpPredicate::GT;
-  case arith::CmpFPredicate::OGE: return CmpPredicate::GE;
-  default: return std::nullopt;
+  case arith::CmpFPredicate::OEQ:
+    return CmpPredicate::EQ;
+  case arith::CmpFPredicate::UNE:
+    return CmpPredicate::NE;
+  case arith::CmpFPredicate::OLT:
+    return CmpPredicate::LT;
+  case arith::CmpFPredicate::OLE:
+    return CmpPredicate::LE;
+  case arith::CmpFPredicate::OGT:
+    return CmpPredicate::GT;
+  case arith::CmpFPredicate::OGE:
+    return CmpPredicate::GE;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -129,12 +142,10 @@ static Value buildScalar(OpBuilder &b, Location loc, Operation *op,
       .Case([&](SubOp) { return arith::SubFOp::create(b, loc, a[0], a[1]); })
       .Case([&](MulOp) { return arith::MulFOp::create(b, loc, a[0], a[1]); })
       .Case([&](DivOp) { return arith::DivFOp::create(b, loc, a[0], a[1]); })
-      .Case([&](MaxOp) {
-        return arith::MaximumFOp::create(b, loc, a[0], a[1]);
-      })
-      .Case([&](MinOp) {
-        return arith::MinimumFOp::create(b, loc, a[0], a[1]);
-      })
+      .Case(
+          [&](MaxOp) { return arith::MaximumFOp::create(b, loc, a[0], a[1]); })
+      .Case(
+          [&](MinOp) { return arith::MinimumFOp::create(b, loc, a[0], a[1]); })
       .Case([&](PowOp) { return math::PowFOp::create(b, loc, a[0], a[1]); })
       .Case([&](CmpOp cmp) {
         return arith::CmpFOp::create(b, loc, toCmpF(cmp.getPredicate()), a[0],
@@ -202,9 +213,8 @@ struct FormElementwiseRegion : RewritePattern {
           root, "no producer to group with (other readers, another shape or "
                 "no elementwise producer)");
     SmallVector<Operation *> ops(group.begin(), group.end());
-    llvm::sort(ops, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
+    llvm::sort(
+        ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     llvm::SetVector<Value> inputs;
     for (Operation *op : ops)
       for (Value v : op->getOperands())
@@ -213,16 +223,16 @@ struct FormElementwiseRegion : RewritePattern {
 
     Location loc = root->getLoc();
     rewriter.setInsertionPoint(root);
-    auto region = ElementwiseRegionOp::create(
-        rewriter, loc, TypeRange{type}, inputs.getArrayRef());
+    auto region = ElementwiseRegionOp::create(rewriter, loc, TypeRange{type},
+                                              inputs.getArrayRef());
     SmallVector<Type> argTypes;
     SmallVector<Location> argLocs;
     for (Value v : inputs) {
       argTypes.push_back(getElementTypeOrSelf(v.getType()));
       argLocs.push_back(v.getLoc());
     }
-    Block *block = rewriter.createBlock(&region.getBody(), {}, argTypes,
-                                        argLocs);
+    Block *block =
+        rewriter.createBlock(&region.getBody(), {}, argTypes, argLocs);
     IRMapping map;
     map.map(inputs.getArrayRef(), block->getArguments());
     for (Operation *op : ops) {
@@ -257,11 +267,11 @@ struct UnfuseElementwiseRegion : OpRewritePattern<ElementwiseRegionOp> {
     for (Operation &inner : body.without_terminator()) {
       bool known =
           isa<math::ExpOp, math::LogOp, math::SqrtOp, math::RsqrtOp,
-              math::TanhOp, math::SinOp, math::CosOp, math::TanOp,
-              math::AtanOp, arith::NegFOp, math::AbsFOp, math::RoundEvenOp,
-              arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
-              arith::MaximumFOp, arith::MinimumFOp, math::PowFOp,
-              arith::SelectOp, arith::ExtFOp, arith::TruncFOp>(inner);
+              math::TanhOp, math::SinOp, math::CosOp, math::TanOp, math::AtanOp,
+              arith::NegFOp, math::AbsFOp, math::RoundEvenOp, arith::AddFOp,
+              arith::SubFOp, arith::MulFOp, arith::DivFOp, arith::MaximumFOp,
+              arith::MinimumFOp, math::PowFOp, arith::SelectOp, arith::ExtFOp,
+              arith::TruncFOp>(inner);
       if (auto cmp = dyn_cast<arith::CmpFOp>(inner))
         known = fromCmpF(cmp.getPredicate()).has_value();
       if (!known || inner.getNumRegions() != 0 ||
@@ -288,28 +298,66 @@ struct UnfuseElementwiseRegion : OpRewritePattern<ElementwiseRegionOp> {
       Type result = type.clone(inner.getResult(0).getType());
       Value v =
           TypeSwitch<Operation *, Value>(&inner)
-              .Case([&](math::ExpOp) { return ExpOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::LogOp) { return LogOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::SqrtOp) { return SqrtOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::RsqrtOp) { return RsqrtOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::TanhOp) { return TanhOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::SinOp) { return SinOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::CosOp) { return CosOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::TanOp) { return TanOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::AtanOp) { return AtanOp::create(rewriter, loc, a[0]); })
-              .Case([&](arith::NegFOp) { return NegOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::AbsFOp) { return AbsOp::create(rewriter, loc, a[0]); })
-              .Case([&](math::RoundEvenOp) { return RoundOp::create(rewriter, loc, a[0]); })
-              .Case([&](arith::AddFOp) { return AddOp::create(rewriter, loc, a[0], a[1]); })
-              .Case([&](arith::SubFOp) { return SubOp::create(rewriter, loc, a[0], a[1]); })
-              .Case([&](arith::MulFOp) { return MulOp::create(rewriter, loc, a[0], a[1]); })
-              .Case([&](arith::DivFOp) { return DivOp::create(rewriter, loc, a[0], a[1]); })
-              .Case([&](arith::MaximumFOp) { return MaxOp::create(rewriter, loc, a[0], a[1]); })
-              .Case([&](arith::MinimumFOp) { return MinOp::create(rewriter, loc, a[0], a[1]); })
-              .Case([&](math::PowFOp) { return PowOp::create(rewriter, loc, a[0], a[1]); })
+              .Case([&](math::ExpOp) {
+                return ExpOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::LogOp) {
+                return LogOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::SqrtOp) {
+                return SqrtOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::RsqrtOp) {
+                return RsqrtOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::TanhOp) {
+                return TanhOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::SinOp) {
+                return SinOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::CosOp) {
+                return CosOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::TanOp) {
+                return TanOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::AtanOp) {
+                return AtanOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](arith::NegFOp) {
+                return NegOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::AbsFOp) {
+                return AbsOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](math::RoundEvenOp) {
+                return RoundOp::create(rewriter, loc, a[0]);
+              })
+              .Case([&](arith::AddFOp) {
+                return AddOp::create(rewriter, loc, a[0], a[1]);
+              })
+              .Case([&](arith::SubFOp) {
+                return SubOp::create(rewriter, loc, a[0], a[1]);
+              })
+              .Case([&](arith::MulFOp) {
+                return MulOp::create(rewriter, loc, a[0], a[1]);
+              })
+              .Case([&](arith::DivFOp) {
+                return DivOp::create(rewriter, loc, a[0], a[1]);
+              })
+              .Case([&](arith::MaximumFOp) {
+                return MaxOp::create(rewriter, loc, a[0], a[1]);
+              })
+              .Case([&](arith::MinimumFOp) {
+                return MinOp::create(rewriter, loc, a[0], a[1]);
+              })
+              .Case([&](math::PowFOp) {
+                return PowOp::create(rewriter, loc, a[0], a[1]);
+              })
               .Case([&](arith::CmpFOp cmp) {
-                return CmpOp::create(rewriter, loc, *fromCmpF(cmp.getPredicate()),
-                                     a[0], a[1]);
+                return CmpOp::create(rewriter, loc,
+                                     *fromCmpF(cmp.getPredicate()), a[0], a[1]);
               })
               .Case([&](arith::SelectOp) {
                 return WhereOp::create(rewriter, loc, a[0], a[1], a[2]);

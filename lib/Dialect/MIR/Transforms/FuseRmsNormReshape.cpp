@@ -40,8 +40,8 @@ struct FuseRmsNormReshape : OpRewritePattern<ReshapeOp> {
     if (!norm)
       return rewriter.notifyMatchFailure(op, "the reshape reads no rms_norm");
     if (!norm->hasOneUse())
-      return rewriter.notifyMatchFailure(
-          op, "the norm's result has other users");
+      return rewriter.notifyMatchFailure(op,
+                                         "the norm's result has other users");
     // rms_norm(x + r) is left to rlx-fuse-residual-norm (a reshape
     // between the add and the norm would hide the add from it).
     if (auto add = norm.getInput().getDefiningOp<AddOp>())

@@ -115,12 +115,10 @@ struct FuseSharedInputMatmul : OpRewritePattern<MatmulOp> {
       group.push_back(matmul);
     }
     if (group.size() < 2)
-      return rewriter.notifyMatchFailure(op,
-                                         "no other matmul of the input to "
-                                         "merge with");
-    llvm::sort(group, [](MatmulOp a, MatmulOp b) {
-      return a->isBeforeInBlock(b);
-    });
+      return rewriter.notifyMatchFailure(op, "no other matmul of the input to "
+                                             "merge with");
+    llvm::sort(group,
+               [](MatmulOp a, MatmulOp b) { return a->isBeforeInBlock(b); });
     Operation *first = group.front();
     DominanceInfo dom;
     SmallVector<Value> weights;

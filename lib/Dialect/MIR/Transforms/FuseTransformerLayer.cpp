@@ -54,9 +54,8 @@ static std::optional<ResidualNorm> matchResidualNorm(Value v) {
   if (auto fused = v.getDefiningOp<FusedResidualLayerNormOp>()) {
     if (v != fused.getResult() || !fused.getSum().use_empty())
       return std::nullopt;
-    return ResidualNorm{fused.getInput(), fused.getResidual(),
-                        fused.getGamma(), fused.getBeta(),
-                        fused.getEpsilonAttr()};
+    return ResidualNorm{fused.getInput(), fused.getResidual(), fused.getGamma(),
+                        fused.getBeta(), fused.getEpsilonAttr()};
   }
   auto norm = v.getDefiningOp<LayerNormOp>();
   if (!norm)
@@ -152,8 +151,8 @@ struct FuseTransformerLayer : OpRewritePattern<RootOp> {
     // the other the first norm's output h.
     Value h, f;
     std::optional<Linear> ffn2;
-    for (auto [cand, other] : {std::pair{ln2->rhs, ln2->lhs},
-                               std::pair{ln2->lhs, ln2->rhs}}) {
+    for (auto [cand, other] :
+         {std::pair{ln2->rhs, ln2->lhs}, std::pair{ln2->lhs, ln2->rhs}}) {
       if (cand.hasOneUse() && (ffn2 = matchLinear(cand, false))) {
         f = cand;
         h = other;
@@ -180,21 +179,27 @@ struct FuseTransformerLayer : OpRewritePattern<RootOp> {
     Value a, x;
     AttentionBlockMatch block;
     bool found = false;
-    for (auto [cand, other] : {std::pair{ln1->rhs, ln1->lhs},
-                               std::pair{ln1->lhs, ln1->rhs}}) {
+    for (auto [cand, other] :
+         {std::pair{ln1->rhs, ln1->lhs}, std::pair{ln1->lhs, ln1->rhs}}) {
       Operation *def = cand.getDefiningOp();
       if (!def || !cand.hasOneUse())
         continue;
       if (auto fused = dyn_cast<FusedAttentionBlockOp>(def)) {
         block = AttentionBlockMatch{
-            fused.getInput(),  fused.getWQkv(),    fused.getWOut(),
-            fused.getQkvBias(), fused.getOutBias(), fused.getCos(),
-            fused.getSin(),    fused.getAttnMask(),
+            fused.getInput(),
+            fused.getWQkv(),
+            fused.getWOut(),
+            fused.getQkvBias(),
+            fused.getOutBias(),
+            fused.getCos(),
+            fused.getSin(),
+            fused.getAttnMask(),
             static_cast<int64_t>(fused.getNumHeads()),
-            fused.getNumKvHeads()
-                ? static_cast<int64_t>(*fused.getNumKvHeads())
-                : static_cast<int64_t>(fused.getNumHeads()),
-            fused.getMask(),   fused.getWindowAttr(), fused.getScaleAttr(),
+            fused.getNumKvHeads() ? static_cast<int64_t>(*fused.getNumKvHeads())
+                                  : static_cast<int64_t>(fused.getNumHeads()),
+            fused.getMask(),
+            fused.getWindowAttr(),
+            fused.getScaleAttr(),
             fused.getRopeStyle()};
       } else if (isa<AddOp, MatmulOp, FusedMatmulBiasActOp>(def)) {
         FailureOr<AttentionBlockMatch> m = matchAttentionBlock(rewriter, def);
@@ -240,11 +245,11 @@ struct FuseTransformerLayer : OpRewritePattern<RootOp> {
         return fail("the norms' gamma and beta are not 1-D of the features");
 
     rewriter.replaceOpWithNewOp<FusedTransformerLayerOp>(
-        op, x, block.wQkv, block.qkvBias, block.wOut, block.outBias,
-        ln1->gamma, ln1->beta, ffn1->weight, ffn1->bias, ffn2->weight,
-        ffn2->bias, ln2->gamma, ln2->beta, block.attnMask,
-        static_cast<uint64_t>(block.heads),
-        block.mask, ln1->epsilon.getValue(), ffn1->activation);
+        op, x, block.wQkv, block.qkvBias, block.wOut, block.outBias, ln1->gamma,
+        ln1->beta, ffn1->weight, ffn1->bias, ffn2->weight, ffn2->bias,
+        ln2->gamma, ln2->beta, block.attnMask,
+        static_cast<uint64_t>(block.heads), block.mask, ln1->epsilon.getValue(),
+        ffn1->activation);
     return success();
   }
 };

@@ -1,4 +1,4 @@
-//===- FusionMatchers.h - chain matchers shared by fusion patterns -*- C++ -*-===//
+//===- FusionMatchers.h - matchers shared by fusion patterns ----*- C++ -*-===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
