@@ -4,11 +4,16 @@
 # → activation for every activation and without one, add → layer_norm /
 # rms_norm with the sum read on, silu(x Wg) * (x Wu), a whole attention
 # block (QKV projection with and without biases, rope neox / gptj / none,
-# grouped-query heads, every mask kind, a scale) and a block using the
-# first three). It runs once as written and once as `rlx-opt --rlx-fuse`
-# rewrites it (RLX_OPT names that rlx-opt); both must match the reference,
-# and the fused text must hold the fused op.
+# grouped-query heads, every mask kind, a scale), a block using the
+# first three, a whole BERT post-LN layer, matmuls sharing an input and
+# rms_norm → reshape). It runs once as written and once as
+# `rlx-opt --rlx-fuse` rewrites it (RLX_OPT names that rlx-opt); both must
+# match the reference, and the fused text must hold the fused op. Chains
+# of elementwise ops run as written, grouped into rlx.elementwise_region
+# (`--rlx-fuse=patterns=elementwise-regions`) and grouped by at most 4 ops
+# then expanded again.
 
+import copy
 import math
 import os
 import subprocess
@@ -27,13 +32,14 @@ r = rlxtest.rng()
 TOL = {"f32": (1e-5, 1e-5), "f64": (1e-11, 1e-11)}
 
 
-def fuse(text):
-    """`text` after rlx-opt --rlx-fuse; raises AssertionError on failure."""
-    p = subprocess.run([RLX_OPT, "--rlx-fuse"], input=text,
+def fuse(text, passes=("--rlx-fuse",)):
+    """`text` after rlx-opt `passes` (--rlx-fuse); raises AssertionError
+    on failure."""
+    p = subprocess.run([RLX_OPT] + list(passes), input=text,
                        capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
-        raise AssertionError("rlx-opt --rlx-fuse exited with %d:\n%s" %
-                             (p.returncode, p.stderr))
+        raise AssertionError("rlx-opt %s exited with %d:\n%s" %
+                             (" ".join(passes), p.returncode, p.stderr))
     return p.stdout
 
 
@@ -305,23 +311,175 @@ def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
         "rlx.fused_attention_block"
 
 
-def check_fused(case, ops):
-    text = fuse(rlxtest.function_text([case]))
+def transformer_layer_case(name, act="gelu", kind="none", mshape=None, B=2,
+                           S=5, H=2, D=4, F=12, eps=None):
+    """The chain rlx-unfuse makes of rlx.fused_transformer_layer: an
+    attention block with both biases (attention_case), then
+    h = layer_norm(x + a), f = act(h W1 + c1) W2 + c2, layer_norm(h + f)."""
+    E, elem = H * D, "f32"
+    c, _ = attention_case("", H=H, D=D, B=B, S=S, E=E, kind=kind,
+                          qkv_bias=True, out_bias=True, mshape=mshape)
+    args, body = list(c.args), [c.body]
+    x, a = f64(args[0][2]), c.expected[0]
+    g1, g2 = rand(r, (E,), elem, 0.5, 1.5), rand(r, (E,), elem, 0.5, 1.5)
+    b1, b2 = rand(r, (E,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
+    w1, w2 = weight((E, F), E, elem), weight((F, E), F, elem)
+    c1, c2 = rand(r, (F,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
+    tv, tx, th = T((E,), elem), T((B, S, E), elem), T((B, S, F), elem)
+    args += [("%g1", tv, g1), ("%b1", tv, b1), ("%w1", T(w1.shape, elem), w1),
+             ("%c1", T(c1.shape, elem), c1), ("%w2", T(w2.shape, elem), w2),
+             ("%c2", tv, c2), ("%g2", tv, g2), ("%b2", tv, b2)]
+    attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
+    e = float(np.float32(1e-5 if eps is None else eps))
+    act_op = ACT_OPS[act].replace("%a", "%f1") if act != "none" else None
+    body.append("""
+      %s1 = rlx.add %x, %yb : {tx}
+      %h = rlx.layer_norm %s1, %g1, %b1{attr} : {tx}, {tv}
+      %f1m = rlx.matmul %h, %w1 : {tx}, {tw1}
+      %f1 = rlx.add %f1m, %c1 : {th}, {tc1}
+      {act}
+      %f2m = rlx.matmul {hid}, %w2 : {th}, {tw2}
+      %f2 = rlx.add %f2m, %c2 : {tx}, {tv}
+      %s2 = rlx.add %h, %f2 : {tx}
+      %ln = rlx.layer_norm %s2, %g2, %b2{attr} : {tx}, {tv}
+    """.format(tx=tx, tv=tv, th=th, attr=attr, tw1=T(w1.shape, elem),
+               tw2=T(w2.shape, elem), tc1=T(c1.shape, elem),
+               act="%f1a = {} : {}".format(act_op, th) if act_op else "",
+               hid="%f1a" if act_op else "%f1"))
+    h = layer_norm(x + a, g1, b1, e)
+    f = activation(h @ w1 + c1, act) @ w2 + c2
+    y = layer_norm(h + f, g2, b2, e)
+    rt, at = TOL[elem]
+    return Case("transformer_layer/" + name, args, "\n".join(body),
+                [("%ln", tx)], [y], (4 * rt, 4 * at * math.sqrt(F))), \
+        "rlx.fused_transformer_layer"
+
+
+def shared_input_case(elem, xshape, widths):
+    """matmuls of one x with weights of several widths (no bias, no
+    SwiGLU), each result read: one matmul of the concatenated weights."""
+    K = xshape[-1]
+    x = rand(r, xshape, elem)
+    tx = T(xshape, elem)
+    args, body, results, expected = [("%x", tx, x)], [], [], []
+    for i, n in enumerate(widths):
+        w = weight((K, n), K, elem)
+        args.append(("%%w%d" % i, T(w.shape, elem), w))
+        y = f64(x) @ w
+        body.append("%%m%d = rlx.matmul %%x, %%w%d : %s, %s" %
+                    (i, i, tx, T(w.shape, elem)))
+        body.append("%%y%d = rlx.tanh %%m%d : %s" % (i, i, T(y.shape, elem)))
+        results.append(("%%y%d" % i, T(y.shape, elem)))
+        expected.append(np.tanh(y))
+    rt, at = TOL[elem]
+    return Case("shared_input/%s/%s/%s" % (elem, "x".join(map(str, xshape)),
+                                           "-".join(map(str, widths))),
+                args, "\n".join(body), results, expected,
+                (rt, at * math.sqrt(K))), "rlx.concat"
+
+
+def rms_norm_reshape_case(elem, shape, out_shape, eps=None):
+    """reshape(rms_norm(x, g)) keeping the last dim."""
+    d = shape[-1]
+    x, g = rand(r, shape, elem), rand(r, (d,), elem, 0.5, 1.5)
+    e = rms_norm(f64(x), g, float(np.float32(eps or 1e-6))).reshape(out_shape)
+    tx, tg, ty = T(shape, elem), T((d,), elem), T(out_shape, elem)
+    attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
+    body = """
+      %n = rlx.rms_norm %x, %g{attr} : {tx}, {tg}
+      %y = rlx.reshape %n : {tx} -> {ty}
+    """.format(tx=tx, tg=tg, ty=ty, attr=attr)
+    return Case("rms_norm_reshape/%s/%s" % (elem, "x".join(map(str, shape))),
+                [("%x", tx, x), ("%g", tg, g)], body, [("%y", ty)], [e],
+                TOL[elem]), "rlx.reshape %arg"
+
+
+def region_chain_case(elem, shape):
+    """exp(x) + b squared, compared with x, selecting it or a cast of z,
+    negated: unary, broadcasting binary, cmp, cast and where in one
+    region."""
+    other = {"f32": "f64", "f64": "f32"}[elem]
+    d = shape[-1]
+    x, b = rand(r, shape, elem, -1, 1), rand(r, (d,), elem, -1, 1)
+    z = rand(r, shape, other, -2, 2)
+    a = np.exp(f64(x)) + b
+    m = a * a
+    zc = f64(np.asarray(z).astype(rlxtest.NPY[elem]))
+    e = -np.where(m > 2 * f64(x) + 1, m, zc)
+    tx, tb, tz = T(shape, elem), T((d,), elem), T(shape, other)
+    body = """
+      %e = rlx.exp %x : {tx}
+      %a = rlx.add %e, %b : {tx}, {tb}
+      %m = rlx.mul %a, %a : {tx}
+      %x2 = rlx.add %x, %x : {tx}
+      %x21 = rlx.add %x2, %one : {tx}, {t0}
+      %c = rlx.cmp gt, %m, %x21 : {tx}
+      %zc = rlx.cast %z : {tz} -> {tx}
+      %w = rlx.where %c, %m, %zc : {ti1}, {tx}
+      %y = rlx.neg %w : {tx}
+    """.format(tx=tx, tb=tb, tz=tz, t0=T((), elem), ti1=T(shape, "i1"))
+    one = np.asarray(1, rlxtest.NPY[elem])
+    return Case("elementwise_region/chain/%s" % elem,
+                [("%x", tx, x), ("%b", tb, b), ("%z", tz, z),
+                 ("%one", T((), elem), one)], body, [("%y", tx)], [e],
+                TOL[elem]), "rlx.elementwise_region"
+
+
+def region_math_case(elem, shape):
+    """The unary and binary math ops a region holds, in one chain."""
+    x, y = rand(r, shape, elem, 0.5, 2), rand(r, shape, elem, -1, 1)
+    fx, fy = f64(x), f64(y)
+    p = np.power(np.sqrt(np.abs(fx)), fy)
+    q = np.tanh(p) - np.sin(fy) * np.cos(fx)
+    u = np.arctan(q) / (1 / np.sqrt(fx))
+    v = np.maximum(u, np.tan(fy)) + np.minimum(np.log(fx), np.round(4 * fy))
+    t = T(shape, elem)
+    body = """
+      %ab = rlx.abs %x : {t}
+      %sq = rlx.sqrt %ab : {t}
+      %p = rlx.pow %sq, %y : {t}
+      %th = rlx.tanh %p : {t}
+      %s = rlx.sin %y : {t}
+      %c = rlx.cos %x : {t}
+      %sc = rlx.mul %s, %c : {t}
+      %q = rlx.sub %th, %sc : {t}
+      %at = rlx.atan %q : {t}
+      %rs = rlx.rsqrt %x : {t}
+      %u = rlx.div %at, %rs : {t}
+      %tn = rlx.tan %y : {t}
+      %mx = rlx.max %u, %tn : {t}
+      %lg = rlx.log %x : {t}
+      %y4 = rlx.mul %y, %four : {t}
+      %rd = rlx.round %y4 : {t}
+      %mn = rlx.min %lg, %rd : {t}
+      %v = rlx.add %mx, %mn : {t}
+    """.format(t=t)
+    four = np.full(shape, 4, rlxtest.NPY[elem])
+    rt, at = TOL[elem]
+    return Case("elementwise_region/math/%s" % elem,
+                [("%x", T(shape, elem), x), ("%y", T(shape, elem), y),
+                 ("%four", T(shape, elem), four)], body, [("%v", t)], [v],
+                (4 * rt, 4 * at)), "rlx.elementwise_region"
+
+
+def check_fused(case, ops, passes=("--rlx-fuse",)):
+    text = fuse(rlxtest.function_text([case]), passes)
     for op in (ops if isinstance(ops, tuple) else (ops,)):
         if op not in text:
-            raise AssertionError("%s: no %s after --rlx-fuse:\n%s" %
-                                 (case.name, op, text))
+            raise AssertionError("%s: no %s after %s:\n%s" %
+                                 (case.name, op, " ".join(passes), text))
 
 
-def run_both(pairs):
+def run_both(pairs, passes=("--rlx-fuse",)):
     """Checks that each case fuses, then runs all cases in one function as
     written and once fused, comparing both with the references."""
     cases = [c for c, _ in pairs]
     for c, ops in pairs:
-        suite.check(c.name + "/fuses", lambda c=c, ops=ops: check_fused(c, ops))
+        suite.check(c.name + "/fuses",
+                    lambda c=c, ops=ops: check_fused(c, ops, passes))
     text = rlxtest.function_text(cases)
     try:
-        fused = fuse(text)
+        fused = fuse(text, passes)
     except AssertionError as err:
         fused, fuse_error = None, str(err)
     inputs = [x for c in cases for x in c.inputs]
@@ -368,5 +526,31 @@ pairs += [
     attention_case("bias_scale", kind="bias", mshape=(2, 1, 5, 5),
                    qkv_bias=True, scale=0.25),
 ]
+pairs += [
+    transformer_layer_case("gelu"),
+    transformer_layer_case("relu_causal_eps", act="relu", kind="causal",
+                           eps=1e-12),
+    transformer_layer_case("gelu_tanh_custom", act="gelu_tanh",
+                           kind="custom", mshape=(5, 5), H=4, D=2),
+    shared_input_case("f32", (2, 3, 8), (6, 4)),
+    shared_input_case("f64", (5, 16), (3, 7, 2)),
+    rms_norm_reshape_case("f32", (2, 3, 16), (6, 16)),
+    rms_norm_reshape_case("f64", (4, 6, 8), (2, 12, 8), eps=0.25),
+]
 run_both(pairs)
+region_pairs = [region_chain_case("f32", (3, 5, 8)),
+                region_chain_case("f64", (4, 6)),
+                region_math_case("f32", (2, 3, 8)),
+                region_math_case("f64", (16,))]
+run_both(region_pairs, ("--rlx-fuse=patterns=elementwise-regions",))
+# Regions of at most 4 ops, expanded again: the chain as written.
+def renamed(case, suffix):
+    c = copy.copy(case)
+    c.name += suffix
+    return c
+
+
+run_both([(renamed(c, "/max4_unfused"), "rlx.") for c, _ in region_pairs],
+         ("--rlx-form-elementwise-regions=max-ops=4",
+          "--rlx-unfuse-elementwise-regions"))
 suite.finish()

@@ -19,6 +19,8 @@
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -297,8 +299,8 @@ struct FusePass : rlx::impl::FusePassBase<FusePass> {
       // Only the families whose fused ops the target claims (an unknown
       // family name stays, to be reported below).
       if (families.empty())
-        families = {"matmul-bias-act", "residual-norm", "swiglu",
-                    "attention-block"};
+        for (StringRef family : defaultFusionFamilies())
+          families.push_back(family.str());
       llvm::erase_if(families, [&](const std::string &family) {
         ArrayRef<StringRef> ops = fusedOpsOfFamily(family);
         return !ops.empty() && !llvm::all_of(ops, [&](StringRef op) {
@@ -314,7 +316,9 @@ struct FusePass : rlx::impl::FusePassBase<FusePass> {
       return emitError(UnknownLoc::get(context),
                        "'patterns' names an unknown fusion pattern family "
                        "(known: matmul-bias-act, residual-norm, swiglu, "
-                       "attention-block)");
+                       "attention-block, transformer-layer, "
+                       "shared-input-matmul, rms-norm-reshape, "
+                       "elementwise-regions)");
     frozenPatterns = FrozenRewritePatternSet(std::move(set));
     return success();
   }
@@ -344,6 +348,14 @@ void rlx::populateFuseSwigluPatterns(RewritePatternSet &patterns) {
   patterns.add<FuseSwiglu>(patterns.getContext());
 }
 
+ArrayRef<StringRef> rlx::defaultFusionFamilies() {
+  static const StringRef families[] = {
+      "matmul-bias-act",   "residual-norm",       "swiglu",
+      "attention-block",   "transformer-layer",   "shared-input-matmul",
+      "rms-norm-reshape"};
+  return families;
+}
+
 LogicalResult rlx::populateFusionPatterns(RewritePatternSet &patterns,
                                           ArrayRef<std::string> families) {
   using Populate = void (*)(RewritePatternSet &);
@@ -351,10 +363,17 @@ LogicalResult rlx::populateFusionPatterns(RewritePatternSet &patterns,
       {"matmul-bias-act", populateFuseMatmulBiasActPatterns},
       {"residual-norm", populateFuseResidualNormPatterns},
       {"swiglu", populateFuseSwigluPatterns},
-      {"attention-block", populateFuseAttentionBlockPatterns}};
+      {"attention-block", populateFuseAttentionBlockPatterns},
+      {"transformer-layer", populateFuseTransformerLayerPatterns},
+      {"shared-input-matmul", populateFuseSharedInputMatmulPatterns},
+      {"rms-norm-reshape", populateFuseRmsNormReshapePatterns},
+      {"elementwise-regions", [](RewritePatternSet &set) {
+         populateFormElementwiseRegionsPatterns(set);
+       }}};
   if (families.empty()) {
     for (auto [name, populate] : all)
-      populate(patterns);
+      if (llvm::is_contained(defaultFusionFamilies(), name))
+        populate(patterns);
     return success();
   }
   SmallVector<Populate> chosen;

@@ -17,6 +17,7 @@
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "FusionMatchers.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -91,6 +92,94 @@ static Value matchHeadGroup(Value v, int64_t start) {
   return narrow.getInput();
 }
 
+FailureOr<AttentionBlockMatch>
+rlx::matchAttentionBlock(PatternRewriter &rewriter, Operation *op) {
+  auto fail = [&](const char *why) {
+    return rewriter.notifyMatchFailure(op, why);
+  };
+  if (op->getNumResults() != 1)
+    return fail("not an output projection");
+  std::optional<Projection> out = matchProjection(op->getResult(0));
+  if (!out)
+    return fail("not an output projection");
+  // The head merge: reshape(transpose(a, [0, 2, 1, 3])) to [B, S, H D].
+  auto merge = out->input.getDefiningOp<ReshapeOp>();
+  if (!merge || !merge->hasOneUse())
+    return fail("the projection does not read a merge of heads");
+  auto back = merge.getInput().getDefiningOp<TransposeOp>();
+  if (!back || !back->hasOneUse() ||
+      back.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
+    return fail("the projection does not read a merge of heads");
+  auto attention = back.getInput().getDefiningOp<AttentionOp>();
+  if (!attention || !attention->hasOneUse())
+    return fail("the heads are not an attention's result");
+
+  // Rope, when present, on both q and k with the same tables and style.
+  Value q = attention.getQuery(), k = attention.getKey();
+  auto qRope = q.getDefiningOp<RopeOp>();
+  auto kRope = k.getDefiningOp<RopeOp>();
+  Value cos, sin;
+  RopeStyle style = RopeStyle::Neox;
+  if (qRope || kRope) {
+    if (!qRope || !kRope || !qRope->hasOneUse() || !kRope->hasOneUse() ||
+        qRope.getCos() != kRope.getCos() ||
+        qRope.getSin() != kRope.getSin() ||
+        qRope.getStyle() != kRope.getStyle())
+      return fail("rope differs between q and k");
+    cos = qRope.getCos();
+    sin = qRope.getSin();
+    if (sin.getType() != cos.getType())
+      return fail("rope's cos and sin differ in type");
+    style = qRope.getStyle();
+    q = qRope.getInput();
+    k = kRope.getInput();
+  }
+
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto kType = cast<RankedTensorType>(k.getType());
+  int64_t heads = qType.getDimSize(1), kvHeads = kType.getDimSize(1);
+  int64_t d = qType.getDimSize(3);
+  if (!qType.hasStaticShape() || !kType.hasStaticShape() ||
+      kType.getDimSize(3) != d || attention.getValue().getType() != kType)
+    return fail("q, k and v are not static head groups of one head dim");
+  Value qkv = matchHeadGroup(q, 0);
+  if (!qkv || matchHeadGroup(k, heads * d) != qkv ||
+      matchHeadGroup(attention.getValue(), (heads + kvHeads) * d) != qkv)
+    return fail("q, k and v are not the column blocks of one projection");
+  // The narrows are the projection's only readers.
+  if (!llvm::hasNItems(qkv.getUses(), 3))
+    return fail("the QKV projection has other users");
+  std::optional<Projection> in = matchProjection(qkv);
+  if (!in)
+    return fail("q, k and v do not come from a QKV projection");
+
+  auto x = cast<RankedTensorType>(in->input.getType());
+  auto wQkv = cast<RankedTensorType>(in->weight.getType());
+  if (x.getRank() != 3 || !x.hasStaticShape() ||
+      wQkv.getDimSize(1) != (heads + 2 * kvHeads) * d ||
+      merge.getType() !=
+          x.clone({x.getDimSize(0), x.getDimSize(1), heads * d}) ||
+      !wQkv.hasStaticShape() || op->getResult(0).getType() != x)
+    return fail("the block's shapes are not those of the fused op");
+  // The fused op's rope tables are [S, D / 2] of the input's type.
+  if (cos && cos.getType() != x.clone({x.getDimSize(1), d / 2}))
+    return fail("rope tables of another shape than [S, D / 2]");
+  return AttentionBlockMatch{in->input,
+                             in->weight,
+                             out->weight,
+                             in->bias,
+                             out->bias,
+                             cos,
+                             sin,
+                             attention.getAttnMask(),
+                             heads,
+                             kvHeads,
+                             attention.getMask(),
+                             attention.getWindowAttr(),
+                             attention.getScaleAttr(),
+                             style};
+}
+
 namespace {
 
 // matmul(merge(attention(split(x @ wqkv + bq))), wout) + bo
@@ -105,88 +194,24 @@ struct FuseAttentionBlock : OpRewritePattern<RootOp> {
 
   LogicalResult matchAndRewrite(RootOp op,
                                 PatternRewriter &rewriter) const override {
-    auto fail = [&](const char *why) {
-      return rewriter.notifyMatchFailure(op, why);
-    };
     // A matmul whose bias add follows is left to the add's pattern.
     if constexpr (std::is_same_v<RootOp, MatmulOp>) {
       if (op->hasOneUse())
         if (auto add = dyn_cast<AddOp>(*op->user_begin()))
           if (matchProjection(add.getResult()))
-            return fail("left to the output bias add");
+            return rewriter.notifyMatchFailure(op,
+                                               "left to the output bias add");
     }
-    std::optional<Projection> out = matchProjection(op.getResult());
-    if (!out)
-      return fail("not an output projection");
-    // The head merge: reshape(transpose(a, [0, 2, 1, 3])) to [B, S, H D].
-    auto merge = out->input.template getDefiningOp<ReshapeOp>();
-    if (!merge || !merge->hasOneUse())
-      return fail("the projection does not read a merge of heads");
-    auto back = merge.getInput().template getDefiningOp<TransposeOp>();
-    if (!back || !back->hasOneUse() ||
-        back.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
-      return fail("the projection does not read a merge of heads");
-    auto attention = back.getInput().template getDefiningOp<AttentionOp>();
-    if (!attention || !attention->hasOneUse())
-      return fail("the heads are not an attention's result");
-
-    // Rope, when present, on both q and k with the same tables and style.
-    Value q = attention.getQuery(), k = attention.getKey();
-    auto qRope = q.template getDefiningOp<RopeOp>();
-    auto kRope = k.template getDefiningOp<RopeOp>();
-    Value cos, sin;
-    RopeStyle style = RopeStyle::Neox;
-    if (qRope || kRope) {
-      if (!qRope || !kRope || !qRope->hasOneUse() || !kRope->hasOneUse() ||
-          qRope.getCos() != kRope.getCos() ||
-          qRope.getSin() != kRope.getSin() ||
-          qRope.getStyle() != kRope.getStyle())
-        return fail("rope differs between q and k");
-      cos = qRope.getCos();
-      sin = qRope.getSin();
-      if (sin.getType() != cos.getType())
-        return fail("rope's cos and sin differ in type");
-      style = qRope.getStyle();
-      q = qRope.getInput();
-      k = kRope.getInput();
-    }
-
-    auto qType = cast<RankedTensorType>(q.getType());
-    auto kType = cast<RankedTensorType>(k.getType());
-    int64_t heads = qType.getDimSize(1), kvHeads = kType.getDimSize(1);
-    int64_t d = qType.getDimSize(3);
-    if (!qType.hasStaticShape() || !kType.hasStaticShape() ||
-        kType.getDimSize(3) != d || attention.getValue().getType() != kType)
-      return fail("q, k and v are not static head groups of one head dim");
-    Value qkv = matchHeadGroup(q, 0);
-    if (!qkv || matchHeadGroup(k, heads * d) != qkv ||
-        matchHeadGroup(attention.getValue(), (heads + kvHeads) * d) != qkv)
-      return fail("q, k and v are not the column blocks of one projection");
-    // The narrows are the projection's only readers.
-    if (!llvm::hasNItems(qkv.getUses(), 3))
-      return fail("the QKV projection has other users");
-    std::optional<Projection> in = matchProjection(qkv);
-    if (!in)
-      return fail("q, k and v do not come from a QKV projection");
-
-    auto x = cast<RankedTensorType>(in->input.getType());
-    auto wQkv = cast<RankedTensorType>(in->weight.getType());
-    if (x.getRank() != 3 || !x.hasStaticShape() ||
-        wQkv.getDimSize(1) != (heads + 2 * kvHeads) * d ||
-        merge.getType() !=
-            x.clone({x.getDimSize(0), x.getDimSize(1), heads * d}) ||
-        !wQkv.hasStaticShape() || op.getType() != x)
-      return fail("the block's shapes are not those of the fused op");
-    // The fused op's rope tables are [S, D / 2] of the input's type.
-    if (cos && cos.getType() != x.clone({x.getDimSize(1), d / 2}))
-      return fail("rope tables of another shape than [S, D / 2]");
-
-    IntegerAttr kvHeadsAttr =
-        kvHeads == heads ? IntegerAttr() : rewriter.getI64IntegerAttr(kvHeads);
+    FailureOr<AttentionBlockMatch> m = matchAttentionBlock(rewriter, op);
+    if (failed(m))
+      return failure();
+    IntegerAttr kvHeadsAttr = m->kvHeads == m->heads
+                                  ? IntegerAttr()
+                                  : rewriter.getI64IntegerAttr(m->kvHeads);
     rewriter.template replaceOpWithNewOp<FusedAttentionBlockOp>(
-        op, in->input, in->weight, out->weight, in->bias, out->bias, cos, sin,
-        attention.getAttnMask(), heads, kvHeadsAttr, attention.getMask(),
-        attention.getWindowAttr(), attention.getScaleAttr(), style);
+        op, m->input, m->wQkv, m->wOut, m->qkvBias, m->outBias, m->cos,
+        m->sin, m->attnMask, m->heads, kvHeadsAttr, m->mask, m->window,
+        m->scale, m->ropeStyle);
     return success();
   }
 };

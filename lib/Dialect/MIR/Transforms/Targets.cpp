@@ -192,6 +192,12 @@ ArrayRef<StringRef> rlx::fusedOpsOfFamily(StringRef family) {
                                            "rlx.fused_residual_rms_norm"};
   static const StringRef swiglu[] = {"rlx.fused_swiglu"};
   static const StringRef attentionBlock[] = {"rlx.fused_attention_block"};
+  static const StringRef transformerLayer[] = {"rlx.fused_transformer_layer"};
+  static const StringRef regions[] = {"rlx.elementwise_region"};
+  if (family == "transformer-layer")
+    return transformerLayer;
+  if (family == "elementwise-regions")
+    return regions;
   if (family == "matmul-bias-act")
     return matmulBiasAct;
   if (family == "residual-norm")

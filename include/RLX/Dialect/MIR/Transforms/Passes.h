@@ -51,9 +51,33 @@ void populateFuseAttentionBlockPatterns(RewritePatternSet &patterns);
 /// those rooted at ops its target lacks.
 void populateLegalizePatterns(RewritePatternSet &patterns);
 
+/// Patterns fusing a whole BERT-style post-LN layer (primitive or partly
+/// fused) into rlx.fused_transformer_layer.
+void populateFuseTransformerLayerPatterns(RewritePatternSet &patterns);
+
+/// Patterns merging matmuls of one input into one matmul of concatenated
+/// weights followed by rlx.narrow.
+void populateFuseSharedInputMatmulPatterns(RewritePatternSet &patterns);
+
+/// Patterns moving a last-axis-keeping reshape before rlx.rms_norm.
+void populateFuseRmsNormReshapePatterns(RewritePatternSet &patterns);
+
+/// Patterns grouping chains of elementwise rlx ops (at most `maxOps` per
+/// region) into rlx.elementwise_region.
+void populateFormElementwiseRegionsPatterns(RewritePatternSet &patterns,
+                                            unsigned maxOps = 16);
+
+/// Patterns expanding rlx.elementwise_region back into rlx ops.
+void populateUnfuseElementwiseRegionsPatterns(RewritePatternSet &patterns);
+
+/// The families `rlx-fuse` applies when none is named: all but
+/// elementwise-regions.
+ArrayRef<StringRef> defaultFusionFamilies();
+
 /// The fusion patterns of the families named in `families`
-/// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block"), or
-/// of all when it is
+/// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block",
+/// "transformer-layer", "shared-input-matmul", "rms-norm-reshape",
+/// "elementwise-regions"), or of all but elementwise-regions when it is
 /// empty. Fails, adding nothing, on an unknown name.
 LogicalResult populateFusionPatterns(RewritePatternSet &patterns,
                                      ArrayRef<std::string> families = {});

@@ -133,13 +133,162 @@ def FuseAttentionBlockPass : Pass<"rlx-fuse-attention-block"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def FuseTransformerLayerPass : Pass<"rlx-fuse-transformer-layer"> {
+  let summary = "Fuse a whole BERT-style post-LN layer into "
+                "rlx.fused_transformer_layer";
+  let description = [{
+    Replaces the chain that `rlx-unfuse` makes of
+    `rlx.fused_transformer_layer`, and the same chain partly fused:
+
+        a = attention block of x (rlx.fused_attention_block, or its chain)
+        h = layer_norm(x + a)        (or rlx.fused_residual_layer_norm)
+        f = act(h @ w1 + b1) @ w2 + b2   (or rlx.fused_matmul_bias_act)
+        y = layer_norm(h + f)        (or rlx.fused_residual_layer_norm)
+
+    by one `rlx.fused_transformer_layer`, rooted at the last norm.
+    ```mlir
+    %a = rlx.fused_attention_block %x, %wqkv, %wo bias %bqkv, %bo ...
+    %h, %s1 = rlx.fused_residual_layer_norm %x, %a, %g1, %b1 ...
+    %f1 = rlx.fused_matmul_bias_act %h, %w1, %c1 activation = gelu ...
+    %f2 = rlx.fused_matmul_bias_act %f1, %w2, %c2 activation = none ...
+    %y, %s2 = rlx.fused_residual_layer_norm %h, %f2, %g2, %b2 ...
+    // becomes
+    %y = rlx.fused_transformer_layer %x, %wqkv, %bqkv, %wo, %bo, %g1, %b1,
+        %w1, %c1, %w2, %c2, %g2, %b2 heads = 2 mask = none ...
+    ```
+    The layer fuses only as the fused op expresses it: both projections of
+    the attention block with biases, no rope, as many key/value heads as
+    heads, no sliding window nor explicit scale, 2-D feed-forward weights
+    with 1-D biases, one epsilon for both norms, residual adds that do not
+    broadcast, and no other reader of any intermediate (the sums of the
+    residual norms included; `h` is read by the feed-forward and the second
+    residual only).
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FuseSharedInputMatmulPass : Pass<"rlx-fuse-shared-input-matmul"> {
+  let summary = "Merge matmuls of one input into one matmul of concatenated "
+                "weights";
+  let description = [{
+    Replaces matmuls that read the same `x` with different 2-D weights
+    (function arguments or constants) by one matmul of `x` with the weights
+    concatenated along their last axis, each former result being an
+    `rlx.narrow` of its columns. The columns of a matmul are independent,
+    so every result keeps its values exactly.
+    ```mlir
+    %a = rlx.matmul %x, %wa : tensor<4x8xf32>, tensor<8x16xf32>
+    %b = rlx.matmul %x, %wb : tensor<4x8xf32>, tensor<8x4xf32>
+    // becomes
+    %w = rlx.concat %wa, %wb axis = 1 : tensor<8x16xf32>, tensor<8x4xf32>
+    %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x20xf32>
+    %a = rlx.narrow %m axis = 1 start = 0 length = 16 : tensor<4x20xf32>
+    %b = rlx.narrow %m axis = 1 start = 16 length = 4 : tensor<4x20xf32>
+    ```
+    The matmuls must transpose nothing, have static weights of one element
+    type and row count, and be in one block. Matmul pairs that
+    `rlx-fuse-swiglu` fuses (the gate and up of a SwiGLU) are left to it.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FuseRmsNormReshapePass : Pass<"rlx-fuse-rms-norm-reshape"> {
+  let summary = "Apply rlx.rms_norm after a reshape that keeps the last axis";
+  let description = [{
+    `rlx.rms_norm` normalizes the last axis, so a reshape of its result
+    that keeps the last dimension (e.g. flattening the leading ones) can
+    come first: `reshape(rms_norm(x, g))` becomes
+    `rms_norm(reshape(x), g)`, and the norm writes the reshaped result
+    directly (a reshape of an input is a view, one of a result a copy).
+    ```mlir
+    %n = rlx.rms_norm %x, %g : tensor<2x4x8xf32>, tensor<8xf32>
+    %y = rlx.reshape %n : tensor<2x4x8xf32> -> tensor<8x8xf32>
+    // becomes
+    %r = rlx.reshape %x : tensor<2x4x8xf32> -> tensor<8x8xf32>
+    %y = rlx.rms_norm %r, %g : tensor<8x8xf32>, tensor<8xf32>
+    ```
+    Only with static shapes whose last dimension the reshape keeps, and
+    when the norm's result has no other reader. The norm of a residual add
+    (`rms_norm(x + r)` without broadcasting) is left to
+    `rlx-fuse-residual-norm`.
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def FormElementwiseRegionsPass : Pass<"rlx-form-elementwise-regions"> {
+  let summary = "Group chains of elementwise rlx ops into "
+                "rlx.elementwise_region";
+  let description = [{
+    Replaces a chain of elementwise ops by one `rlx.elementwise_region`
+    whose body computes each element with the scalar that each op lowers
+    to, so the chain runs as one kernel. Grouped are the ops whose scalar
+    is one arith / math op on f32 or f64: `rlx.add`, `sub`, `mul`, `div`,
+    `max`, `min`, `pow`, `exp`, `log`, `sqrt`, `rsqrt`, `tanh`, `sin`,
+    `cos`, `tan`, `atan`, `neg`, `abs`, `round`, `rlx.cmp` of floats,
+    `rlx.where` of floats and `rlx.cast` between f32 and f64 (activations
+    such as gelu are left to `rlx-fuse-matmul-bias-act`).
+    ```mlir
+    %e = rlx.exp %x : tensor<4x8xf32>
+    %y = rlx.add %e, %b : tensor<4x8xf32>, tensor<8xf32>
+    // becomes
+    %y = rlx.elementwise_region ins(%x, %b : tensor<4x8xf32>, tensor<8xf32>)
+        -> tensor<4x8xf32> {
+    ^bb0(%a: f32, %c: f32):
+      %0 = math.exp %a : f32
+      %1 = arith.addf %0, %c : f32
+      rlx.yield %1 : f32
+    }
+    ```
+    A region has one result: an op whose value is read outside the chain
+    ends it (it is the result, or stays out). Every grouped op has the
+    region's static shape; operands of other shapes are region inputs and
+    broadcast as before. At most `max-ops` ops go into one region, and a
+    lone op forms none. `rlx-unfuse-elementwise-regions` is the inverse.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"16",
+           "Most ops grouped into one region">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def UnfuseElementwiseRegionsPass : Pass<"rlx-unfuse-elementwise-regions"> {
+  let summary = "Expand rlx.elementwise_region back into rlx ops";
+  let description = [{
+    The inverse of `rlx-form-elementwise-regions`: each scalar op of a
+    single-result region's body becomes the rlx op it stands for, on the
+    region's shape (see that pass for the table). Regions whose body holds
+    another scalar op (a constant, an integer op, ...) are left as they
+    are.
+    ```mlir
+    %y = rlx.elementwise_region ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: f32):
+      %0 = math.exp %a : f32
+      %1 = arith.negf %0 : f32
+      rlx.yield %1 : f32
+    }
+    // becomes
+    %0 = rlx.exp %x : tensor<4xf32>
+    %y = rlx.neg %0 : tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 def FusePass : Pass<"rlx-fuse"> {
   let summary = "Run every rlx fusion pattern";
   let description = [{
     Applies the patterns of `rlx-fuse-matmul-bias-act`,
-    `rlx-fuse-residual-norm`, `rlx-fuse-swiglu` and
-    `rlx-fuse-attention-block` together, or only those named in `patterns`
-    (`matmul-bias-act`, `residual-norm`, `swiglu`, `attention-block`).
+    `rlx-fuse-residual-norm`, `rlx-fuse-swiglu`,
+    `rlx-fuse-attention-block`, `rlx-fuse-transformer-layer`,
+    `rlx-fuse-shared-input-matmul` and `rlx-fuse-rms-norm-reshape`
+    together, or only those named in `patterns` (`matmul-bias-act`,
+    `residual-norm`, `swiglu`, `attention-block`, `transformer-layer`,
+    `shared-input-matmul`, `rms-norm-reshape`). `elementwise-regions`
+    (`rlx-form-elementwise-regions` with its default `max-ops`) applies
+    only when named.
     `rlx-unfuse` of the result gives back the fused chains.
 
     ```mlir
@@ -161,12 +310,16 @@ def FusePass : Pass<"rlx-fuse"> {
   let options = [
     ListOption<"patterns", "patterns", "std::string",
                "Pattern families to apply (default: all): matmul-bias-act, "
-               "residual-norm, swiglu, attention-block">,
+               "residual-norm, swiglu, attention-block, transformer-layer, "
+               "shared-input-matmul, rms-norm-reshape; elementwise-regions "
+               "only when named">,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Run only the families whose fused ops this target claims: "
            "cpu, cuda, rocm, vulkan, metal (default: none, all families)">,
   ];
-  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+  let dependentDialects = ["::mlir::rlx::RLXDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
