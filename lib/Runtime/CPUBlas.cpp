@@ -74,8 +74,7 @@ bool blasLayout(const MemRef2D<T> &v, bool &transposed, int64_t &ld) {
   return false;
 }
 
-template <typename T>
-T &at(const MemRef2D<T> &v, int64_t i, int64_t j) {
+template <typename T> T &at(const MemRef2D<T> &v, int64_t i, int64_t j) {
   return v.aligned[v.offset + i * v.strides[0] + j * v.strides[1]];
 }
 

@@ -50,7 +50,7 @@ static bool findValue(const std::string &header, const std::string &key,
 }
 
 bool mlir::rlx::runtime::readNpy(const std::string &path, NpyArray &array,
-                           std::string &error) {
+                                 std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";
@@ -110,11 +110,9 @@ bool mlir::rlx::runtime::readNpy(const std::string &path, NpyArray &array,
   return true;
 }
 
-bool mlir::rlx::runtime::writeNpy(const std::string &path, const NpyArray &array,
-                            std::string &error) {
-  std::string order = array.dtype.size() && (array.dtype[1] == '1')
-                          ? "|"
-                          : "<";
+bool mlir::rlx::runtime::writeNpy(const std::string &path,
+                                  const NpyArray &array, std::string &error) {
+  std::string order = array.dtype.size() && (array.dtype[1] == '1') ? "|" : "<";
   std::string header = "{'descr': '" + order + array.dtype +
                        "', 'fortran_order': False, 'shape': (";
   for (int64_t d : array.shape)

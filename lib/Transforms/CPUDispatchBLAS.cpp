@@ -69,8 +69,8 @@ Value gemmView(OpBuilder &b, Location loc, Value operand, AffineMap map,
   Value view = memref::SubViewOp::create(b, loc, cast<MemRefType>(viewType),
                                          operand, offsets, sizes, strides);
   if (kept.front() != row) {
-    AffineMap swap = AffineMap::getPermutationMap(
-        ArrayRef<unsigned>{1, 0}, b.getContext());
+    AffineMap swap =
+        AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, b.getContext());
     view = memref::TransposeOp::create(b, loc, view, AffineMapAttr::get(swap));
   }
   auto anyStrides = MemRefType::get(
@@ -136,9 +136,9 @@ struct CPUDispatchBLASPass
           {ShapedType::kDynamic, ShapedType::kDynamic}, element,
           StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
                                  {ShapedType::kDynamic, ShapedType::kDynamic}));
-      auto fn = func::FuncOp::create(
-          b, module.getLoc(), name,
-          FunctionType::get(ctx, {view, view, view}, {}));
+      auto fn =
+          func::FuncOp::create(b, module.getLoc(), name,
+                               FunctionType::get(ctx, {view, view, view}, {}));
       fn.setPrivate();
       fn->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
     }

@@ -51,7 +51,8 @@ static bool isContiguousLoop(linalg::GenericOp op, unsigned loop) {
 static std::optional<unsigned> chooseInnermost(linalg::GenericOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (int l = iterators.size() - 1; l >= 0; --l)
-    if (iterators[l] == utils::IteratorType::parallel && isContiguousLoop(op, l))
+    if (iterators[l] == utils::IteratorType::parallel &&
+        isContiguousLoop(op, l))
       return l;
   for (int l = iterators.size() - 1; l >= 0; --l)
     if (iterators[l] == utils::IteratorType::reduction)
@@ -61,8 +62,7 @@ static std::optional<unsigned> chooseInnermost(linalg::GenericOp op) {
 }
 
 namespace {
-struct CPUOrderLoopsPass
-    : rlx::impl::CPUOrderLoopsPassBase<CPUOrderLoopsPass> {
+struct CPUOrderLoopsPass : rlx::impl::CPUOrderLoopsPassBase<CPUOrderLoopsPass> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });

@@ -53,8 +53,8 @@ SmallVector<OpFoldResult> rowTileSizes(OpBuilder &b, linalg::LinalgOp op) {
   SmallVector<OpFoldResult> sizes;
   bool tiled = false;
   for (auto [i, iterator] : llvm::enumerate(iterators)) {
-    bool tile = i + 1 < iterators.size() &&
-                iterator == utils::IteratorType::parallel;
+    bool tile =
+        i + 1 < iterators.size() && iterator == utils::IteratorType::parallel;
     sizes.push_back(b.getIndexAttr(tile ? 1 : 0));
     tiled |= tile;
   }

@@ -42,8 +42,7 @@ std::optional<rlx::GemmLoops> rlx::matchGemmLoops(linalg::GenericOp op) {
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() ||
-      dims->n.empty())
+  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() || dims->n.empty())
     return std::nullopt;
   // The innermost m and n dims of the result become the gemm's.
   AffineMap out = op.getIndexingMapsArray()[2];

@@ -221,8 +221,7 @@ int main(int argc, char **argv) {
   tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
   auto tm = tmBuilder->createTargetMachine();
   if (!tm) {
-    llvm::errs() << "rlx-compile: error: " << toString(tm.takeError())
-                 << "\n";
+    llvm::errs() << "rlx-compile: error: " << toString(tm.takeError()) << "\n";
     return 1;
   }
 
@@ -237,8 +236,7 @@ int main(int argc, char **argv) {
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
   if (llvm::Error err =
           makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get())) {
-    llvm::errs() << "rlx-compile: error: " << toString(std::move(err))
-                 << "\n";
+    llvm::errs() << "rlx-compile: error: " << toString(std::move(err)) << "\n";
     return 1;
   }
 

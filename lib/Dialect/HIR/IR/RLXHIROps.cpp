@@ -41,8 +41,8 @@ public:
   LogicalResult minRank(Value v, StringRef name, int64_t rank) {
     if (type(v).getRank() >= rank)
       return success();
-    return op->emitOpError() << "expects '" << name << "' of rank >= "
-                             << rank << ", got " << type(v);
+    return op->emitOpError() << "expects '" << name << "' of rank >= " << rank
+                             << ", got " << type(v);
   }
 
   /// dim `i` of `a` equals dim `j` of `b` (negative: from the end); a
@@ -52,9 +52,9 @@ public:
     int64_t x = dim(a, i), y = dim(b, j);
     if (ShapedType::isDynamic(x) || ShapedType::isDynamic(y) || x == y)
       return success();
-    return op->emitOpError() << "expects dim " << i << " of '" << aName
-                             << "' (" << x << ") to equal dim " << j << " of '"
-                             << bName << "' (" << y << ")";
+    return op->emitOpError()
+           << "expects dim " << i << " of '" << aName << "' (" << x
+           << ") to equal dim " << j << " of '" << bName << "' (" << y << ")";
   }
 
   LogicalResult sameElement(ValueRange values) {
@@ -108,12 +108,12 @@ LogicalResult LinearOp::verify() {
       failed(c.sameDim(getInput(), "input", -1, getWeight(), "weight", 0)) ||
       failed(c.sameElement(floats)))
     return failure();
-  if (getBias() && (failed(c.rank(getBias(), "bias", 1)) ||
-                    failed(c.sameDim(getBias(), "bias", 0, getWeight(),
-                                     "weight", 1))))
+  if (getBias() &&
+      (failed(c.rank(getBias(), "bias", 1)) ||
+       failed(c.sameDim(getBias(), "bias", 0, getWeight(), "weight", 1))))
     return failure();
-  return c.result(BlockChecker::withLast(getInput(),
-                                         BlockChecker::dim(getWeight(), 1)));
+  return c.result(
+      BlockChecker::withLast(getInput(), BlockChecker::dim(getWeight(), 1)));
 }
 
 LogicalResult MlpOp::verify() {
@@ -231,16 +231,16 @@ LogicalResult ConvBlockOp::verify() {
         failed(c.sameDim(p, name, 0, getWeight(), "weight", 0)))
       return failure();
   // The convolution's own rules (channels, bias, window), as rlx.conv.
-  FailureOr<RankedTensorType> conv = inferConvType(
-      getLoc(), getOperationName(), getInput().getType(),
-      getWeight().getType(), getBias(), getStridesAttr(), getPaddingAttr(),
-      getDilationsAttr(), IntegerAttr());
+  FailureOr<RankedTensorType> conv =
+      inferConvType(getLoc(), getOperationName(), getInput().getType(),
+                    getWeight().getType(), getBias(), getStridesAttr(),
+                    getPaddingAttr(), getDilationsAttr(), IntegerAttr());
   if (failed(conv))
     return failure();
   int64_t groups = getNumGroups(), channels = conv->getDimSize(1);
   if (groups < 1 || (!ShapedType::isDynamic(channels) && channels % groups))
     return emitOpError("expects num_groups (")
-           << groups << ") to be positive and divide the "
-           << channels << " output channels";
+           << groups << ") to be positive and divide the " << channels
+           << " output channels";
   return c.result(conv->getShape());
 }

@@ -68,25 +68,25 @@ public:
   }
 
   FailureOr<Value> lower(hir::MlpOp op) {
-    FailureOr<Value> h = check(
-        FusedMatmulBiasActOp::create(b, op.getLoc(),
-                                     lastDimOf(op.getInput(), op.getW1()),
-                                     op.getInput(), op.getW1(), op.getB1(),
-                                     op.getActivationAttr()),
-        true);
+    FailureOr<Value> h =
+        check(FusedMatmulBiasActOp::create(b, op.getLoc(),
+                                           lastDimOf(op.getInput(), op.getW1()),
+                                           op.getInput(), op.getW1(),
+                                           op.getB1(), op.getActivationAttr()),
+              true);
     if (failed(h))
       return failure();
-    return check(FusedMatmulBiasActOp::create(
-                     b, op.getLoc(), op.getType(), *h, op.getW2(), op.getB2(),
-                     b.getStringAttr("none")),
+    return check(FusedMatmulBiasActOp::create(b, op.getLoc(), op.getType(), *h,
+                                              op.getW2(), op.getB2(),
+                                              b.getStringAttr("none")),
                  true);
   }
 
   FailureOr<Value> swiglu(Location loc, Value x, Value wGate, Value wUp,
                           Value wDown, Type resultType) {
-    FailureOr<Value> g = check(
-        FusedSwigluOp::create(b, loc, lastDimOf(x, wGate), x, wGate, wUp),
-        true);
+    FailureOr<Value> g =
+        check(FusedSwigluOp::create(b, loc, lastDimOf(x, wGate), x, wGate, wUp),
+              true);
     if (failed(g))
       return failure();
     return check(MatmulOp::create(b, loc, resultType, *g, wDown,
@@ -106,24 +106,22 @@ public:
 
   FailureOr<Value> lower(hir::LayerNormOp op) {
     return check(LayerNormOp::create(b, op.getLoc(), op.getType(),
-                                     op.getInput(), op.getGamma(),
-                                     op.getBeta(), op.getEpsilonAttr()));
+                                     op.getInput(), op.getGamma(), op.getBeta(),
+                                     op.getEpsilonAttr()));
   }
 
   FailureOr<Value> lower(hir::RmsNormOp op) {
-    return check(RmsNormOp::create(b, op.getLoc(), op.getType(),
-                                   op.getInput(), op.getGamma(),
-                                   op.getEpsilonAttr()));
+    return check(RmsNormOp::create(b, op.getLoc(), op.getType(), op.getInput(),
+                                   op.getGamma(), op.getEpsilonAttr()));
   }
 
   FailureOr<Value> lower(hir::AttentionBlockOp op) {
     return check(FusedAttentionBlockOp::create(
-                     b, op.getLoc(), op.getType(), op.getInput(),
-                     op.getWQkv(), op.getWOut(), op.getQkvBias(),
-                     op.getOutBias(), op.getCos(), op.getSin(),
-                     op.getAttnMask(), op.getNumHeadsAttr(),
-                     op.getNumKvHeadsAttr(), op.getMaskAttr(),
-                     op.getWindowAttr(), op.getScaleAttr(),
+                     b, op.getLoc(), op.getType(), op.getInput(), op.getWQkv(),
+                     op.getWOut(), op.getQkvBias(), op.getOutBias(),
+                     op.getCos(), op.getSin(), op.getAttnMask(),
+                     op.getNumHeadsAttr(), op.getNumKvHeadsAttr(),
+                     op.getMaskAttr(), op.getWindowAttr(), op.getScaleAttr(),
                      op.getRopeStyleAttr()),
                  true);
   }
@@ -162,8 +160,8 @@ public:
     FailureOr<Value> h = check(AddOp::create(b, loc, type, op.getInput(), *a));
     if (failed(h))
       return failure();
-    FailureOr<Value> n2 = check(RmsNormOp::create(b, loc, type, *h, w[5],
-                                                  epsilon));
+    FailureOr<Value> n2 =
+        check(RmsNormOp::create(b, loc, type, *h, w[5], epsilon));
     if (failed(n2))
       return failure();
     FailureOr<Value> f = swiglu(loc, *n2, w[6], w[7], w[8], type);
@@ -181,10 +179,9 @@ public:
         /*groups=*/nullptr));
     if (failed(conv))
       return failure();
-    FailureOr<Value> norm =
-        check(GroupNormOp::create(b, loc, type, *conv, op.getGamma(),
-                                  op.getBeta(), op.getNumGroupsAttr(),
-                                  op.getEpsilonAttr()));
+    FailureOr<Value> norm = check(
+        GroupNormOp::create(b, loc, type, *conv, op.getGamma(), op.getBeta(),
+                            op.getNumGroupsAttr(), op.getEpsilonAttr()));
     if (failed(norm))
       return failure();
     return buildActivation(b, loc, *norm, op.getActivation());

@@ -10,9 +10,10 @@
 // fused op inserted is a fusion made by the pattern being applied, and each
 // match failure a pattern reports is a candidate reason. A failure whose
 // reason says the root does not end such a chain at all ("reads no",
-// "is not a", "not a", "does not read", "left to") is not a near miss; every other reason is (the
-// chain was there but an intermediate has other users, shapes or types do
-// not fit, ...), unless that root fused in the end.
+// "is not a", "not a", "does not read", "left to") is not a near miss;
+// every other reason is (the chain was there but an intermediate has other
+// users, shapes or types do not fit, ...), unless that root fused in the
+// end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,8 +47,8 @@ std::string patternName(const Pattern &pattern) {
   for (size_t i = 0; i < name.size();) {
     size_t colon = name.find("::", i);
     size_t stop = name.find_first_of("<>, ", i);
-    if (colon != std::string::npos && (stop == std::string::npos ||
-                                       colon < stop)) {
+    if (colon != std::string::npos &&
+        (stop == std::string::npos || colon < stop)) {
       i = colon + 2; // drop the namespace qualifier
       continue;
     }
@@ -77,7 +78,7 @@ std::string locationString(Location loc) {
 bool isNotACandidate(StringRef reason) {
   return reason.contains("reads no") || reason.contains("is not a") ||
          reason.starts_with("not a") || reason.contains("does not read") ||
-         reason.starts_with("left to");
+         reason.contains("left to");
 }
 
 struct ReportListener : RewriterBase::Listener {
@@ -86,11 +87,10 @@ struct ReportListener : RewriterBase::Listener {
     root = op->getName().getStringRef().str();
     rootLoc = locationString(op->getLoc());
   }
-  void notifyOperationInserted(Operation *op,
-                               OpBuilder::InsertPoint) override {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     if (op->getName().getStringRef().starts_with("rlx.fused_"))
-      fusions.push_back({current, op->getName().getStringRef().str(),
-                         rootLoc, ""});
+      fusions.push_back(
+          {current, op->getName().getStringRef().str(), rootLoc, ""});
   }
   void notifyMatchFailure(Location,
                           function_ref<void(Diagnostic &)> reason) override {
@@ -115,8 +115,7 @@ std::map<std::string, int64_t> countOps(Operation *root) {
   return counts;
 }
 
-struct FusionReportPass
-    : rlx::impl::FusionReportPassBase<FusionReportPass> {
+struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
   using FusionReportPassBase::FusionReportPassBase;
 
   void runOnOperation() override {
@@ -134,8 +133,8 @@ struct FusionReportPass
     listener.ctx = &getContext();
     GreedyRewriteConfig config;
     config.setListener(&listener);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
     std::map<std::string, int64_t> after = countOps(getOperation());
 
@@ -179,8 +178,7 @@ struct FusionReportPass
                         total[1]);
     os << "\nfusions made (" << fusions.size() << "):\n";
     for (const Event &f : fusions)
-      os << "  " << f.op << " by " << f.pattern << " at " << f.location
-         << "\n";
+      os << "  " << f.op << " by " << f.pattern << " at " << f.location << "\n";
     os << "\nnear misses (" << misses.size() << "):\n";
     for (const Event &m : misses)
       os << "  " << m.pattern << " at " << m.location << " (" << m.op
@@ -204,11 +202,11 @@ struct FusionReportPass
                                           {"root", m.op},
                                           {"location", m.location},
                                           {"reason", m.reason}});
-    llvm::json::Value report = llvm::json::Object{
-        {"ops_before", std::move(counts[0])},
-        {"ops_after", std::move(counts[1])},
-        {"fusions", std::move(fused)},
-        {"near_misses", std::move(missed)}};
+    llvm::json::Value report =
+        llvm::json::Object{{"ops_before", std::move(counts[0])},
+                           {"ops_after", std::move(counts[1])},
+                           {"fusions", std::move(fused)},
+                           {"near_misses", std::move(missed)}};
     llvm::outs() << llvm::formatv("{0:2}", report) << "\n";
   }
 };

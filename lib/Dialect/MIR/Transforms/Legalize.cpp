@@ -50,8 +50,9 @@ static SmallVector<Value> cloneRegion(PatternRewriter &b, Region &region,
   mapping.map(block.getArguments(), args);
   for (Operation &op : block.without_terminator())
     b.clone(op, mapping);
-  return llvm::map_to_vector(block.getTerminator()->getOperands(),
-                             [&](Value v) { return mapping.lookupOrDefault(v); });
+  return llvm::map_to_vector(
+      block.getTerminator()->getOperands(),
+      [&](Value v) { return mapping.lookupOrDefault(v); });
 }
 
 namespace {
@@ -74,7 +75,8 @@ struct LegalizeDotGeneral : OpRewritePattern<DotGeneralOp> {
                        ArrayRef<int64_t> contracting) {
       SmallVector<int64_t> free;
       for (int64_t d = 0; d < rank; ++d)
-        if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+        if (!llvm::is_contained(batch, d) &&
+            !llvm::is_contained(contracting, d))
           free.push_back(d);
       return free;
     };
@@ -131,8 +133,7 @@ struct LegalizeIf : OpRewritePattern<IfOp> {
     SmallVector<Value> onTrue = cloneRegion(b, op.getThenRegion(), {});
     SmallVector<Value> onFalse = cloneRegion(b, op.getElseRegion(), {});
     SmallVector<Value> results;
-    for (auto [t, f, result] :
-         llvm::zip(onTrue, onFalse, op.getResults()))
+    for (auto [t, f, result] : llvm::zip(onTrue, onFalse, op.getResults()))
       results.push_back(WhereOp::create(b, op.getLoc(), result.getType(),
                                         op.getCondition(), t, f));
     b.replaceOp(op, results);
@@ -144,8 +145,7 @@ struct LegalizeIf : OpRewritePattern<IfOp> {
 //   active' = active && cond(x); x' = where(active', body(x), x)
 struct LegalizeWhile : OpRewritePattern<WhileOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(WhileOp op,
-                                PatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(WhileOp op, PatternRewriter &b) const override {
     std::optional<uint64_t> bound = op.getMaxIterations();
     if (!bound)
       return b.notifyMatchFailure(op, "no max_iterations to unroll to");
@@ -156,8 +156,8 @@ struct LegalizeWhile : OpRewritePattern<WhileOp> {
     for (uint64_t i = 0; i < *bound; ++i) {
       Value holds = cloneRegion(b, op.getCond(), carried).front();
       // active && holds, as where(active, holds, active).
-      active = active ? WhereOp::create(b, op.getLoc(), holds.getType(),
-                                        active, holds, active)
+      active = active ? WhereOp::create(b, op.getLoc(), holds.getType(), active,
+                                        holds, active)
                             .getResult()
                       : holds;
       SmallVector<Value> next = cloneRegion(b, op.getBody(), carried);
@@ -197,8 +197,8 @@ struct LegalizePass : rlx::impl::LegalizePassBase<LegalizePass> {
       if (!isa<RLXDialect>(op->getDialect()) ||
           ops.claims(op->getName().getStringRef()))
         return;
-      op->emitError() << "'" << op->getName() << "' is not supported by target '"
-                      << target << "'";
+      op->emitError() << "'" << op->getName()
+                      << "' is not supported by target '" << target << "'";
       lacking = true;
     });
     if (lacking)
