@@ -1,6 +1,8 @@
 // RUN: rlx-opt %s --rlx-fusion-report -o /dev/null | FileCheck %s
 // RUN: rlx-opt %s --rlx-fusion-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
 // RUN: not rlx-opt %s --rlx-fusion-report=format=xml -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: rlx-opt %s --rlx-fusion-report=target=metal -o /dev/null | FileCheck %s --check-prefix=METAL
+// RUN: not rlx-opt %s --rlx-fusion-report=target=tpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=TPU
 
 // One chain fuses (matmul + bias, its add also read by the return, so the
 // gelu stays out), one is a near miss (the gelu's add has another user),
@@ -13,10 +15,10 @@
 // CHECK-NEXT:    rlx.matmul                               2 -> 1
 // CHECK-NEXT:    total                                    5 -> 4
 // CHECK:       fusions made (1):
-// CHECK-NEXT:    rlx.fused_matmul_bias_act by FuseMatmulBias at {{.*}}fusion-report.mlir:31:8
+// CHECK-NEXT:    rlx.fused_matmul_bias_act by FuseMatmulBias at {{.*}}fusion-report.mlir:41:8
 // CHECK:       near misses (2):
-// CHECK-DAG:     FuseMatmulBias at {{.*}}fusion-report.mlir:34:9 (rlx.add): the bias is not 1-D of the matmul's output features
-// CHECK-DAG:     FuseMatmulBiasAct<GeluOp> at {{.*}}fusion-report.mlir:32:8 (rlx.gelu): the add's result has other users (it fuses alone)
+// CHECK-DAG:     FuseMatmulBias at {{.*}}fusion-report.mlir:44:9 (rlx.add): the bias is not 1-D of the matmul's output features
+// CHECK-DAG:     FuseMatmulBiasAct<GeluOp> at {{.*}}fusion-report.mlir:42:8 (rlx.gelu): the add's result has other users (it fuses alone)
 
 // JSON:      "fusions": [
 // JSON:          "op": "rlx.fused_matmul_bias_act",
@@ -26,6 +28,14 @@
 // JSON:      "ops_before": {
 
 // BAD: 'format' must be text or json, got 'xml'
+
+// For metal the matmul still fuses; the families whose fused ops metal
+// lacks are listed with the op.
+// METAL:       fusions made (1):
+// METAL:       families off for the target (2):
+// METAL-NEXT:    attention-block: the target lacks rlx.fused_attention_block
+// METAL-NEXT:    transformer-layer: the target lacks rlx.fused_transformer_layer
+// TPU: unknown target 'tpu' (known: cpu, cuda, rocm, vulkan, metal)
 func.func @report(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>, %r: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
   %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x16xf32>
   %a = rlx.add %m, %b : tensor<4x16xf32>, tensor<16xf32>

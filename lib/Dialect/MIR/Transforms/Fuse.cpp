@@ -298,15 +298,7 @@ struct FusePass : rlx::impl::FusePassBase<FusePass> {
                << target << "' (known: " << knownTargetsString() << ")";
       // Only the families whose fused ops the target claims (an unknown
       // family name stays, to be reported below).
-      if (families.empty())
-        for (StringRef family : defaultFusionFamilies())
-          families.push_back(family.str());
-      llvm::erase_if(families, [&](const std::string &family) {
-        ArrayRef<StringRef> ops = fusedOpsOfFamily(family);
-        return !ops.empty() && !llvm::all_of(ops, [&](StringRef op) {
-          return (*claims)->claims(op);
-        });
-      });
+      families = familiesForTarget(**claims, families);
       if (families.empty()) {
         frozenPatterns = FrozenRewritePatternSet(std::move(set));
         return success();

@@ -19,6 +19,7 @@
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/Dialect/MIR/Transforms/Targets.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/JSON.h"
 
@@ -125,8 +126,22 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
           << format << "'";
       return signalPassFailure();
     }
+    // With a target, the families whose fused ops it lacks do not run; the
+    // report names each with the op it lacks.
+    SmallVector<std::string> families;
+    SmallVector<std::pair<std::string, StringRef>> off;
+    if (!target.empty()) {
+      FailureOr<const TargetOps *> claims = lookupTarget(target);
+      if (failed(claims)) {
+        emitError(getOperation()->getLoc(), "unknown target '")
+            << target << "' (known: " << knownTargetsString() << ")";
+        return signalPassFailure();
+      }
+      families = familiesForTarget(**claims, {}, &off);
+    }
     RewritePatternSet patterns(&getContext());
-    if (failed(populateFusionPatterns(patterns, {})))
+    if ((target.empty() || !families.empty()) &&
+        failed(populateFusionPatterns(patterns, families)))
       return signalPassFailure();
     std::map<std::string, int64_t> before = countOps(getOperation());
     ReportListener listener;
@@ -152,14 +167,16 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
         misses.push_back(m);
 
     if (format == "json")
-      printJson(before, after, listener.fusions, misses);
+      printJson(before, after, listener.fusions, misses, off);
     else
-      printText(before, after, listener.fusions, misses);
+      printText(before, after, listener.fusions, misses, off);
   }
 
-  static void printText(const std::map<std::string, int64_t> &before,
-                        const std::map<std::string, int64_t> &after,
-                        ArrayRef<Event> fusions, ArrayRef<Event> misses) {
+  static void
+  printText(const std::map<std::string, int64_t> &before,
+            const std::map<std::string, int64_t> &after,
+            ArrayRef<Event> fusions, ArrayRef<Event> misses,
+            ArrayRef<std::pair<std::string, StringRef>> off) {
     llvm::raw_ostream &os = llvm::outs();
     int64_t total[2] = {0, 0};
     std::set<std::string> names;
@@ -183,11 +200,18 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
     for (const Event &m : misses)
       os << "  " << m.pattern << " at " << m.location << " (" << m.op
          << "): " << m.reason << "\n";
+    if (off.empty())
+      return;
+    os << "\nfamilies off for the target (" << off.size() << "):\n";
+    for (auto &[family, op] : off)
+      os << "  " << family << ": the target lacks " << op << "\n";
   }
 
-  static void printJson(const std::map<std::string, int64_t> &before,
-                        const std::map<std::string, int64_t> &after,
-                        ArrayRef<Event> fusions, ArrayRef<Event> misses) {
+  static void
+  printJson(const std::map<std::string, int64_t> &before,
+            const std::map<std::string, int64_t> &after,
+            ArrayRef<Event> fusions, ArrayRef<Event> misses,
+            ArrayRef<std::pair<std::string, StringRef>> off) {
     llvm::json::Object counts[2];
     for (auto &[name, n] : before)
       counts[0][name] = n;

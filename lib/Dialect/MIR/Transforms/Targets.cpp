@@ -37,6 +37,8 @@
 
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
 
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -207,4 +209,24 @@ ArrayRef<StringRef> rlx::fusedOpsOfFamily(StringRef family) {
   if (family == "attention-block")
     return attentionBlock;
   return {};
+}
+
+SmallVector<std::string> rlx::familiesForTarget(
+    const TargetOps &target, ArrayRef<std::string> families,
+    SmallVectorImpl<std::pair<std::string, StringRef>> *dropped) {
+  SmallVector<std::string> all(families.begin(), families.end());
+  if (all.empty())
+    for (StringRef family : defaultFusionFamilies())
+      all.push_back(family.str());
+  SmallVector<std::string> kept;
+  for (const std::string &family : all) {
+    ArrayRef<StringRef> ops = fusedOpsOfFamily(family);
+    const StringRef *lacking = llvm::find_if(
+        ops, [&](StringRef op) { return !target.claims(op); });
+    if (lacking == ops.end())
+      kept.push_back(family);
+    else if (dropped)
+      dropped->push_back({family, *lacking});
+  }
+  return kept;
 }

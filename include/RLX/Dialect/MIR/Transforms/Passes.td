@@ -392,8 +392,11 @@ def FusionReportPass : Pass<"rlx-fusion-report", "::mlir::ModuleOp"> {
     the pattern, the location of the chain's last op), and each near miss:
     a chain a pattern found but could not fuse, with the pattern's reason
     (an intermediate with other users, a bias that broadcasts, a type the
-    fused op cannot take, ...). `format=json` prints the same as one JSON
-    object with keys `ops_before`, `ops_after`, `fusions`, `near_misses`.
+    fused op cannot take, ...). With `target=NAME` only the families whose
+    fused ops the target claims run (as `rlx-fuse="target=NAME"`), and the
+    report names each family left off with the op the target lacks.
+    `format=json` prints the same as one JSON object with keys
+    `ops_before`, `ops_after`, `fusions`, `near_misses`, `families_off`.
 
     ```
     $ rlx-opt model.mlir --rlx-fusion-report -o /dev/null
@@ -406,6 +409,8 @@ def FusionReportPass : Pass<"rlx-fusion-report", "::mlir::ModuleOp"> {
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "text or json">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Fuse only what this target claims (default: every family)">,
   ];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }

@@ -20,6 +20,7 @@
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -55,6 +56,13 @@ bool claims(StringRef target, StringRef opName);
 /// ("matmul-bias-act", "residual-norm", "swiglu", "attention-block")
 /// emits; empty for an unknown family.
 ArrayRef<StringRef> fusedOpsOfFamily(StringRef family);
+
+/// The fusion families of `families` (rlx-fuse's default ones when empty)
+/// whose fused ops `target` claims, in order. Each family left out goes to
+/// `dropped` (when given) with the first fused op the target lacks.
+SmallVector<std::string> familiesForTarget(
+    const TargetOps &target, ArrayRef<std::string> families,
+    SmallVectorImpl<std::pair<std::string, StringRef>> *dropped = nullptr);
 
 } // namespace rlx
 } // namespace mlir
