@@ -84,3 +84,25 @@ func.func @not_identities(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2x4xf32>)
   %b = rlx.mul %x, %one : tensor<4xf32>, tensor<2x4xf32>
   return %a, %b : tensor<4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// Broadcasting or transposing a splat constant gives a splat constant, and
+// the identity it then is drops the mul.
+// CHECK-LABEL: func.func @splat_shapes
+// CHECK-SAME:    (%[[X:.+]]: tensor<2x3xf32>)
+// CHECK-DAG:     %[[E:.+]] = rlx.constant dense<2.000000e+00> : tensor<4x3xf32>
+// CHECK-DAG:     %[[T:.+]] = rlx.constant dense<2.000000e+00> : tensor<3x4xf32>
+// CHECK-NOT:     rlx.expand
+// CHECK-NOT:     rlx.transpose
+// CHECK-NOT:     rlx.mul
+// CHECK:         return %[[E]], %[[T]], %[[X]]
+func.func @splat_shapes(%x: tensor<2x3xf32>) -> (tensor<4x3xf32>, tensor<3x4xf32>, tensor<2x3xf32>) {
+  %c = rlx.constant dense<2.0> : tensor<1x3xf32>
+  %e = rlx.expand %c : tensor<1x3xf32> -> tensor<4x3xf32>
+  %t = rlx.transpose %e [1, 0] : tensor<4x3xf32>
+  %one = rlx.constant dense<1.0> : tensor<1x3xf32>
+  %o = rlx.expand %one : tensor<1x3xf32> -> tensor<2x3xf32>
+  %m = rlx.mul %x, %o : tensor<2x3xf32>
+  return %e, %t, %m : tensor<4x3xf32>, tensor<3x4xf32>, tensor<2x3xf32>
+}

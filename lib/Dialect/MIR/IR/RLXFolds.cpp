@@ -37,6 +37,15 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
+/// A splat constant of `type` (static) when `input` is a splat constant:
+/// broadcasting or permuting a splat only changes its shape.
+static Attribute splatAs(Attribute input, RankedTensorType type) {
+  auto splat = dyn_cast_if_present<SplatElementsAttr>(input);
+  if (!splat || !type.hasStaticShape())
+    return {};
+  return SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
+}
+
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   // reshape(x : T -> T) -> x
   if (getInput().getType() == getType())
@@ -55,10 +64,13 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   // transpose(x, identity) -> x
   if (llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getPermutation().size())))
     return getInput();
+  // transpose(splat constant) -> splat constant
+  if (Attribute splat = splatAs(adaptor.getInput(), getType()))
+    return splat;
   // transpose(transpose(x, p), q) -> transpose(x, p∘q): result dim i is
   // inner dim q[i], which is x dim p[q[i]].
   auto inner = getInput().getDefiningOp<TransposeOp>();
@@ -89,11 +101,11 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
   return {};
 }
 
-// expand(x : T -> T) -> x
-OpFoldResult ExpandOp::fold(FoldAdaptor) {
+// expand(x : T -> T) -> x; expand(splat constant) -> splat constant
+OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  return {};
+  return splatAs(adaptor.getInput(), getType());
 }
 
 /// The axes of a reverse op as a sorted set of non-negative dims.
