@@ -5,8 +5,6 @@
 # explicit scale, every float type and a dynamic sequence length, against an
 # explicit float64 softmax(q k^T * scale + mask) v.
 
-import math
-
 import numpy as np
 
 import rlxtest
@@ -20,35 +18,6 @@ CHUNK = 8  # compile time grows faster than linearly with attention ops
 r = rlxtest.rng()
 TOL = {"f32": (1e-5, 1e-5), "f64": (1e-12, 1e-12), "f16": (1e-2, 1e-2),
        "bf16": (2e-2, 2e-2)}
-
-
-def reference(q, k, v, kind, window=None, mask=None, scale=None):
-    q, k, v = (a.astype(np.float64) for a in (q, k, v))
-    B, H, S, D = q.shape
-    Skv = k.shape[2]
-    rep = H // k.shape[1]  # query head h reads kv head h // rep
-    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
-    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(D) if scale is None
-                                  else np.float32(scale))
-    i, j = np.arange(S)[:, None], np.arange(Skv)[None, :]
-    off = Skv - S
-    visible = np.ones((S, Skv), bool)
-    if kind == "causal":
-        visible = j <= i + off
-    elif kind == "sliding_window":
-        visible = (j <= i + off) & (j > i + off - window)
-    elif kind == "custom":
-        visible = mask
-    elif kind == "bias":
-        s = s + mask.astype(np.float64)
-    visible = np.broadcast_to(visible, s.shape)
-    s = np.where(visible, s, -np.inf)
-    m = np.max(s, -1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
-    p = np.exp(s - m)
-    total = p.sum(-1, keepdims=True)
-    p = np.where(total > 0, p / np.where(total > 0, total, 1), 0)
-    return p @ v  # rows with no visible key: zeros
 
 
 def case(name, kind, B=2, H=4, Hkv=2, S=5, Skv=5, D=8, Dv=None, elem="f32",
@@ -73,7 +42,7 @@ def case(name, kind, B=2, H=4, Hkv=2, S=5, Skv=5, D=8, Dv=None, elem="f32",
     body = "%o = rlx.attention %q, %k, %v{} mask = {}{} : {}".format(
         ", %m" if mask is not None else "", kind, attrs,
         ", ".join(t for _, t, _ in args))
-    e = reference(q, k, v, kind, window, mask, scale)
+    e = rlxtest.attention_reference(q, k, v, kind, window, mask, scale)
     return Case("%s/%s/%s" % (kind, elem, name), args, body,
                 [("%o", T(dims(e.shape), elem))], [e], TOL[elem])
 
@@ -116,7 +85,8 @@ suite.run([Case("custom/f32/masked_rows",
                 [("%q", tq, q), ("%k", tk, k), ("%v", tk, v), ("%m", tm, m)],
                 "%o = rlx.attention %q, %k, %v, %m mask = custom : "
                 "{}, {}, {}, {}".format(tq, tk, tk, tm),
-                [("%o", tq)], [reference(q, k, v, "custom", mask=m)],
+                [("%o", tq)],
+                [rlxtest.attention_reference(q, k, v, "custom", mask=m)],
                 TOL["f32"])])
 
 # Every mask kind on f64, f16 and bf16.

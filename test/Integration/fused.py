@@ -206,49 +206,6 @@ suite.run(cases)
 # --------------------------------------------------------------------------
 
 
-def rope(x, cos, sin, style):
-    D = x.shape[-1]
-    if style == "neox":
-        first = np.arange(D // 2)
-        second = first + D // 2
-    else:
-        first = np.arange(0, D, 2)
-        second = first + 1
-    a, b = x[..., first], x[..., second]
-    y = np.empty_like(x)
-    y[..., first] = a * cos - b * sin
-    y[..., second] = a * sin + b * cos
-    return y
-
-
-def attention(q, k, v, kind, window=None, mask=None, scale=None):
-    B, H, S, D = q.shape
-    Skv = k.shape[2]
-    rep = H // k.shape[1]
-    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
-    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(D) if scale is None
-                                  else f32(scale))
-    i, j = np.arange(S)[:, None], np.arange(Skv)[None, :]
-    off = Skv - S
-    visible = np.ones((S, Skv), bool)
-    if kind == "causal":
-        visible = j <= i + off
-    elif kind == "sliding_window":
-        visible = (j <= i + off) & (j > i + off - window)
-    elif kind == "custom":
-        visible = mask
-    elif kind == "bias":
-        s = s + mask.astype(np.float64)
-    visible = np.broadcast_to(visible, s.shape)
-    s = np.where(visible, s, -np.inf)
-    m = np.max(s, -1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
-    p = np.exp(s - m)
-    total = p.sum(-1, keepdims=True)
-    p = np.where(total > 0, p / np.where(total > 0, total, 1), 0)
-    return p @ v
-
-
 def attention_block(rnd, x, wqkv, wout, H, Hkv, kind, qkv_bias=None,
                     out_bias=None, cos=None, sin=None, style="neox",
                     window=None, mask=None, scale=None):
@@ -264,8 +221,9 @@ def attention_block(rnd, x, wqkv, wout, H, Hkv, kind, qkv_bias=None,
             .transpose(0, 2, 1, 3)
     q, k, v = heads(0, H), heads(H * D, Hkv), heads((H + Hkv) * D, Hkv)
     if cos is not None:
-        q, k = rnd(rope(q, cos, sin, style)), rnd(rope(k, cos, sin, style))
-    a = rnd(attention(q, k, v, kind, window, mask, scale))
+        q = rnd(rlxtest.rope_reference(q, cos, sin, style))
+        k = rnd(rlxtest.rope_reference(k, cos, sin, style))
+    a = rnd(rlxtest.attention_reference(q, k, v, kind, window, mask, scale))
     y = rnd(a.transpose(0, 2, 1, 3).reshape(B, S, H * D) @ wout)
     if out_bias is not None:
         y = rnd(y + out_bias)

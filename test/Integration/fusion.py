@@ -189,42 +189,6 @@ def block_case(elem, S=5, E=8, F=12):
          "rlx.fused_matmul_bias_act", "rlx.fused_residual_layer_norm")
 
 
-def rope(x, cos, sin, style):
-    D = x.shape[-1]
-    if style == "neox":
-        first = np.arange(D // 2)
-        second = first + D // 2
-    else:
-        first = np.arange(0, D, 2)
-        second = first + 1
-    a, b = x[..., first], x[..., second]
-    y = np.empty_like(x)
-    y[..., first] = a * cos - b * sin
-    y[..., second] = a * sin + b * cos
-    return y
-
-
-def attention(q, k, v, kind, window=None, mask=None, scale=None):
-    B, H, S, D = q.shape
-    rep = H // k.shape[1]
-    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
-    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(D) if scale is None
-                                  else float(np.float32(scale)))
-    i, j = np.arange(S)[:, None], np.arange(S)[None, :]
-    visible = np.ones((S, S), bool)
-    if kind == "causal":
-        visible = j <= i
-    elif kind == "sliding_window":
-        visible = (j <= i) & (j > i - window)
-    elif kind == "custom":
-        visible = mask
-    elif kind == "bias":
-        s = s + mask
-    s = np.where(np.broadcast_to(visible, s.shape), s, -np.inf)
-    p = np.exp(s - np.max(s, -1, keepdims=True))
-    return p / p.sum(-1, keepdims=True) @ v
-
-
 def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
                    qkv_bias=False, out_bias=False, style=None, window=None,
                    mshape=None, scale=None):
@@ -272,7 +236,8 @@ def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
                         " : {a}, {b}".format(n=n, st=style,
                                              a=T((B, h, S, D), elem),
                                              b=T(cos.shape, elem)))
-        q, k = rope(q, cos, sin, style), rope(k, cos, sin, style)
+        q = rlxtest.rope_reference(q, cos, sin, style)
+        k = rlxtest.rope_reference(k, cos, sin, style)
         qn, kn = "%qe", "%ke"
     ops = "{}, {}, %v".format(qn, kn)
     types = ", ".join(T((B, h, S, D), elem) for h in (H, Hkv, Hkv))
@@ -295,8 +260,9 @@ def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
                  T((B, S, H, D), elem), T((B, S, H * D), elem)),
              "%y = rlx.matmul %m2, %wout : {}, {}".format(
                  T((B, S, H * D), elem), T(wout.shape, elem))]
-    a = attention(q, k, v, kind, window, mask if kind in ("custom", "bias")
-                  else None, scale)
+    a = rlxtest.attention_reference(
+        q, k, v, kind, window,
+        mask if kind in ("custom", "bias") else None, scale)
     y = a.transpose(0, 2, 1, 3).reshape(B, S, H * D) @ wout
     res = "%y"
     if out_bias:

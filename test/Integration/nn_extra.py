@@ -42,22 +42,6 @@ def eps_attr(attrs, eps):
 # rope
 # --------------------------------------------------------------------------
 
-def rope_ref(x, cos, sin, style):
-    x, cos, sin = (a.astype(np.float64) for a in (x, cos, sin))
-    D = x.shape[-1]
-    if style == "neox":
-        first = np.arange(D // 2)
-        second = first + D // 2
-    else:
-        first = np.arange(0, D, 2)
-        second = first + 1
-    a, b = x[..., first], x[..., second]
-    y = np.empty_like(x)
-    y[..., first] = a * cos - b * sin
-    y[..., second] = a * sin + b * cos
-    return y
-
-
 def rope_case(name, elem, shape, style=None, dims=None, angles=True):
     B, H, S, D = shape
     x = rand(r, shape, elem, -2, 2)
@@ -70,7 +54,7 @@ def rope_case(name, elem, shape, style=None, dims=None, angles=True):
     tx = T(dims or shape, elem)
     tc = T((None, None) if dims and None in dims[2:] else (S, D // 2), elem)
     attr = "" if style is None else ' {style = "%s"}' % style
-    e = rope_ref(x, cos, sin, style or "neox")
+    e = rlxtest.rope_reference(x, cos, sin, style or "neox")
     return Case("rope/%s/%s/%s" % (style or "default", elem, name),
                 [("%x", tx, x), ("%c", tc, cos), ("%s", tc, sin)],
                 "%y = rlx.rope %x, %c, %s{} : {}, {}".format(attr, tx, tc),

@@ -11,6 +11,7 @@ Inputs are fresh random numbers on every run; the seed is printed with every
 failure and can be fixed with RLX_TEST_SEED=N.
 """
 
+import math
 import os
 import re
 import subprocess
@@ -320,3 +321,54 @@ class Suite:
         if not exit:
             return bool(self.failed)
         sys.exit(1 if self.failed else 0)
+
+
+def rope_reference(x, cos, sin, style):
+    """rlx.rope in float64: pairs (x[i], x[i + D/2]) for neox, (x[2i],
+    x[2i + 1]) otherwise; each pair (a, b) becomes (a cos - b sin,
+    a sin + b cos)."""
+    x, cos, sin = (a.astype(np.float64) for a in (x, cos, sin))
+    D = x.shape[-1]
+    if style == "neox":
+        first = np.arange(D // 2)
+        second = first + D // 2
+    else:
+        first = np.arange(0, D, 2)
+        second = first + 1
+    a, b = x[..., first], x[..., second]
+    y = np.empty_like(x)
+    y[..., first] = a * cos - b * sin
+    y[..., second] = a * sin + b * cos
+    return y
+
+
+def attention_reference(q, k, v, kind, window=None, mask=None, scale=None):
+    """rlx.attention in float64: softmax(scale q k^T (+ bias) masked by
+    `kind`) v, query head h reading kv head h // (H / Hkv); a row with no
+    visible key gives zeros."""
+    q, k, v = (a.astype(np.float64) for a in (q, k, v))
+    B, H, S, D = q.shape
+    Skv = k.shape[2]
+    rep = H // k.shape[1]  # query head h reads kv head h // rep
+    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
+    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(D) if scale is None
+                                  else np.float32(scale))
+    i, j = np.arange(S)[:, None], np.arange(Skv)[None, :]
+    off = Skv - S
+    visible = np.ones((S, Skv), bool)
+    if kind == "causal":
+        visible = j <= i + off
+    elif kind == "sliding_window":
+        visible = (j <= i + off) & (j > i + off - window)
+    elif kind == "custom":
+        visible = mask
+    elif kind == "bias":
+        s = s + mask.astype(np.float64)
+    visible = np.broadcast_to(visible, s.shape)
+    s = np.where(visible, s, -np.inf)
+    m = np.max(s, -1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    p = np.exp(s - m)
+    total = p.sum(-1, keepdims=True)
+    p = np.where(total > 0, p / np.where(total > 0, total, 1), 0)
+    return p @ v  # rows with no visible key: zeros

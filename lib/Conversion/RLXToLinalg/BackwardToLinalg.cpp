@@ -220,30 +220,18 @@ static Value sumGroups(OpBuilder &b, Location loc, Value perHead,
 
 namespace {
 
-struct LayerNormBackwardPattern : OpConversionPattern<LayerNormBackwardOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// layer_norm_backward (`Centered`: statistics around the mean) and
+/// rms_norm_backward share one builder.
+template <typename OpTy, bool Centered>
+struct NormBackwardPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(LayerNormBackwardOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(
         op, buildNormBackward(rewriter, op.getLoc(), adaptor.getDResult(),
                               adaptor.getInput(), adaptor.getGamma(),
-                              op.getEpsilon().convertToDouble(),
-                              /*centered=*/true));
-    return success();
-  }
-};
-
-struct RmsNormBackwardPattern : OpConversionPattern<RmsNormBackwardOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RmsNormBackwardOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(
-        op, buildNormBackward(rewriter, op.getLoc(), adaptor.getDResult(),
-                              adaptor.getInput(), adaptor.getGamma(),
-                              op.getEpsilon().convertToDouble(),
-                              /*centered=*/false));
+                              op.getEpsilon().convertToDouble(), Centered));
     return success();
   }
 };
@@ -491,8 +479,9 @@ struct SoftmaxCrossEntropyBackwardPattern
 
 void rlx::populateBackwardToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns.add<AttentionBackwardPattern, LayerNormBackwardPattern,
-               RmsNormBackwardPattern, Conv2DBackwardInputPattern,
-               Conv2DBackwardWeightPattern, SoftmaxCrossEntropyBackwardPattern>(
+  patterns.add<
+      AttentionBackwardPattern, NormBackwardPattern<LayerNormBackwardOp, true>,
+      NormBackwardPattern<RmsNormBackwardOp, false>, Conv2DBackwardInputPattern,
+      Conv2DBackwardWeightPattern, SoftmaxCrossEntropyBackwardPattern>(
       converter, patterns.getContext());
 }
