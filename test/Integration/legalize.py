@@ -1,10 +1,11 @@
 # RUN: %python %s
 # rlx-legalize's rewrites against float64 NumPy: each program (dot_general
 # with batch, several contracting and free dims; rlx.if on both predicate
-# values; rlx.while unrolled to max_iterations) runs once as written and
-# once as `rlx-opt --rlx-legalize="target=metal"` rewrites it (RLX_OPT names
-# that rlx-opt); both must match the reference, and the rewritten text must
-# no longer hold the op that metal lacks.
+# values; rlx.while unrolled to max_iterations; broadcasts that metal's
+# kernels cannot index, expanded) runs once as written and once as
+# `rlx-opt --rlx-legalize="target=metal"` rewrites it (RLX_OPT names that
+# rlx-opt); both must match the reference, and the rewritten text must no
+# longer hold the op that metal lacks (or must hold the expand it needs).
 
 import os
 import subprocess
@@ -43,8 +44,9 @@ def program(args, body, results):
              ", ".join(t for _, t in results)))
 
 
-def case(name, src, inputs, expected, gone):
-    """Checks `src` as written and legalized against `expected`."""
+def case(name, src, inputs, expected, gone, needed=None):
+    """Checks `src` as written and legalized against `expected`; the
+    legalized text must not hold `gone` and must hold `needed` (if given)."""
     def check(text):
         rc, log, outs = rlxtest.run(text, inputs, len(expected))
         if rc != 0:
@@ -56,8 +58,10 @@ def case(name, src, inputs, expected, gone):
 
     def legalized():
         text = legalize(src)
-        if gone in text:
+        if gone and gone in text:
             raise AssertionError("%s still holds %s:\n%s" % (name, gone, text))
+        if needed and needed not in text:
+            raise AssertionError("%s lacks %s:\n%s" % (name, needed, text))
         check(text)
 
     suite.check(name + "/as-written", lambda: check(src))
@@ -139,5 +143,22 @@ for x0, limit in ((1.5, 10.0), (3.0, 2.0), (0.5, 4.0)):
                  WHILE_BODY, [("r", "tensor<f32>")]),
          [np.array(x0, np.float32), np.array(limit, np.float32)],
          [np.array(v)], "rlx.while")
+
+# Non-trailing broadcasts (a column, a middle unit dim, a predicate column)
+# next to trailing ones (a bias row); metal gets them expanded.
+BCAST_BODY = """  %s = rlx.sub %x, %c : tensor<6x5xf32>, tensor<6x1xf32>
+  %a = rlx.add %s, %b : tensor<6x5xf32>, tensor<5xf32>
+  %d = rlx.mul %m, %a : tensor<2x1x5xf32>, tensor<6x5xf32>
+  %w = rlx.where %p, %x, %a : tensor<6x1xi1>, tensor<6x5xf32>, tensor<6x5xf32>"""
+x, c, b = rand(r, (6, 5), "f32"), rand(r, (6, 1), "f32"), rand(r, (5,), "f32")
+m, pm = rand(r, (2, 1, 5), "f32"), r.random((6, 1)) < 0.5
+a = f64(x) - f64(c) + f64(b)
+case("broadcasts",
+     program([("x", "tensor<6x5xf32>"), ("c", "tensor<6x1xf32>"),
+              ("b", "tensor<5xf32>"), ("m", "tensor<2x1x5xf32>"),
+              ("p", "tensor<6x1xi1>")], BCAST_BODY,
+             [("d", "tensor<2x6x5xf32>"), ("w", "tensor<6x5xf32>")]),
+     [x, c, b, m, pm], [f64(m) * a, np.where(pm, f64(x), a)], None,
+     needed="rlx.expand")
 
 suite.finish()

@@ -106,3 +106,95 @@ func.func @splat_shapes(%x: tensor<2x3xf32>) -> (tensor<4x3xf32>, tensor<3x4xf32
   %m = rlx.mul %x, %o : tensor<2x3xf32>
   return %e, %t, %m : tensor<4x3xf32>, tensor<3x4xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// max and min follow arith.maximumf/minimumf (NaN wins, -0 < +0) and
+// compare integers signed; neg folds and cancels.
+// CHECK-LABEL: func.func @max_min_neg
+// CHECK-DAG:     %[[MX:.+]] = rlx.constant dense<[2.000000e+00, 0x7FC00000, 0.000000e+00]> : tensor<3xf32>
+// CHECK-DAG:     %[[MN:.+]] = rlx.constant dense<[-3, -1]> : tensor<2xi32>
+// CHECK-DAG:     %[[NG:.+]] = rlx.constant dense<[-1.500000e+00, 0.000000e+00]> : tensor<2xf64>
+// CHECK-DAG:     %[[NI:.+]] = rlx.constant dense<[-5, -128]> : tensor<2xi8>
+// CHECK-NOT:     rlx.max
+// CHECK-NOT:     rlx.min
+// CHECK-NOT:     rlx.neg
+// CHECK:         return %[[MX]], %[[MN]], %[[NG]], %[[NI]], %arg0
+func.func @max_min_neg(%x: tensor<4xf32>) -> (tensor<3xf32>, tensor<2xi32>, tensor<2xf64>, tensor<2xi8>, tensor<4xf32>) {
+  %a = rlx.constant dense<[1.0, 0x7FC00000, -0.0]> : tensor<3xf32>
+  %b = rlx.constant dense<[2.0, 5.0, 0.0]> : tensor<3xf32>
+  %mx = rlx.max %a, %b : tensor<3xf32>
+  %i = rlx.constant dense<[-3, 4]> : tensor<2xi32>
+  %j = rlx.constant dense<[7, -1]> : tensor<2xi32>
+  %mn = rlx.min %i, %j : tensor<2xi32>
+  %c = rlx.constant dense<[1.5, -0.0]> : tensor<2xf64>
+  %ng = rlx.neg %c : tensor<2xf64>
+  %k = rlx.constant dense<[5, -128]> : tensor<2xi8>
+  %ni = rlx.neg %k : tensor<2xi8>
+  %n1 = rlx.neg %x : tensor<4xf32>
+  %n2 = rlx.neg %n1 : tensor<4xf32>
+  return %mx, %mn, %ng, %ni, %n2 : tensor<3xf32>, tensor<2xi32>, tensor<2xf64>, tensor<2xi8>, tensor<4xf32>
+}
+
+// -----
+
+// Casts of constants fold as the lowering computes them (round to nearest
+// even, sitofp, sign-extend or truncate).
+// CHECK-LABEL: func.func @cast_constants
+// CHECK-DAG:     %[[F:.+]] = rlx.constant dense<[1.000000e-01, 0x4B800000]> : tensor<2xf32>
+// CHECK-DAG:     %[[I:.+]] = rlx.constant dense<[-7.000000e+00, 1.000000e+00]> : tensor<2xf64>
+// CHECK-DAG:     %[[T:.+]] = rlx.constant dense<[-1, 44]> : tensor<2xi8>
+// CHECK-DAG:     %[[S:.+]] = rlx.constant dense<3.000000e+00> : tensor<2x3xf64>
+// CHECK-NOT:     rlx.cast
+// CHECK:         return %[[F]], %[[I]], %[[T]], %[[S]]
+func.func @cast_constants() -> (tensor<2xf32>, tensor<2xf64>, tensor<2xi8>, tensor<2x3xf64>) {
+  %a = rlx.constant dense<[0.1, 16777217.0]> : tensor<2xf64>
+  %f = rlx.cast %a : tensor<2xf64> -> tensor<2xf32>
+  %b = rlx.constant dense<[-7, 1]> : tensor<2xi32>
+  %i = rlx.cast %b : tensor<2xi32> -> tensor<2xf64>
+  %c = rlx.constant dense<[255, 300]> : tensor<2xi32>
+  %t = rlx.cast %c : tensor<2xi32> -> tensor<2xi8>
+  %d = rlx.constant dense<3.0> : tensor<2x3xf32>
+  %s = rlx.cast %d : tensor<2x3xf32> -> tensor<2x3xf64>
+  return %f, %i, %t, %s : tensor<2xf32>, tensor<2xf64>, tensor<2xi8>, tensor<2x3xf64>
+}
+
+// -----
+
+// A cast there and back cancels only when the middle type holds every
+// value; float to integer constants and bf16 constants stay.
+// CHECK-LABEL: func.func @cast_round_trips
+// CHECK:         %[[N:.+]] = rlx.cast %arg0 : tensor<4xf32> -> tensor<4xf16>
+// CHECK:         %[[B:.+]] = rlx.cast %[[N]] : tensor<4xf16> -> tensor<4xf32>
+// CHECK:         rlx.cast {{.*}} : tensor<2xf32> -> tensor<2xi32>
+// CHECK:         rlx.cast {{.*}} : tensor<2xbf16> -> tensor<2xf32>
+// CHECK:         return %arg0, %[[B]], %arg1
+func.func @cast_round_trips(%x: tensor<4xf32>, %y: tensor<4xi16>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi16>, tensor<2xi32>, tensor<2xf32>) {
+  %w = rlx.cast %x : tensor<4xf32> -> tensor<4xf64>
+  %x2 = rlx.cast %w : tensor<4xf64> -> tensor<4xf32>
+  %n = rlx.cast %x : tensor<4xf32> -> tensor<4xf16>
+  %x3 = rlx.cast %n : tensor<4xf16> -> tensor<4xf32>
+  %yw = rlx.cast %y : tensor<4xi16> -> tensor<4xi64>
+  %y2 = rlx.cast %yw : tensor<4xi64> -> tensor<4xi16>
+  %c = rlx.constant dense<[1.5, -2.5]> : tensor<2xf32>
+  %ci = rlx.cast %c : tensor<2xf32> -> tensor<2xi32>
+  %h = rlx.constant dense<[1.5, -2.5]> : tensor<2xbf16>
+  %hf = rlx.cast %h : tensor<2xbf16> -> tensor<2xf32>
+  return %x2, %x3, %y2, %ci, %hf : tensor<4xf32>, tensor<4xf32>, tensor<4xi16>, tensor<2xi32>, tensor<2xf32>
+}
+
+// -----
+
+// A transpose of a dense constant permutes its elements.
+// CHECK-LABEL: func.func @transpose_constant
+// CHECK-DAG:     %[[T:.+]] = rlx.constant dense<{{\[}}[1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
+// CHECK-DAG:     %[[U:.+]] = rlx.constant dense<{{\[}}{{\[}}[1.000000e+00], [4.000000e+00]], {{\[}}[2.000000e+00], [5.000000e+00]], {{\[}}[3.000000e+00], [6.000000e+00]]]> : tensor<3x2x1xf32>
+// CHECK-NOT:     rlx.transpose
+// CHECK:         return %[[T]], %[[U]]
+func.func @transpose_constant() -> (tensor<3x2xi32>, tensor<3x2x1xf32>) {
+  %c = rlx.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %t = rlx.transpose %c [1, 0] : tensor<2x3xi32>
+  %d = rlx.constant dense<[[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]]> : tensor<2x1x3xf32>
+  %u = rlx.transpose %d [2, 0, 1] : tensor<2x1x3xf32>
+  return %t, %u : tensor<3x2xi32>, tensor<3x2x1xf32>
+}

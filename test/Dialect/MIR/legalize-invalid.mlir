@@ -45,3 +45,20 @@ func.func @param() -> tensor<4xf32> {
   %w = rlx.param "w" : tensor<4xf32>
   return %w : tensor<4xf32>
 }
+
+// -----
+
+// A non-trailing broadcast to a dynamic shape cannot be expanded.
+func.func @dynamic_broadcast(%x: tensor<?x16xf32>, %c: tensor<?x1xf32>) -> tensor<?x16xf32> {
+  // expected-error @below {{target 'metal' takes only trailing broadcasts, and this one has a dynamic result shape to expand to}}
+  %s = rlx.sub %x, %c : tensor<?x16xf32>, tensor<?x1xf32>
+  return %s : tensor<?x16xf32>
+}
+
+// -----
+
+// A dynamic leading dim is fine for a trailing bias.
+func.func @dynamic_bias(%x: tensor<?x16xf32>, %b: tensor<16xf32>) -> tensor<?x16xf32> {
+  %s = rlx.add %x, %b : tensor<?x16xf32>, tensor<16xf32>
+  return %s : tensor<?x16xf32>
+}

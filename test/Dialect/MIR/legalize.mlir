@@ -120,3 +120,29 @@ func.func @fused(%x: tensor<2x4x8xf32>, %wqkv: tensor<8x24xf32>, %wout: tensor<8
   %y = rlx.fused_matmul_bias_act %a, %wout, %b activation = gelu : tensor<2x4x8xf32>, tensor<8x8xf32>, tensor<8xf32>
   return %y : tensor<2x4x8xf32>
 }
+
+// Broadcasts on a target that takes only trailing ones: a column (8x1) or
+// a middle unit dim is expanded to the result's shape; a bias of the
+// trailing dims (16, 1x16) and same-shape operands stay. cpu keeps all.
+// CHECK-LABEL: func.func @broadcasts(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<8x16xf32>, %[[C:[^:]*]]: tensor<8x1xf32>, %[[B:[^:]*]]: tensor<16xf32>, %[[R:[^:]*]]: tensor<1x16xf32>, %[[M:[^:]*]]: tensor<2x1x16xf32>, %[[P:[^:]*]]: tensor<8x1xi1>
+// CHECK-NEXT: %[[EC:.+]] = rlx.expand %[[C]] : tensor<8x1xf32> -> tensor<8x16xf32>
+// CHECK-NEXT: %[[S:.+]] = rlx.sub %[[X]], %[[EC]] : tensor<8x16xf32>
+// CHECK-NEXT: %[[A:.+]] = rlx.add %[[S]], %[[B]] : tensor<8x16xf32>, tensor<16xf32>
+// CHECK-NEXT: %[[MU:.+]] = rlx.mul %[[A]], %[[R]] : tensor<8x16xf32>, tensor<1x16xf32>
+// CHECK-NEXT: %[[EM:.+]] = rlx.expand %[[M]] : tensor<2x1x16xf32> -> tensor<2x8x16xf32>
+// CHECK-NEXT: %[[D:.+]] = rlx.div %[[EM]], %[[MU]] : tensor<2x8x16xf32>, tensor<8x16xf32>
+// CHECK-NEXT: %[[EP:.+]] = rlx.expand %[[P]] : tensor<8x1xi1> -> tensor<8x16xi1>
+// CHECK-NEXT: %[[W:.+]] = rlx.where %[[EP]], %[[X]], %[[MU]] : tensor<8x16xi1>, tensor<8x16xf32>
+// CHECK-NEXT: return %[[D]], %[[W]]
+// CPU-LABEL: func.func @broadcasts(
+// CPU-NOT: rlx.expand
+// CPU: return
+func.func @broadcasts(%x: tensor<8x16xf32>, %c: tensor<8x1xf32>, %b: tensor<16xf32>, %r: tensor<1x16xf32>, %m: tensor<2x1x16xf32>, %p: tensor<8x1xi1>) -> (tensor<2x8x16xf32>, tensor<8x16xf32>) {
+  %s = rlx.sub %x, %c : tensor<8x16xf32>, tensor<8x1xf32>
+  %a = rlx.add %s, %b : tensor<8x16xf32>, tensor<16xf32>
+  %mu = rlx.mul %a, %r : tensor<8x16xf32>, tensor<1x16xf32>
+  %d = rlx.div %m, %mu : tensor<2x1x16xf32>, tensor<8x16xf32>
+  %w = rlx.where %p, %x, %mu : tensor<8x1xi1>, tensor<8x16xf32>, tensor<8x16xf32>
+  return %d, %w : tensor<2x8x16xf32>, tensor<8x16xf32>
+}

@@ -9,6 +9,7 @@
 // convert-rlx-to-linalg lowers: all but rlx.grad/jvp/vmap and rlx.param.
 
 // CPU: // target 'cpu' claims 82 ops
+// CPU-NEXT: // broadcasts: general
 // CPU-NEXT: rlx.abs
 // CPU-NEXT: rlx.add
 // CPU: rlx.dot_general

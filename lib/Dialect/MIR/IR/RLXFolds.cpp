@@ -26,11 +26,72 @@ using namespace mlir::rlx;
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
-// cast(x : T -> T) -> x
-OpFoldResult CastOp::fold(FoldAdaptor) {
+/// Whether casting `from` to `to` keeps every value exactly, so that casting
+/// back gives the original: a wider float, or a wider signless integer
+/// (sign-extended, then truncated back).
+static bool isExactWidening(Type from, Type to) {
+  if (isa<FloatType>(from) && isa<FloatType>(to))
+    return APFloat::isRepresentableAsNormalIn(
+               cast<FloatType>(from).getFloatSemantics(),
+               cast<FloatType>(to).getFloatSemantics()) &&
+           from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+  return from.isSignlessInteger() && to.isSignlessInteger() &&
+         !from.isInteger(1) &&
+         from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+}
+
+/// The constant `input` cast to the element type of `type`, computed as the
+/// lowered cast computes it: float to float rounds to nearest even, a
+/// signless integer to a float as sitofp, integer to integer sign-extends or
+/// truncates. The result has the constant's shape (cast keeps shapes). Only f32/f64 and signless integers other than i1 take part
+/// (as for the arithmetic folds below); float to integer is left to run
+/// time, where out-of-range values have no defined result.
+static Attribute foldCastConstant(Attribute input, RankedTensorType type) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(input);
+  if (!dense)
+    return {};
+  Type from = dense.getElementType(), to = type.getElementType();
+  auto part = [](Type t) {
+    return t.isF32() || t.isF64() || (t.isSignlessInteger() && !t.isInteger(1));
+  };
+  if (!part(from) || !part(to) || (isa<FloatType>(from) && !isa<FloatType>(to)))
+    return {};
+  if (auto toFloat = dyn_cast<FloatType>(to)) {
+    const llvm::fltSemantics &sem = toFloat.getFloatSemantics();
+    SmallVector<APFloat> values;
+    if (isa<FloatType>(from)) {
+      for (APFloat v : dense.getValues<APFloat>()) {
+        bool lost;
+        v.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+        values.push_back(v);
+      }
+    } else {
+      for (const APInt &v : dense.getValues<APInt>()) {
+        APFloat f(sem);
+        f.convertFromAPInt(v, /*IsSigned=*/true, APFloat::rmNearestTiesToEven);
+        values.push_back(f);
+      }
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  unsigned width = to.getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  for (const APInt &v : dense.getValues<APInt>())
+    values.push_back(v.sextOrTrunc(width));
+  return DenseElementsAttr::get(type, values);
+}
+
+// cast(x : T -> T) -> x; cast(cast(x : A -> B) : B -> A) -> x when B holds
+// every value of A; constants fold.
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  return {};
+  if (auto inner = getInput().getDefiningOp<CastOp>())
+    if (inner.getInput().getType() == getType() &&
+        isExactWidening(getElementTypeOrSelf(getType()),
+                        getElementTypeOrSelf(inner.getType())))
+      return inner.getInput();
+  return foldCastConstant(adaptor.getInput(), getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -64,6 +125,37 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+/// The constant `input` transposed by `permutation` (result dim i is input
+/// dim permutation[i]) as a constant of `type`; null for dynamic shapes.
+static Attribute permuteConstant(DenseElementsAttr input,
+                                 ArrayRef<int64_t> permutation,
+                                 RankedTensorType type) {
+  if (!type.hasStaticShape() || !input.getType().hasStaticShape())
+    return {};
+  ArrayRef<int64_t> inShape = input.getType().getShape();
+  int64_t rank = inShape.size();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+  // Walks the result in row-major order, carrying the input offset.
+  SmallVector<Attribute> values;
+  auto all = llvm::to_vector(input.getValues<Attribute>());
+  values.reserve(all.size());
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t n = 0, e = type.getNumElements(); n < e; ++n) {
+    int64_t offset = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      offset += index[i] * inStrides[permutation[i]];
+    values.push_back(all[offset]);
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (++index[i] < type.getDimSize(i))
+        break;
+      index[i] = 0;
+    }
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   // transpose(x, identity) -> x
   if (llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getPermutation().size())))
@@ -71,6 +163,10 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   // transpose(splat constant) -> splat constant
   if (Attribute splat = splatAs(adaptor.getInput(), getType()))
     return splat;
+  // transpose(constant) -> constant
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
+    if (Attribute permuted = permuteConstant(dense, getPermutation(), getType()))
+      return permuted;
   // transpose(transpose(x, p), q) -> transpose(x, p∘q): result dim i is
   // inner dim q[i], which is x dim p[q[i]].
   auto inner = getInput().getDefiningOp<TransposeOp>();
@@ -290,4 +386,43 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
           return std::nullopt;
         return a.sdiv(b);
       });
+}
+
+// Constants fold: NaN wins and -0 < +0, as arith.maximumf; integers compare
+// signed.
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  return foldConstants(
+      *this, adaptor.getLhs(), adaptor.getRhs(),
+      [](const APFloat &a, const APFloat &b) { return llvm::maximum(a, b); },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return llvm::APIntOps::smax(a, b);
+      });
+}
+
+// Constants fold: NaN wins and -0 < +0, as arith.minimumf; integers compare
+// signed.
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  return foldConstants(
+      *this, adaptor.getLhs(), adaptor.getRhs(),
+      [](const APFloat &a, const APFloat &b) { return llvm::minimum(a, b); },
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return llvm::APIntOps::smin(a, b);
+      });
+}
+
+// neg(neg(x)) -> x; constants fold (integers wrap, as arith.subi from 0).
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getInput().getDefiningOp<NegOp>())
+    return inner.getInput();
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
+  if (!dense || !foldableElement(dense.getElementType()))
+    return {};
+  if (isa<FloatType>(dense.getElementType()))
+    return dense.mapValues(dense.getElementType(), [](const APFloat &v) {
+      APFloat n = v;
+      n.changeSign();
+      return n.bitcastToAPInt();
+    });
+  return dense.mapValues(dense.getElementType(),
+                         [](const APInt &v) { return -v; });
 }

@@ -170,6 +170,67 @@ struct LegalizeWhile : OpRewritePattern<WhileOp> {
   }
 };
 
+/// Whether `operand` broadcasts to `result` only along leading dims: after
+/// dropping its leading unit dims it equals the result's trailing dims (a
+/// kernel indexing it by the flat result index modulo its size is right).
+static bool isTrailingBroadcast(RankedTensorType operand,
+                                RankedTensorType result) {
+  ArrayRef<int64_t> shape = operand.getShape();
+  while (!shape.empty() && shape.front() == 1)
+    shape = shape.drop_front();
+  ArrayRef<int64_t> tail = result.getShape().take_back(shape.size());
+  return shape.size() <= tail.size() && llvm::equal(shape, tail) &&
+         !llvm::any_of(shape, ShapedType::isDynamic);
+}
+
+/// The broadcasting elementwise ops whose operands `LegalizeBroadcast`
+/// materializes.
+static bool isBroadcastingElementwise(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, WhereOp,
+             FmaOp>(op);
+}
+
+/// The operands of the broadcasting elementwise `op` whose broadcast to the
+/// result is not trailing.
+static SmallVector<OpOperand *> nonTrailingOperands(Operation *op) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<OpOperand *> found;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    if (type.getShape() != result.getShape() &&
+        !isTrailingBroadcast(type, result))
+      found.push_back(&operand);
+  }
+  return found;
+}
+
+// add(x : 8x1, y : 8x16) -> add(expand(x) : 8x16, y), for targets whose
+// kernels take only trailing broadcasts.
+struct LegalizeBroadcast : RewritePattern {
+  LegalizeBroadcast(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &b) const override {
+    if (!isBroadcastingElementwise(op))
+      return failure();
+    auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!result.hasStaticShape())
+      return b.notifyMatchFailure(op, "dynamic result shape");
+    SmallVector<OpOperand *> operands = nonTrailingOperands(op);
+    if (operands.empty())
+      return failure();
+    b.modifyOpInPlace(op, [&] {
+      for (OpOperand *operand : operands) {
+        auto type = cast<RankedTensorType>(operand->get().getType());
+        operand->set(ExpandOp::create(b, op->getLoc(),
+                                      result.clone(type.getElementType()),
+                                      operand->get()));
+      }
+    });
+    return success();
+  }
+};
+
 struct LegalizePass : rlx::impl::LegalizePassBase<LegalizePass> {
   using Base::Base;
   void runOnOperation() override {
@@ -192,8 +253,21 @@ struct LegalizePass : rlx::impl::LegalizePassBase<LegalizePass> {
     // A rewrite that does not converge leaves ops to be reported below.
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
 
+    if (!ops.generalBroadcast) {
+      RewritePatternSet broadcasts(&getContext());
+      broadcasts.add<LegalizeBroadcast>(&getContext());
+      (void)applyPatternsGreedily(getOperation(), std::move(broadcasts));
+    }
+
     bool lacking = false;
     getOperation()->walk([&](Operation *op) {
+      if (!ops.generalBroadcast && isBroadcastingElementwise(op) &&
+          !nonTrailingOperands(op).empty()) {
+        op->emitError() << "target '" << target
+                        << "' takes only trailing broadcasts, and this one "
+                           "has a dynamic result shape to expand to";
+        lacking = true;
+      }
       if (!isa<RLXDialect>(op->getDialect()) ||
           ops.claims(op->getName().getStringRef()))
         return;

@@ -35,6 +35,8 @@ struct PrintTargetOpsPass
     llvm::raw_ostream &os = llvm::outs();
     os << "// target '" << target << "' claims " << (*claims)->ops.size()
        << " ops\n";
+    os << "// broadcasts: "
+       << ((*claims)->generalBroadcast ? "general" : "trailing only") << "\n";
     for (StringRef op : (*claims)->ops)
       os << op << "\n";
     os.flush();

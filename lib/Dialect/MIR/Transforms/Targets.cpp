@@ -110,6 +110,7 @@ namespace {
 struct TargetDef {
   StringRef name;
   std::vector<ArrayRef<StringRef>> groups;
+  bool generalBroadcast;
 };
 } // namespace
 
@@ -125,13 +126,18 @@ static std::vector<TargetDef> targetDefs() {
   auto full = with({kDotGeneral, kSpectralSolve, kControlFlow, kFusedKernels,
                     kFusedAttention, kFusedLayer});
   return {
-      // The CPU backend: everything convert-rlx-to-linalg lowers.
-      {"cpu", full},
-      // Planned claims until the GPU backends land (issue 7).
-      {"cuda", full},
-      {"rocm", full},
-      {"vulkan", with({kFusedKernels, kFusedAttention})},
-      {"metal", with({kFusedKernels})},
+      // The CPU backend: everything convert-rlx-to-linalg lowers; linalg
+      // indexing maps take any broadcast.
+      {"cpu", full, /*generalBroadcast=*/true},
+      // Planned claims until the GPU backends land (issue 7). The CUDA and
+      // ROCm kernels come from the same linalg lowering as the CPU's; the
+      // Vulkan and Metal kernels index an operand by the flat result index
+      // modulo its size, which is right only for trailing broadcasts.
+      {"cuda", full, /*generalBroadcast=*/true},
+      {"rocm", full, /*generalBroadcast=*/true},
+      {"vulkan", with({kFusedKernels, kFusedAttention}),
+       /*generalBroadcast=*/false},
+      {"metal", with({kFusedKernels}), /*generalBroadcast=*/false},
   };
 }
 
@@ -154,7 +160,7 @@ struct Registry {
       lists.push_back(std::move(ops));
     }
     for (auto [def, ops] : llvm::zip(defs, lists)) {
-      targets.push_back(TargetOps{def.name, ops});
+      targets.push_back(TargetOps{def.name, ops, def.generalBroadcast});
       names.push_back(def.name);
     }
   }

@@ -50,6 +50,8 @@ def RLX_ExpOp : RLX_MathUnaryOp<"exp", RLX_FloatOrComplexTensor, "exp(x)", "torc
 def RLX_LogOp : RLX_MathUnaryOp<"log", RLX_FloatOrComplexTensor, "log(x)", "torch.log">;
 def RLX_SqrtOp : RLX_MathUnaryOp<"sqrt", RLX_FloatTensor, "sqrt(x)", "torch.sqrt">;
 def RLX_RsqrtOp : RLX_MathUnaryOp<"rsqrt", RLX_FloatTensor, "1 / sqrt(x)", "torch.rsqrt">;
+// neg(neg(x)) -> x; neg of an f32/f64/signless-integer constant folds.
+let hasFolder = 1 in
 def RLX_NegOp : RLX_MathUnaryOp<"neg", RankedTensorOf<[RLX_Float, RLX_SignedInt, RLX_Complex]>, "-x", "torch.neg">;
 def RLX_AbsOp : RLX_MathUnaryOp<"abs", RLX_SignedTensor, "|x|", "torch.abs">;
 def RLX_SinOp : RLX_MathUnaryOp<"sin", RLX_FloatTensor, "sin(x)", "torch.sin">;
@@ -75,17 +77,18 @@ class RLX_MathBinaryOp<string mnemonic, Type type, string formula,
       " %x, %y : tensor<4x8xf32>, tensor<8xf32>\n```";
 }
 
-// add, sub, mul and div fold on f32/f64/signed-integer constants and
-// drop exact identities (x + -0.0, x - 0, x * 1, x / 1); see RLXFolds.cpp.
+// add, sub, mul, div, max and min fold on f32/f64/signless-integer
+// constants; the first four drop exact identities (x + -0.0, x - 0, x * 1,
+// x / 1); see RLXFolds.cpp.
 let hasFolder = 1 in {
 def RLX_AddOp : RLX_MathBinaryOp<"add", RLX_NumericTensor, "lhs + rhs", "torch.add", [Commutative]>;
 def RLX_SubOp : RLX_MathBinaryOp<"sub", RLX_NumericTensor, "lhs - rhs", "torch.sub">;
 def RLX_MulOp : RLX_MathBinaryOp<"mul", RLX_NumericTensor, "lhs * rhs", "torch.mul", [Commutative]>;
 def RLX_DivOp : RLX_MathBinaryOp<"div", RLX_NumericTensor,
     "lhs / rhs (integers truncate toward zero)", "torch.div">;
-}
 def RLX_MaxOp : RLX_MathBinaryOp<"max", RLX_RealTensor, "max(lhs, rhs)", "torch.maximum", [Commutative]>;
 def RLX_MinOp : RLX_MathBinaryOp<"min", RLX_RealTensor, "min(lhs, rhs)", "torch.minimum", [Commutative]>;
+}
 def RLX_PowOp : RLX_MathBinaryOp<"pow", RLX_FloatTensor, "lhs ^ rhs", "torch.pow">;
 
 //===----------------------------------------------------------------------===//

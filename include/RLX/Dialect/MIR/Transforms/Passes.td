@@ -325,9 +325,11 @@ def FusePass : Pass<"rlx-fuse"> {
 def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
   let summary = "Print the rlx ops that a target claims";
   let description = [{
-    Prints to stdout the header `// target 'NAME' claims N ops` and then
-    the names of the ops that the target claims (lowers), sorted, one per
-    line; the IR is left as it is. Known targets: `cpu` (every op that
+    Prints to stdout the header `// target 'NAME' claims N ops`, the line
+    `// broadcasts: general` (or `trailing only`, for targets whose
+    elementwise kernels take only trailing broadcasts; see `rlx-legalize`)
+    and then the names of the ops that the target claims (lowers), sorted,
+    one per line; the IR is left as it is. Known targets: `cpu` (every op that
     `convert-rlx-to-linalg` lowers) and the planned claims of `cuda`,
     `rocm`, `vulkan` and `metal`. An unknown target is an error naming the
     known ones.
@@ -335,6 +337,7 @@ def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
     ```
     $ rlx-opt --rlx-print-target-ops="target=metal" in.mlir
     // target 'metal' claims 71 ops
+    // broadcasts: trailing only
     rlx.abs
     rlx.add
     ...
@@ -364,6 +367,16 @@ def LegalizePass : Pass<"rlx-legalize"> {
       the carried values and keeps the body's values only while every
       condition so far held (`rlx.where`). A loop that would run longer
       than `max_iterations` stops at that bound.
+
+    On a target whose elementwise kernels take only trailing broadcasts
+    (vulkan, metal; `rlx-print-target-ops` says which), an operand of
+    `rlx.add`, `sub`, `mul`, `div`, `max`, `min`, `pow`, `cmp`, `where` or
+    `fma` that broadcasts otherwise (a unit dim stretched anywhere but in
+    the leading dims, e.g. `tensor<8x1xf32>` against `tensor<8x16xf32>`) is
+    materialized by an `rlx.expand` to the result's shape. A bias of the
+    result's trailing dims (`tensor<16xf32>` or `tensor<1x16xf32>` against
+    `tensor<8x16xf32>`) stays as written. Such a broadcast with a dynamic
+    result shape cannot be expanded and is an error.
 
     ```mlir
     %y = rlx.dot_general %a, %b batch [0] x [0] contracting [2] x [1]

@@ -35,6 +35,12 @@ struct TargetOps {
   /// The claimed op names ("rlx.add", ...), sorted.
   ArrayRef<StringRef> ops;
 
+  /// Whether the target's elementwise kernels take any NumPy broadcast of
+  /// their operands. When false they take only trailing broadcasts (an
+  /// operand equal to the result's trailing dims, after dropping its
+  /// leading unit dims), and `rlx-legalize` materializes the others with
+  /// `rlx.expand`.
+  bool generalBroadcast;
   /// Whether the target claims the op named `opName` ("rlx.fft").
   bool claims(StringRef opName) const;
 };
