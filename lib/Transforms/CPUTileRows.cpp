@@ -22,7 +22,9 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -85,6 +87,72 @@ fuseIfSliced(tensor::ExtractSliceOp slice, OpResult producer, bool) {
   return scf::SCFTileAndFuseOptions::ControlFnResult{};
 }
 
+/// The single-result, all-parallel linalg op `op` whose payload never reads
+/// its output element: its result depends only on its inputs.
+bool writesWithoutReading(linalg::LinalgOp op) {
+  return op->getNumResults() == 1 &&
+         op.getNumParallelLoops() == op.getNumLoops() &&
+         !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
+}
+
+/// Whether `later` computes what `earlier` computes (same inputs, maps and
+/// payload), differing at most in the tensor it writes into.
+bool recomputes(linalg::LinalgOp later, linalg::LinalgOp earlier) {
+  if (!writesWithoutReading(earlier) || !writesWithoutReading(later))
+    return false;
+  Value earlierInit = earlier.getDpsInitOperand(0)->get();
+  Value laterInit = later.getDpsInitOperand(0)->get();
+  if (earlierInit.getType() != laterInit.getType())
+    return false;
+  DenseMap<Value, Value> same;
+  return OperationEquivalence::isEquivalentTo(
+      later, earlier,
+      [&](Value a, Value b) {
+        return success(a == b || same.lookup(a) == b ||
+                       (a == laterInit && b == earlierInit));
+      },
+      [&](Value a, Value b) { same[a] = b; }, OperationEquivalence::None);
+}
+
+/// A producer that two consumers in one row loop read is fused once per
+/// consumer (upstream fusion clones it per slice). CSE merges the copies
+/// that are identical; it cannot merge a copy fused into a consumer's
+/// output (softmax's exp, which its normalization overwrites in place)
+/// with one fused into an input. This merges those too: the earlier copy
+/// takes over the later one's output tensor (an extract_slice of the loop's
+/// destination, moved up where needed), so each element is computed once
+/// and written where the result goes.
+void mergeRecomputedProducers(RewriterBase &rewriter, scf::ForOp loop) {
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation &op : loop.getBody()->getOperations())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+      ops.push_back(linalgOp);
+  DominanceInfo dominance(loop);
+  llvm::SmallPtrSet<Operation *, 8> merged;
+  for (auto [i, earlier] : llvm::enumerate(ops)) {
+    if (merged.contains(earlier))
+      continue;
+    for (linalg::LinalgOp later : ArrayRef(ops).drop_front(i + 1)) {
+      if (merged.contains(later) || !recomputes(later, earlier))
+        continue;
+      Value init = later.getDpsInitOperand(0)->get();
+      if (!dominance.properlyDominates(init, earlier)) {
+        // An extract_slice of values defined before `earlier` moves up.
+        auto slice = init.getDefiningOp<tensor::ExtractSliceOp>();
+        if (!slice || !llvm::all_of(slice->getOperands(), [&](Value v) {
+              return dominance.properlyDominates(v, earlier);
+            }))
+          continue;
+        rewriter.moveOpBefore(slice, earlier);
+      }
+      rewriter.modifyOpInPlace(
+          earlier, [&] { earlier.getDpsInitOperand(0)->set(init); });
+      rewriter.replaceOp(later, earlier->getResults());
+      merged.insert(later);
+    }
+  }
+}
+
 struct CPUTileRowsPass : rlx::impl::CPUTileRowsPassBase<CPUTileRowsPass> {
   void runOnOperation() override {
     // Consumers last to first: each tiled consumer pulls its producers into
@@ -136,7 +204,11 @@ struct CPUTileRowsPass : rlx::impl::CPUTileRowsPassBase<CPUTileRowsPass> {
     tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns,
                                                         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    DominanceInfo dominance(getOperation());
+    eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+    getOperation().walk(
+        [&](scf::ForOp loop) { mergeRecomputedProducers(rewriter, loop); });
   }
 };
 

@@ -153,6 +153,40 @@ def swiglu_case(elem, xshape, F, swapped=False):
         "rlx.fused_swiglu"
 
 
+def swiglu_concat_case(elem, xshape, F, concat):
+    """The gate and up as columns of one matmul: of a concat of the two
+    weights (concat=True) or of one merged [E, 2F] weight."""
+    E = xshape[-1]
+    x = rand(r, xshape, elem)
+    wg, wu = weight((E, F), E, elem), weight((E, F), E, elem)
+    e = activation(f64(x) @ wg, "silu") * (f64(x) @ wu)
+    lead = list(e.shape[:-1])
+    tx, tw, th = T(xshape, elem), T((E, F), elem), T(e.shape, elem)
+    tm, tw2 = T(lead + [2 * F], elem), T((E, 2 * F), elem)
+    axis = len(e.shape) - 1
+    if concat:
+        args = [("%x", tx, x), ("%wg", tw, wg), ("%wu", tw, wu)]
+        weights = "%w = rlx.concat %wg, %wu axis = 1 : {tw}, {tw}".format(
+            tw=tw)
+    else:
+        args = [("%x", tx, x), ("%w", tw2, np.concatenate([wg, wu], 1))]
+        weights = ""
+    body = """
+      {weights}
+      %m = rlx.matmul %x, %w : {tx}, {tw2}
+      %g = rlx.narrow %m axis = {axis} start = 0 length = {F} : {tm}
+      %u = rlx.narrow %m axis = {axis} start = {F} length = {F} : {tm}
+      %s = rlx.silu %g : {th}
+      %h = rlx.mul %s, %u : {th}
+    """.format(weights=weights, tx=tx, tw2=tw2, tm=tm, th=th, F=F,
+               axis=axis)
+    rt, at = TOL[elem]
+    return Case("swiglu_%s/%s/%s" % ("concat" if concat else "merged", elem,
+                                     "x".join(map(str, xshape))),
+                args, body, [("%h", th)], [e], (rt, at * math.sqrt(E))), \
+        "rlx.fused_swiglu"
+
+
 def block_case(elem, S=5, E=8, F=12):
     """rms_norm(x + r) → SwiGLU → down projection + bias → layer_norm of
     the residual sum: every family in one program."""
@@ -481,6 +515,8 @@ for kind in ("layer_norm", "rms_norm"):
 pairs += [swiglu_case("f32", (2, 3, 16), 24),
           swiglu_case("f64", (5, 8), 12, swapped=True),
           swiglu_case("f32", (4, 64), 40, swapped=True)]
+pairs += [swiglu_concat_case("f32", (2, 3, 16), 24, concat=True),
+          swiglu_concat_case("f64", (5, 8), 12, concat=False)]
 pairs += [block_case("f32"), block_case("f64")]
 pairs += [
     attention_case("plain"),

@@ -139,9 +139,8 @@ func.func @softmax_3d(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
 // CHECK-LABEL: func.func @dynamic_rows(
 // CHECK-SAME:    %[[X:[^:]+]]: tensor<?x8xf32>
 // CHECK-NOT:     linalg.
-// CHECK:         tensor.empty(%{{.+}}) : tensor<?x8xf32>
-// CHECK-NOT:     linalg.
 // CHECK:         %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x8xf32>
+// CHECK-NEXT:    tensor.empty(%[[N]]) : tensor<?x8xf32>
 // CHECK-NEXT:    %[[LOOP:.+]] = scf.for %[[I:.+]] = %{{.+}} to %[[N]] step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<?x8xf32>) {
 // CHECK:           tensor.extract_slice %[[X]][%[[I]], 0] [1, 8] [1, 1] : tensor<?x8xf32> to tensor<1x8xf32>
 // CHECK:           tensor.empty() : tensor<1xf32>
@@ -567,4 +566,69 @@ func.func @two_roots(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) 
     linalg.yield %r : f32
   } -> tensor<4x8xf32>
   return %y, %z : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Softmax as rlx lowers f32 softmax: e = exp(x - max), then e * (1 / sum(e))
+// written over e. Both the sum and the normalization read e, so upstream
+// fusion clones e's op twice into the row loop (once into the sum's input,
+// once into the normalization's output); the copies are merged, so each
+// row computes exp once, into the output row, and the max once.
+// CHECK-LABEL: func.func @softmax_exp_once(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<64x128xf32>
+// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<64x128xf32>) {
+// CHECK:           %[[ROW:.+]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 128] [1, 1]
+// CHECK:           %[[MAX:.+]] = linalg.generic
+// CHECK:             arith.maximumf
+// CHECK-NOT:       arith.maximumf
+// CHECK:           %[[OUT:.+]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [1, 128] [1, 1]
+// CHECK-NEXT:      %[[E:.+]] = linalg.generic
+// CHECK-SAME:        ins(%[[ROW]], %[[MAX]] : tensor<1x128xf32>, tensor<1xf32>) outs(%[[OUT]] : tensor<1x128xf32>)
+// CHECK:             math.exp
+// CHECK:           %[[SUM:.+]] = linalg.generic
+// CHECK-SAME:        ins(%[[E]] : tensor<1x128xf32>)
+// CHECK-NOT:         math.exp
+// CHECK:           %[[Y:.+]] = linalg.generic
+// CHECK-SAME:        ins(%[[SUM]] : tensor<1xf32>) outs(%[[E]] : tensor<1x128xf32>)
+// CHECK-NOT:         math.exp
+// CHECK:           tensor.insert_slice %[[Y]] into %[[ACC]][%[[I]], 0] [1, 128] [1, 1]
+// CHECK-NOT:     math.exp
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_exp_once(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<64xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x128xf32>) outs(%m0 : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64x128xf32>
+  %exps = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<64x128xf32>, tensor<64xf32>) outs(%e1 : tensor<64x128xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<64x128xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exps : tensor<64x128xf32>) outs(%s0 : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %y = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<64xf32>) outs(%exps : tensor<64x128xf32>) {
+  ^bb0(%s: f32, %out: f32):
+    %inv = arith.divf %one, %s : f32
+    %r = arith.mulf %out, %inv : f32
+    linalg.yield %r : f32
+  } -> tensor<64x128xf32>
+  return %y : tensor<64x128xf32>
 }

@@ -276,6 +276,60 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
   }
 };
 
+/// softmax of an f32/f64 `input` along `axis` computing each exp once:
+/// e = exp(x - max) (0 for -inf elements), then e * (1 / sum(e)) written
+/// over e. Row-tiled (rlx-cpu-tile-rows), e is the output row itself, so
+/// the row is read from memory once and written once, with one exp per
+/// element instead of two (and a multiply where a divide was).
+static Value buildExpOnceSoftmax(OpBuilder &b, Location loc, Value input,
+                                 int64_t axis) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  AffineMap row = getDropDimsMap(ctx, rank, axis);
+  Value max = buildReduction(
+      b, loc, input, axis, element,
+      createScalarConstant(b, loc, element, -INFINITY),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, args[1], args[0]);
+      });
+  SmallVector<Value> dims = getDynamicDims(b, loc, input);
+  // A -inf element gives 0, also when the whole row is -inf (where
+  // x - max would be NaN).
+  Value exps = buildMappedGeneric(
+      b, loc, type, dims, ValueRange{input, max}, {id, row},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value e = math::ExpOp::create(
+            nb, nloc, arith::SubFOp::create(nb, nloc, args[0], args[1]));
+        Value isNegInf = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OEQ, args[0],
+            createScalarConstant(nb, nloc, element, -INFINITY));
+        return arith::SelectOp::create(
+            nb, nloc, isNegInf, createScalarConstant(nb, nloc, element, 0), e);
+      });
+  Value sum = buildReduction(
+      b, loc, exps, axis, element, createScalarConstant(b, loc, element, 0),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::AddFOp::create(nb, nloc, args[1], args[0]);
+      });
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  // The reciprocal is per row: LLVM hoists it out of the inner loop.
+  auto normalize = linalg::GenericOp::create(
+      b, loc, type, ValueRange{sum}, ValueRange{exps},
+      ArrayRef<AffineMap>{row, id}, parallel,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value inverse = arith::DivFOp::create(
+            nb, nloc, createScalarConstant(nb, nloc, element, 1), args[0]);
+        linalg::YieldOp::create(
+            nb, nloc,
+            arith::MulFOp::create(nb, nloc, args[1], inverse).getResult());
+      });
+  return normalize.getResult(0);
+}
+
 template <typename OpTy, bool IsLog>
 struct SoftmaxPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -291,9 +345,13 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
     int64_t axis = positiveAxis(op.getAxis(), rank);
     Type element = type.getElementType();
     Type acc = getAccumulatorType(element);
-    auto [max, sum] = softmaxStats(rewriter, loc, input, axis, acc);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     AffineMap row = getDropDimsMap(ctx, rank, axis);
+    if (!IsLog && acc == element) {
+      rewriter.replaceOp(op, buildExpOnceSoftmax(rewriter, loc, input, axis));
+      return success();
+    }
+    auto [max, sum] = softmaxStats(rewriter, loc, input, axis, acc);
     Value result = buildMappedGeneric(
         rewriter, loc, type, getDynamicDims(rewriter, loc, input),
         ValueRange{input, max, sum}, {id, row, row},

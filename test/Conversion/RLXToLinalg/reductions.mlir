@@ -193,8 +193,8 @@ func.func @argmin_unsigned_keepdim(%x: tensor<?x8xui8>) -> tensor<?x1xi64> {
 
 // -----
 
-// softmax: row max, row sum of exp(x - max) (a -inf element adds 0), then
-// an all-parallel generic computing exp(x - max) / sum.
+// f32 softmax: row max; e = exp(x - max) (0 for a -inf element); the row
+// sum of e; then e * (1 / sum) written over e (exp once per element).
 // CHECK-DAG: #[[$ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax(
@@ -203,23 +203,26 @@ func.func @argmin_unsigned_keepdim(%x: tensor<?x8xui8>) -> tensor<?x1xi64> {
 // CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]]]
 // CHECK-SAME:      iterator_types = ["parallel", "reduction"]
 // CHECK:           arith.maximumf
-// CHECK:         %[[SUM:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]]]
-// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK:         %[[E:.+]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
 // CHECK-SAME:      ins(%[[X]], %[[MAX]] :
 // CHECK:           %[[D:.+]] = arith.subf
-// CHECK:           %[[E:.+]] = math.exp %[[D]] : f32
+// CHECK:           %[[EX:.+]] = math.exp %[[D]] : f32
 // CHECK:           %[[NI:.+]] = arith.cmpf oeq, %{{.+}}, %{{.+}} : f32
-// CHECK:           %[[T:.+]] = arith.select %[[NI]], %{{.+}}, %[[E]] : f32
-// CHECK:           arith.addf %{{.+}}, %[[T]] : f32
+// CHECK:           arith.select %[[NI]], %{{.+}}, %[[EX]] : f32
+// CHECK:         %[[SUM:.+]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]]]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%[[E]] :
+// CHECK:           arith.addf
 // CHECK:         %[[R:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]], #[[$ID]]]
+// CHECK-SAME:      indexing_maps = [#[[$ROW]], #[[$ID]]]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel"]
-// CHECK-SAME:      ins(%[[X]], %[[MAX]], %[[SUM]] :
-// CHECK:         ^bb0(%[[A:.+]]: f32, %[[M:.+]]: f32, %[[S:.+]]: f32, %{{.+}}: f32):
-// CHECK:           %[[SH:.+]] = arith.subf %[[A]], %[[M]] : f32
-// CHECK:           %[[EX:.+]] = math.exp %[[SH]] : f32
-// CHECK:           arith.divf %[[EX]], %[[S]] : f32
+// CHECK-SAME:      ins(%[[SUM]] : tensor<4xf32>) outs(%[[E]] : tensor<4x8xf32>)
+// CHECK:         ^bb0(%[[S:.+]]: f32, %[[O:.+]]: f32):
+// CHECK:           %[[INV:.+]] = arith.divf %{{.+}}, %[[S]] : f32
+// CHECK:           arith.mulf %[[O]], %[[INV]] : f32
 // CHECK:         return %[[R]]
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = rlx.softmax %x axis = -1 : tensor<4x8xf32>

@@ -125,3 +125,73 @@ func.func @weight_shapes(%x: tensor<2x4x8xf32>, %wg3: tensor<2x8x16xf32>, %wu: t
   %h2 = rlx.mul %s2, %u2 : tensor<2x4x?xf32>
   return %h0, %h1, %h2 : tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x4x?xf32>
 }
+
+// -----
+
+// Gate and up as the two halves of one matmul of concatenated weights (as
+// rlx-fuse-shared-input-matmul writes it): the concat's operands become
+// the fused op's weights.
+
+// CHECK-LABEL: func.func @concatenated(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32>, %[[WG:[^:]*]]: tensor<8x16xf32>, %[[WU:[^:]*]]: tensor<8x16xf32>)
+// CHECK-NEXT: %[[H:.+]] = rlx.fused_swiglu %[[X]], %[[WG]], %[[WU]] : tensor<4x8xf32>, tensor<8x16xf32>{{$}}
+// CHECK-NEXT: return %[[H]]
+func.func @concatenated(%x: tensor<4x8xf32>, %wg: tensor<8x16xf32>, %wu: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %w = rlx.concat %wg, %wu axis = 1 : tensor<8x16xf32>, tensor<8x16xf32>
+  %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x32xf32>
+  %g = rlx.narrow %m axis = 1 start = 0 length = 16 : tensor<4x32xf32>
+  %u = rlx.narrow %m axis = 1 start = 16 length = 16 : tensor<4x32xf32>
+  %s = rlx.silu %g : tensor<4x16xf32>
+  %h = rlx.mul %s, %u : tensor<4x16xf32>
+  return %h : tensor<4x16xf32>
+}
+
+// -----
+
+// One merged [E, 2F] gate_up weight (up first here, swapped mul, batched
+// input): the fused op takes narrows of it.
+
+// CHECK-LABEL: func.func @merged(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<2x3x8xf32>, %[[W:[^:]*]]: tensor<8x32xf32>)
+// CHECK-DAG: %[[WG:.+]] = rlx.narrow %[[W]] axis = 1 start = 16 length = 16 : tensor<8x32xf32>
+// CHECK-DAG: %[[WU:.+]] = rlx.narrow %[[W]] axis = 1 start = 0 length = 16 : tensor<8x32xf32>
+// CHECK: %[[H:.+]] = rlx.fused_swiglu %[[X]], %[[WG]], %[[WU]] : tensor<2x3x8xf32>, tensor<8x16xf32>{{$}}
+// CHECK-NEXT: return %[[H]]
+func.func @merged(%x: tensor<2x3x8xf32>, %w: tensor<8x32xf32>) -> tensor<2x3x16xf32> {
+  %m = rlx.matmul %x, %w : tensor<2x3x8xf32>, tensor<8x32xf32>
+  %u = rlx.narrow %m axis = 2 start = 0 length = 16 : tensor<2x3x32xf32>
+  %g = rlx.narrow %m axis = -1 start = 16 length = 16 : tensor<2x3x32xf32>
+  %s = rlx.silu %g : tensor<2x3x16xf32>
+  %h = rlx.mul %u, %s : tensor<2x3x16xf32>
+  return %h : tensor<2x3x16xf32>
+}
+
+// -----
+
+// Not fused: a third narrow of the matmul (it would be computed twice), a
+// narrow along another axis than the columns, halves of two matmuls.
+
+// CHECK-LABEL: func.func @concatenated_misses(
+// CHECK-NOT: rlx.fused_swiglu
+// CHECK-COUNT-3: rlx.silu
+func.func @concatenated_misses(%x: tensor<4x8xf32>, %w: tensor<8x32xf32>, %v: tensor<8x32xf32>)
+    -> (tensor<4x16xf32>, tensor<4x8xf32>, tensor<2x32xf32>, tensor<4x16xf32>) {
+  %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x32xf32>
+  %g = rlx.narrow %m axis = 1 start = 0 length = 16 : tensor<4x32xf32>
+  %u = rlx.narrow %m axis = 1 start = 16 length = 16 : tensor<4x32xf32>
+  %t = rlx.narrow %m axis = 1 start = 8 length = 8 : tensor<4x32xf32>
+  %s = rlx.silu %g : tensor<4x16xf32>
+  %h = rlx.mul %s, %u : tensor<4x16xf32>
+  %m1 = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x32xf32>
+  %r0 = rlx.narrow %m1 axis = 0 start = 0 length = 2 : tensor<4x32xf32>
+  %r1 = rlx.narrow %m1 axis = 0 start = 2 length = 2 : tensor<4x32xf32>
+  %s1 = rlx.silu %r0 : tensor<2x32xf32>
+  %h1 = rlx.mul %s1, %r1 : tensor<2x32xf32>
+  %ma = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x32xf32>
+  %mb = rlx.matmul %x, %v : tensor<4x8xf32>, tensor<8x32xf32>
+  %ga = rlx.narrow %ma axis = 1 start = 0 length = 16 : tensor<4x32xf32>
+  %ub = rlx.narrow %mb axis = 1 start = 16 length = 16 : tensor<4x32xf32>
+  %s2 = rlx.silu %ga : tensor<4x16xf32>
+  %h2 = rlx.mul %s2, %ub : tensor<4x16xf32>
+  return %h, %t, %h1, %h2 : tensor<4x16xf32>, tensor<4x8xf32>, tensor<2x32xf32>, tensor<4x16xf32>
+}

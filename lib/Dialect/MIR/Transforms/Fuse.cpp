@@ -247,6 +247,91 @@ struct FuseSwiglu : OpRewritePattern<MulOp> {
   }
 };
 
+/// The narrow `value` of the last axis of a matmul result as (matmul,
+/// start, length); null matmul when `value` is not one.
+static std::tuple<MatmulOp, int64_t, int64_t> matmulColumns(Value value) {
+  auto narrow = value.getDefiningOp<NarrowOp>();
+  if (!narrow)
+    return {};
+  auto matmul = narrow.getInput().getDefiningOp<MatmulOp>();
+  int64_t rank = cast<RankedTensorType>(narrow.getType()).getRank();
+  if (!matmul || (narrow.getAxis() != rank - 1 && narrow.getAxis() != -1))
+    return {};
+  return {matmul, narrow.getStart(), narrow.getLength()};
+}
+
+/// Columns [start, start + length) of the 2-D weight `w`: the concat
+/// operand that holds exactly them when `w` is a concat along axis 1
+/// (what rlx-fuse-shared-input-matmul writes), else an rlx.narrow of `w`
+/// (a strided view once lowered, not a copy).
+static Value weightColumns(PatternRewriter &rewriter, Location loc, Value w,
+                           int64_t start, int64_t length) {
+  if (auto concat = w.getDefiningOp<ConcatOp>();
+      concat && (concat.getAxis() == 1 || concat.getAxis() == -1)) {
+    int64_t offset = 0;
+    for (Value part : concat.getInputs()) {
+      int64_t width = cast<RankedTensorType>(part.getType()).getDimSize(1);
+      if (offset == start && width == length)
+        return part;
+      offset += width;
+    }
+  }
+  return NarrowOp::create(rewriter, loc, w, /*axis=*/1, start, length);
+}
+
+// silu(narrow(m, 0, F)) * narrow(m, F, F) with m = matmul(x, w), w [E, 2F]
+// (one matmul of the gate and up weights side by side, as
+// rlx-fuse-shared-input-matmul or a merged gate_up projection writes it)
+// -> fused_swiglu(x, w[:, :F], w[:, F:])
+struct FuseSwigluConcatenated : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto silu = op.getLhs().getDefiningOp<SiluOp>();
+    Value upValue = op.getRhs();
+    if (!silu) {
+      silu = op.getRhs().getDefiningOp<SiluOp>();
+      upValue = op.getLhs();
+    }
+    if (!silu)
+      return rewriter.notifyMatchFailure(op, "the mul reads no silu");
+    auto [gate, gateStart, gateLength] = matmulColumns(silu.getInput());
+    auto [up, upStart, upLength] = matmulColumns(upValue);
+    if (!gate || !up)
+      return rewriter.notifyMatchFailure(
+          op, "gate or up is not a narrow of matmul columns");
+    if (gate != up)
+      return rewriter.notifyMatchFailure(
+          op, "gate and up are columns of different matmuls");
+    if (!silu->hasOneUse() || !silu.getInput().hasOneUse() ||
+        !upValue.hasOneUse())
+      return rewriter.notifyMatchFailure(
+          op, "an intermediate result has other users");
+    if (gate.getTransposeA() || gate.getTransposeB())
+      return rewriter.notifyMatchFailure(
+          op, "the fused op cannot express transposes");
+    auto w = cast<RankedTensorType>(gate.getRhs().getType());
+    if (w.getRank() != 2 || !w.hasStaticShape() || gateLength != upLength ||
+        op.getType() != silu.getType())
+      return rewriter.notifyMatchFailure(
+          op, "the weights are not 2-D of one static shape");
+    // Other narrows of the matmul keep it alive; it then is computed
+    // twice, which the fusion must not do silently.
+    if (!llvm::all_of(gate->getUsers(), [&](Operation *user) {
+          return user == silu.getInput().getDefiningOp() ||
+                 user == upValue.getDefiningOp();
+        }))
+      return rewriter.notifyMatchFailure(
+          op, "an intermediate result has other users");
+    Location loc = op.getLoc();
+    Value wg = weightColumns(rewriter, loc, gate.getRhs(), gateStart,
+                             gateLength);
+    Value wu = weightColumns(rewriter, loc, gate.getRhs(), upStart, upLength);
+    rewriter.replaceOpWithNewOp<FusedSwigluOp>(op, gate.getLhs(), wg, wu);
+    return success();
+  }
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -337,7 +422,7 @@ void rlx::populateFuseResidualNormPatterns(RewritePatternSet &patterns) {
 }
 
 void rlx::populateFuseSwigluPatterns(RewritePatternSet &patterns) {
-  patterns.add<FuseSwiglu>(patterns.getContext());
+  patterns.add<FuseSwiglu, FuseSwigluConcatenated>(patterns.getContext());
 }
 
 ArrayRef<StringRef> rlx::defaultFusionFamilies() {

@@ -93,6 +93,14 @@ def FuseSwigluPass : Pass<"rlx-fuse-swiglu"> {
 
     Both matmuls must read the same `x`, take 2-D weights of one type and
     transpose nothing; the matmuls and the silu must have no other reader.
+
+    The same gate written as one matmul of the two weights side by side
+    (as `rlx-fuse-shared-input-matmul` or a merged gate_up projection
+    writes it) fuses too: `rlx.mul(rlx.silu(rlx.narrow(m, 0, F)),
+    rlx.narrow(m, F, F))` with `m = rlx.matmul(x, w)`, `w` [E, 2F], becomes
+    `rlx.fused_swiglu x, w[:, :F], w[:, F:]`, the two halves being the
+    operands of a `rlx.concat` that built `w`, or `rlx.narrow`s of `w`.
+    Each narrow and the matmul must have no other reader.
   }];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
