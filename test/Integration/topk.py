@@ -2,7 +2,8 @@
 # rlx.topk: the k largest along an axis in descending order with their
 # indices, as torch.topk(largest=True, sorted=True); ties keep the lower
 # index first and NaN counts as the largest value. Float, integer and
-# unsigned element types, first/last/middle axes, k = 1 and k = n.
+# unsigned element types, first/last/middle axes, k = 1 and k = n, dynamic
+# dims, and a vocabulary-sized axis.
 
 import numpy as np
 
@@ -33,12 +34,13 @@ def reference(x, k, axis):
     return np.moveaxis(vals, -1, axis), np.moveaxis(idx, -1, axis)
 
 
-def case(name, elem, shape, k, axis, x=None):
+def case(name, elem, shape, k, axis, x=None, dynamic=()):
+    """`dynamic`: the dims written as ? in the program's types."""
     if x is None:
         x = rand(r, shape, elem, -50, 50)
     v, i = reference(x, k, axis)
-    t = T(shape, elem)
-    out = list(shape)
+    t = T([None if d in dynamic else n for d, n in enumerate(shape)], elem)
+    out = [None if d in dynamic else n for d, n in enumerate(shape)]
     out[axis] = k
     return Case("topk/%s/%s" % (elem, name), [("%x", t, x)],
                 "%v, %i = rlx.topk %x k = {} axis = {} : {}".format(k, axis, t),
@@ -59,6 +61,8 @@ cases += [
     case("kn", "f32", (3, 6), 6, -1),
     case("ties", "f32", (3, 9), 5, -1, x=ties),
     case("nan", "f32", (2, 6), 3, -1, x=nans),
+    case("dynamic", "f32", (5, 12), 4, -1, dynamic=(0, 1)),
+    case("vocab", "f32", (3, 32000), 8, -1),
 ]
 suite.run(cases)
 suite.finish()

@@ -447,10 +447,11 @@ static Value ranksBefore(OpBuilder &b, Location loc, Value xa, Value xb,
                               arith::AndIOp::create(b, loc, equal, lowerIndex));
 }
 
-/// rlx.topk by ranking: each element's rank is the number of elements that
-/// come before it (descending, first index first on ties), then output
-/// slot r takes the element of rank r. O(n^2) per row, with no data-
-/// dependent control flow.
+/// rlx.topk by selection: k passes over the axis, pass j taking the element
+/// that ranks first (descending, NaN largest, lower index first on ties)
+/// among those ranking after the one pass j-1 took. O(k n) per row, each
+/// pass one reduction with no data-dependent control flow. (Ranking every
+/// element instead costs O(n^2), prohibitive for a vocabulary-sized axis.)
 struct TopKPattern : OpConversionPattern<TopKOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -463,69 +464,85 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
     int64_t rank = type.getRank();
     int64_t axis = positiveAxis(op.getAxis(), rank);
     bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    Type element = type.getElementType();
     Type i64 = rewriter.getI64Type();
-    // ranks[..., i, ...] = #{i' before i}: loops (dims..., i').
-    SmallVector<AffineExpr> self, other;
-    for (int64_t d = 0; d < rank; ++d) {
-      self.push_back(getAffineDimExpr(d, ctx));
-      other.push_back(getAffineDimExpr(d == axis ? rank : d, ctx));
-    }
-    SmallVector<utils::IteratorType> it(rank + 1,
-                                        utils::IteratorType::parallel);
-    it[rank] = utils::IteratorType::reduction;
-    auto rankType = type.clone(i64);
-    Value zero64 = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getI64IntegerAttr(0));
-    Value ranks =
-        linalg::GenericOp::create(
-            rewriter, loc, rankType, ValueRange{x, x},
-            createFilled(rewriter, loc, rankType,
-                         getDynamicDims(rewriter, loc, x), zero64),
-            ArrayRef<AffineMap>{AffineMap::get(rank + 1, 0, self, ctx),
-                                AffineMap::get(rank + 1, 0, other, ctx),
-                                AffineMap::get(rank + 1, 0, self, ctx)},
-            it,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value before = ranksBefore(
-                  b, l, args[1], args[0], linalg::IndexOp::create(b, l, rank),
-                  linalg::IndexOp::create(b, l, axis), isUnsigned);
-              Value inc = arith::ExtUIOp::create(b, l, i64, before);
-              linalg::YieldOp::create(
-                  b, l, arith::AddIOp::create(b, l, args[2], inc).getResult());
-            })
-            .getResult(0);
-    // values/indices[..., r, ...] = the element of rank r: loops
-    // (dims with axis = r..., i), one i matches.
     auto valueType = cast<RankedTensorType>(
         getTypeConverter()->convertType(op.getValues().getType()));
-    auto indexType = op.getIndices().getType();
+    auto indexType = cast<RankedTensorType>(op.getIndices().getType());
     SmallVector<Value> dyn = getDynamicDimsExcept(rewriter, loc, x, axis);
-    Value lowest = isa<FloatType>(type.getElementType())
-                       ? createScalarConstant(rewriter, loc,
-                                              type.getElementType(), -INFINITY)
-                       : reductionIdentity(rewriter, loc, ReduceKind::Max,
-                                           type.getElementType(), isUnsigned);
-    auto outs = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{valueType, indexType}, ValueRange{x, ranks},
-        ValueRange{createFilled(rewriter, loc, valueType, dyn, lowest),
-                   createFilled(rewriter, loc, indexType, dyn, zero64)},
-        ArrayRef<AffineMap>{AffineMap::get(rank + 1, 0, other, ctx),
-                            AffineMap::get(rank + 1, 0, other, ctx),
-                            AffineMap::get(rank + 1, 0, self, ctx),
-                            AffineMap::get(rank + 1, 0, self, ctx)},
-        it, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value slot = arith::IndexCastOp::create(
-              b, l, i64, linalg::IndexOp::create(b, l, axis));
-          Value match = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                              args[1], slot);
-          Value i = arith::IndexCastOp::create(
-              b, l, i64, linalg::IndexOp::create(b, l, rank));
-          linalg::YieldOp::create(
+    SmallVector<int64_t> rowShape;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        rowShape.push_back(type.getDimSize(d));
+    auto rowValues = RankedTensorType::get(rowShape, element);
+    auto rowIndices = RankedTensorType::get(rowShape, i64);
+    // No element taken yet: index -1 (the value is then never read).
+    Value none = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI64IntegerAttr(-1));
+    Value anyValue = createScalarConstant(rewriter, loc, element, 0);
+    auto fill = [&](RankedTensorType t, Value v) {
+      return createFilled(rewriter, loc, t, dyn, v);
+    };
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap row = getDropDimsMap(ctx, rank, axis);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators[axis] = utils::IteratorType::reduction;
+
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value k = arith::ConstantIndexOp::create(rewriter, loc, op.getK());
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, k, one,
+        ValueRange{tensor::EmptyOp::create(rewriter, loc, valueType.getShape(),
+                                           element, dyn),
+                   tensor::EmptyOp::create(rewriter, loc, indexType.getShape(),
+                                           i64, dyn),
+                   fill(rowValues, anyValue), fill(rowIndices, none)},
+        [&](OpBuilder &b, Location l, Value j, ValueRange iter) {
+          auto best = linalg::GenericOp::create(
+              b, l, TypeRange{rowValues, rowIndices},
+              ValueRange{x, iter[2], iter[3]},
+              ValueRange{createFilled(b, l, rowValues, dyn, anyValue),
+                         createFilled(b, l, rowIndices, dyn, none)},
+              ArrayRef<AffineMap>{id, row, row, row, row}, iterators,
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                Value v = args[0], prevV = args[1], prevI = args[2],
+                      curV = args[3], curI = args[4];
+                Value i = arith::IndexCastOp::create(
+                    nb, nl, i64, linalg::IndexOp::create(nb, nl, axis));
+                auto isNone = [&](Value index) {
+                  return arith::CmpIOp::create(
+                      nb, nl, arith::CmpIPredicate::eq, index, none);
+                };
+                Value eligible = arith::OrIOp::create(
+                    nb, nl, isNone(prevI),
+                    ranksBefore(nb, nl, prevV, v, prevI, i, isUnsigned));
+                Value better = arith::OrIOp::create(
+                    nb, nl, isNone(curI),
+                    ranksBefore(nb, nl, v, curV, i, curI, isUnsigned));
+                Value take = arith::AndIOp::create(nb, nl, eligible, better);
+                linalg::YieldOp::create(
+                    nb, nl,
+                    ValueRange{arith::SelectOp::create(nb, nl, take, v, curV),
+                               arith::SelectOp::create(nb, nl, take, i,
+                                                       curI)});
+              });
+          // Slot j along the axis of both results takes this pass' pick.
+          auto insert = [&](Value rowValue, Value into) -> Value {
+            SmallVector<OpFoldResult> offsets, sizes, strides;
+            sliceAlong(b, l, into, axis, j, b.getIndexAttr(1), offsets, sizes,
+                       strides);
+            return tensor::InsertSliceOp::create(b, l, rowValue, into, offsets,
+                                                 sizes, strides);
+          };
+          scf::YieldOp::create(
               b, l,
-              ValueRange{arith::SelectOp::create(b, l, match, args[0], args[2]),
-                         arith::SelectOp::create(b, l, match, i, args[3])});
+              ValueRange{insert(best.getResult(0), iter[0]),
+                         insert(best.getResult(1), iter[1]),
+                         best.getResult(0), best.getResult(1)});
         });
-    rewriter.replaceOp(op, outs.getResults());
+    rewriter.replaceOp(op, {loop.getResult(0), loop.getResult(1)});
     return success();
   }
 };

@@ -309,16 +309,22 @@ func.func @softmax_cross_entropy(%l: tensor<8x10xbf16>, %y: tensor<8xi64>) -> te
 
 // -----
 
-// topk ranks every element (a reduction over a second copy of the axis),
-// then gathers the element of each rank r < k into values and indices.
+// topk selects: a loop of k passes, pass j a reduction over the axis
+// taking the best element that ranks after pass j-1's pick (index -1:
+// none yet), inserted as slot j of values and indices.
 // CHECK-LABEL: func.func @topk(
-// CHECK:         %[[RANKS:.+]] = linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK:         } -> tensor<4x8xi64>
-// CHECK:         linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK-SAME:      ins(%{{.+}}, %[[RANKS]] : tensor<4x8xf32>, tensor<4x8xi64>)
-// CHECK:         } -> (tensor<4x2xf32>, tensor<4x2xi64>)
+// CHECK:         %[[K:.+]] = arith.constant 2 : index
+// CHECK:         %[[LOOP:.+]]:4 = scf.for %[[J:.+]] = %{{.+}} to %[[K]] step %{{.+}} iter_args(%[[V:[^ ]+]] = %{{.+}}, %[[I:[^ ]+]] = %{{.+}}, %[[PV:[^ ]+]] = %{{.+}}, %[[PI:[^ ]+]] = %{{.+}})
+// CHECK:           %[[BEST:.+]]:2 = linalg.generic
+// CHECK-SAME:        iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:        ins(%{{.+}}, %[[PV]], %[[PI]] : tensor<4x8xf32>, tensor<4xf32>, tensor<4xi64>)
+// CHECK:             arith.select
+// CHECK:             arith.select
+// CHECK:           } -> (tensor<4xf32>, tensor<4xi64>)
+// CHECK:           %[[NV:.+]] = tensor.insert_slice %[[BEST]]#0 into %[[V]][0, %[[J]]] [4, 1] [1, 1]
+// CHECK:           %[[NI:.+]] = tensor.insert_slice %[[BEST]]#1 into %[[I]][0, %[[J]]] [4, 1] [1, 1]
+// CHECK:           scf.yield %[[NV]], %[[NI]], %[[BEST]]#0, %[[BEST]]#1
+// CHECK:         return %[[LOOP]]#0, %[[LOOP]]#1
 func.func @topk(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>) {
   %v, %i = rlx.topk %x k = 2 axis = -1 : tensor<4x8xf32>
   return %v, %i : tensor<4x2xf32>, tensor<4x2xi64>
