@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/InitAllDialects.h"
+#include "RLX/Pipelines/HostTarget.h"
 #include "RLX/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,7 +32,6 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -211,15 +211,7 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return 1;
 
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder) {
-    llvm::errs() << "rlx-compile: error: " << toString(tmBuilder.takeError())
-                 << "\n";
-    return 1;
-  }
-  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
-  auto tm = tmBuilder->createTargetMachine();
+  auto tm = rlx::createHostTargetMachine(/*pic=*/true);
   if (!tm) {
     llvm::errs() << "rlx-compile: error: " << toString(tm.takeError()) << "\n";
     return 1;

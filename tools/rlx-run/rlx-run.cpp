@@ -25,6 +25,7 @@
 
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/InitAllDialects.h"
+#include "RLX/Pipelines/HostTarget.h"
 #include "RLX/Pipelines/Pipelines.h"
 #include "RLX/Runtime/CPUBlas.h"
 #include "RLX/Runtime/Npy.h"
@@ -43,7 +44,6 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -604,14 +604,7 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return 1;
 
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder) {
-    llvm::errs() << "rlx-run: error: " << toString(tmBuilder.takeError())
-                 << "\n";
-    return 1;
-  }
-  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto tm = tmBuilder->createTargetMachine();
+  auto tm = rlx::createHostTargetMachine(/*pic=*/false);
   if (!tm) {
     llvm::errs() << "rlx-run: error: " << toString(tm.takeError()) << "\n";
     return 1;

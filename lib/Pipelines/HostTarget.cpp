@@ -1,0 +1,23 @@
+//===- HostTarget.cpp - the CPU that RLX compiles for ---------------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Pipelines/HostTarget.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+mlir::rlx::createHostTargetMachine(bool pic) {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  builder->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  if (pic)
+    builder->setRelocationModel(llvm::Reloc::PIC_);
+  return builder->createTargetMachine();
+}
