@@ -31,6 +31,21 @@ func.func @chain(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// A broadcasting add writes over its operand of the result's shape (here the
+// right one), which dies there; the bias is read as it is.
+
+// CHECK-LABEL: func.func @bias_in_place
+// CHECK: rlx_lir.arena {plan = #rlx_lir.plan<arena_size = 128, alignment = 64, buffers = [#rlx_lir.buffer<id = 0, offset = 0, size = 128, start = 0, end = 2>, #rlx_lir.buffer<id = 1, offset = 0, size = 128, start = 1, end = 2, root = 0>]>} : memref<128xi8>
+// CHECK: rlx_lir.kernel "rlx.add" ins(%{{.+}}, %{{.+}} : tensor<8xf32>, memref<4x8xf32>) outs(%{{.+}} : memref<4x8xf32>)
+func.func @bias_in_place(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %b: tensor<8xf32>) -> tensor<8x4xf32> {
+  %0 = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x8xf32>
+  %1 = rlx.add %b, %0 : tensor<8xf32>, tensor<4x8xf32>
+  %2 = rlx.transpose %1 [1, 0] : tensor<4x8xf32>
+  return %2 : tensor<8x4xf32>
+}
+
+// -----
+
 // Reuse after death: transposes (not elementwise, not views) each read the
 // previous one, so buffer 0 ([0, 1]) is dead when buffer 2 ([2, 3]) is
 // written and both take offset 0; buffer 1 ([1, 2]) overlaps both in time.

@@ -91,12 +91,20 @@ static std::optional<int64_t> getViewOffset(Operation *op) {
   return std::nullopt;
 }
 
-/// Ops that compute each element from the same element of their operands,
-/// so that the result may overwrite an operand of its shape.
+/// Ops that compute each result element from the same element of their
+/// operands (NumPy-broadcast ones included: a broadcast operand has another
+/// shape and is never the one overwritten), so that the result may take
+/// the bytes of an operand of its own shape. The binary ops broadcast and
+/// so do not carry upstream's Elementwise trait; they are listed here.
 static bool isElementwise(Operation *op) {
-  return op->getNumResults() == 1 &&
-         (op->hasTrait<OpTrait::Elementwise>() || isa<CastOp>(op)) &&
-         op->getNumRegions() == 0;
+  if (op->getNumResults() != 1)
+    return false;
+  if (isa<ElementwiseRegionOp>(op))
+    return true;
+  return op->getNumRegions() == 0 &&
+         (op->hasTrait<OpTrait::Elementwise>() ||
+          isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, WhereOp,
+              FmaOp, CastOp>(op));
 }
 
 namespace {
