@@ -15,6 +15,7 @@
 #define RLX_INITALLDIALECTS_H
 
 #include "RLX/Dialect/HIR/IR/RLXHIRDialect.h"
+#include "RLX/Dialect/LIR/IR/RLXLIRDialect.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -22,7 +23,7 @@ namespace mlir {
 namespace rlx {
 
 inline void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<RLXDialect, hir::RLXHIRDialect>();
+  registry.insert<RLXDialect, hir::RLXHIRDialect, lir::RLXLIRDialect>();
 }
 
 } // namespace rlx

@@ -16,6 +16,7 @@
 
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
+#include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Pipelines/Pipelines.h"
 #include "RLX/Transforms/Passes.h"
@@ -25,6 +26,7 @@ namespace rlx {
 
 inline void registerAllPasses() {
   registerRLXHIRPasses();
+  registerRLXLIRPasses();
   registerRLXMIRPasses();
   registerRLXConversionPasses();
   registerRLXTransformsPasses();
