@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // One call for an embedding compiler (or rlx-opt) to make the RLX dialects
-// available in its registry.
+// available in its registry, with the ops' differentiation rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 #define RLX_INITALLDIALECTS_H
 
 #include "RLX/Dialect/HIR/IR/RLXHIRDialect.h"
+#include "RLX/Dialect/MIR/Autodiff/Autodiff.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -23,6 +24,7 @@ namespace rlx {
 
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<RLXDialect, hir::RLXHIRDialect>();
+  registerDifferentiableOpModels(registry);
 }
 
 } // namespace rlx
