@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // One call for an embedding compiler (or rlx-opt) to make the RLX dialects
-// available in its registry.
+// available in its registry, with the ops' differentiation rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 
 #include "RLX/Dialect/HIR/IR/RLXHIRDialect.h"
 #include "RLX/Dialect/LIR/IR/RLXLIRDialect.h"
+#include "RLX/Dialect/MIR/Autodiff/Autodiff.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -24,6 +25,7 @@ namespace rlx {
 
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<RLXDialect, hir::RLXHIRDialect, lir::RLXLIRDialect>();
+  registerDifferentiableOpModels(registry);
 }
 
 } // namespace rlx

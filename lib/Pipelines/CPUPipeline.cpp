@@ -19,6 +19,7 @@
 
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -38,6 +39,7 @@ using namespace mlir;
 void rlx::buildCPUPipeline(OpPassManager &pm,
                            const CPUPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
+  pm.addPass(createExpandAutodiffPass());
   pm.addPass(createConvertRLXToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -503,4 +503,53 @@ def SpecializeParamsPass : Pass<"rlx-specialize-params",
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Replace rlx.grad, rlx.jvp and rlx.vmap with generated functions";
+  let description = [{
+    Each transform op becomes a `func.call` of a new private function
+    derived from its callee:
+
+    - `rlx.grad @f(...) wrt [i, ...]` calls `@f_grad_i_...`, which returns
+      the loss and its gradient with respect to each listed argument: the
+      forward program followed by a reverse sweep that asks every op for
+      its VJP (`DifferentiableOpInterface`) and accumulates cotangents
+      with `rlx.add`;
+    - `rlx.jvp @f(...) tangents(...)` calls `@f_jvp`, which returns f's
+      results and their tangents, built forward with each op's JVP;
+    - `rlx.vmap @f(...)` calls `@f_vmap`, which slices the mapped operands,
+      calls f once per batch element and concatenates the results (static
+      batch sizes; a first, unrolled version).
+
+    Before differentiating, the callee's copy is prepared as RLX's
+    `prepare_graph_for_ad` does: calls are inlined, fused ops and
+    elementwise regions are unfused, `dot_general`, `rlx.if` and
+    `rlx.while` are legalized into primitives (the same rewrites as
+    `rlx-legalize`). Transforms nest: one whose callee (or a function it
+    calls) holds another transform is expanded after it, so a Hessian-vector
+    product is `rlx.jvp` of a function that returns an `rlx.grad`, and
+    higher orders nest further.
+
+    Only values of float element type carry derivatives; integer and
+    boolean values (argmax, cmp, indices) carry none. An op without a rule
+    on the path from the inputs to the outputs is an error naming it.
+    An argument listed in `wrt` that does not affect the loss gets a zero
+    gradient, or, with `unused-wrt=error`, an error.
+
+    ```mlir
+    %l, %dw = rlx.grad @loss(%w, %x) wrt [0]
+        : (tensor<4x4xf32>, tensor<8x4xf32>) -> (tensor<f32>, tensor<4x4xf32>)
+    // becomes
+    %l, %dw = call @loss_grad_0(%w, %x)
+        : (tensor<4x4xf32>, tensor<8x4xf32>) -> (tensor<f32>, tensor<4x4xf32>)
+    ```
+  }];
+  let options = [
+    Option<"unusedWrt", "unused-wrt", "std::string", /*default=*/"\"zeros\"",
+           "The gradient of a 'wrt' argument that does not affect the "
+           "loss: 'zeros' or 'error'">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // RLX_DIALECT_MIR_TRANSFORMS_PASSES_TD

@@ -1,0 +1,119 @@
+//===- RuleUtils.cpp - helpers shared by the differentiation rules --------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleUtils.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+using namespace mlir::rlx::autodiff;
+
+bool autodiff::isDifferentiable(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+Value autodiff::scalar(OpBuilder &b, Location loc, Type like, double value) {
+  Type element = getElementTypeOrSelf(like);
+  auto type = RankedTensorType::get({}, element);
+  return ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
+}
+
+Value autodiff::splat(OpBuilder &b, Location loc, Type type, double value) {
+  auto tensor = cast<RankedTensorType>(type);
+  if (!tensor.hasStaticShape()) {
+    emitError(loc) << "autodiff needs a static shape for a constant of type "
+                   << type;
+    return {};
+  }
+  Type element = tensor.getElementType();
+  // Integer and boolean zeros stand for the (absent) tangents of
+  // non-float results.
+  TypedAttr fill = isa<FloatType>(element)
+                       ? TypedAttr(b.getFloatAttr(element, value))
+                       : TypedAttr(b.getIntegerAttr(element, int64_t(value)));
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(tensor, fill));
+}
+
+Value autodiff::unbroadcast(OpBuilder &b, Location loc, Value ct, Type target) {
+  if (ct.getType() == target)
+    return ct;
+  auto from = cast<RankedTensorType>(ct.getType());
+  auto to = cast<RankedTensorType>(target);
+  int64_t lead = from.getRank() - to.getRank();
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < from.getRank(); ++i)
+    if (i < lead || (to.getDimSize(i - lead) == 1 && from.getDimSize(i) != 1))
+      axes.push_back(i);
+  Value sum = ct;
+  if (!axes.empty())
+    sum = ReduceOp::create(b, loc, ReduceKind::Sum, ct, axes,
+                           /*keepdim=*/false);
+  if (sum.getType() != target)
+    sum = ReshapeOp::create(b, loc, target, sum);
+  return sum;
+}
+
+Value autodiff::broadcastTo(OpBuilder &b, Location loc, Value v, Type target) {
+  if (v.getType() == target)
+    return v;
+  return ExpandOp::create(b, loc, target, v);
+}
+
+Value autodiff::addOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (!lhs)
+    return rhs;
+  if (!rhs)
+    return lhs;
+  return AddOp::create(b, loc, lhs, rhs);
+}
+
+Value autodiff::subOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (!rhs)
+    return lhs;
+  if (!lhs)
+    return NegOp::create(b, loc, rhs);
+  return SubOp::create(b, loc, lhs, rhs);
+}
+
+LogicalResult autodiff::linearJvp(Operation *op, OpBuilder &b,
+                                  ValueRange tangents,
+                                  SmallVectorImpl<Value> &out) {
+  IRMapping mapping;
+  for (auto [operand, tangent] : llvm::zip(op->getOperands(), tangents)) {
+    if (!isDifferentiable(operand.getType()))
+      continue;
+    Value t =
+        tangent ? tangent : splat(b, op->getLoc(), operand.getType(), 0.0);
+    if (!t)
+      return failure();
+    mapping.map(operand, t);
+  }
+  Operation *clone = b.clone(*op, mapping);
+  for (Value result : clone->getResults())
+    out.push_back(isDifferentiable(result.getType()) ? result : Value());
+  return success();
+}
+
+int64_t autodiff::normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+Value autodiff::expandReduced(OpBuilder &b, Location loc, Value v,
+                              ArrayRef<int64_t> axes, RankedTensorType full) {
+  SmallVector<int64_t> kept(full.getShape());
+  for (int64_t axis : axes)
+    kept[axis] = 1;
+  auto keptType = full.clone(kept);
+  if (v.getType() != keptType)
+    v = ReshapeOp::create(b, loc, keptType, v);
+  return broadcastTo(b, loc, v, full);
+}

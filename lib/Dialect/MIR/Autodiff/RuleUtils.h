@@ -1,0 +1,118 @@
+//===- RuleUtils.h - helpers shared by the differentiation rules -*- C++
+//-*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The glue that turns a pair of free functions (VJP, JVP) into an external
+// model of DifferentiableOpInterface, and the IR builders that most rules
+// need: constants, unbroadcasting a cotangent, null-aware sums.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_LIB_DIALECT_MIR_AUTODIFF_RULEUTILS_H
+#define RLX_LIB_DIALECT_MIR_AUTODIFF_RULEUTILS_H
+
+#include "RLX/Dialect/MIR/IR/RLXAutodiffInterface.h"
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+
+namespace mlir {
+namespace rlx {
+namespace autodiff {
+
+template <typename OpT>
+using Rule = LogicalResult (*)(OpT, OpBuilder &, ValueRange,
+                               SmallVectorImpl<Value> &);
+
+/// DifferentiableOpInterface for OpT from a VJP and a JVP function.
+template <typename OpT, Rule<OpT> Vjp, Rule<OpT> Jvp>
+struct RuleModel
+    : DifferentiableOpInterface::ExternalModel<RuleModel<OpT, Vjp, Jvp>, OpT> {
+  LogicalResult buildVJP(Operation *op, OpBuilder &b, ValueRange cotangents,
+                         SmallVectorImpl<Value> &out) const {
+    return Vjp(cast<OpT>(op), b, cotangents, out);
+  }
+  LogicalResult buildJVP(Operation *op, OpBuilder &b, ValueRange tangents,
+                         SmallVectorImpl<Value> &out) const {
+    return Jvp(cast<OpT>(op), b, tangents, out);
+  }
+};
+
+template <typename OpT, Rule<OpT> Vjp, Rule<OpT> Jvp>
+void attach(MLIRContext *ctx) {
+  OpT::template attachInterface<RuleModel<OpT, Vjp, Jvp>>(*ctx);
+}
+
+/// Whether values of `type` carry derivatives: float tensors.
+bool isDifferentiable(Type type);
+
+/// A rank-0 constant `value` of `like`'s element type; binary rlx ops
+/// broadcast it.
+Value scalar(OpBuilder &b, Location loc, Type like, double value);
+
+/// A constant of type `type` (static shape) filled with `value`; null, with
+/// an error at `loc`, for a dynamic shape.
+Value splat(OpBuilder &b, Location loc, Type type, double value);
+
+/// `ct`, the cotangent of a value broadcast from `target`'s shape, summed
+/// over the broadcast dims and reshaped to `target`.
+Value unbroadcast(OpBuilder &b, Location loc, Value ct, Type target);
+
+/// `v` broadcast to `target` (itself when the types agree).
+Value broadcastTo(OpBuilder &b, Location loc, Value v, Type target);
+
+/// a + b where a null Value stands for zero.
+Value addOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
+/// a - b where a null Value stands for zero.
+Value subOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
+/// The JVP of an op linear in its float operands: the op itself applied
+/// to the tangents (zeros for null ones; non-float operands unchanged).
+LogicalResult linearJvp(Operation *op, OpBuilder &b, ValueRange tangents,
+                        SmallVectorImpl<Value> &out);
+
+/// `axis` in [0, rank) for an axis that may count from the end.
+int64_t normalizeAxis(int64_t axis, int64_t rank);
+
+/// `v` with the `axes` (sorted, of the result) reinserted as size-1 dims,
+/// then broadcast to `full` (the type before a reduction over `axes`).
+Value expandReduced(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes,
+                    RankedTensorType full);
+
+/// Builds a computation from values captured by the callee; returns its
+/// outputs.
+using Decomposition = function_ref<FailureOr<SmallVector<Value>>(OpBuilder &)>;
+
+/// The cotangents of `inputs` through `decomposition` (built at `b`, then
+/// differentiated op by op with their rules) given its outputs'
+/// cotangents (null: zero). Rules of composite ops (attention's forward
+/// rule, the second-order rules of the backward ops) are written this way.
+LogicalResult vjpOf(OpBuilder &b, ValueRange inputs,
+                    Decomposition decomposition, ValueRange cotangents,
+                    SmallVectorImpl<Value> &inputCts);
+
+/// The tangents of `decomposition`'s outputs given those of `inputs`
+/// (null: zero).
+LogicalResult jvpOf(OpBuilder &b, ValueRange inputs,
+                    Decomposition decomposition, ValueRange tangents,
+                    SmallVectorImpl<Value> &outputTs);
+
+// One registration function per rule family (one file each).
+void attachElementwiseRules(MLIRContext *ctx);
+void attachReductionRules(MLIRContext *ctx);
+void attachLinalgRules(MLIRContext *ctx);
+void attachShapeRules(MLIRContext *ctx);
+void attachNNRules(MLIRContext *ctx);
+void attachControlFlowRules(MLIRContext *ctx);
+void attachQuantRules(MLIRContext *ctx);
+void attachConvRules(MLIRContext *ctx);
+
+} // namespace autodiff
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_LIB_DIALECT_MIR_AUTODIFF_RULEUTILS_H

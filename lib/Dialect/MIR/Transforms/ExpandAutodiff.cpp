@@ -1,0 +1,291 @@
+//===- ExpandAutodiff.cpp - rlx.grad / rlx.jvp / rlx.vmap to functions ----===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The pass orders the expansions (innermost first), copies and prepares
+// each callee, and replaces the transform op by a call; the derivatives
+// themselves are built by appendGradient / appendTangents
+// (lib/Dialect/MIR/Autodiff).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Dialect/MIR/Autodiff/Autodiff.h"
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_EXPANDAUTODIFFPASS
+#include "RLX/Dialect/MIR/Transforms/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+static bool isTransform(Operation *op) {
+  return isa<GradOp, JvpOp, VmapOp>(op);
+}
+
+/// Whether `fn`, or a function it calls, holds a transform op.
+static bool reachesTransform(func::FuncOp fn, SymbolTable &symbols,
+                             DenseSet<Operation *> &visited) {
+  if (!fn || !visited.insert(fn).second)
+    return false;
+  bool found = false;
+  fn.walk([&](Operation *op) {
+    if (isTransform(op)) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      if (reachesTransform(symbols.lookup<func::FuncOp>(call.getCallee()),
+                           symbols, visited)) {
+        found = true;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+namespace {
+
+class Expander {
+public:
+  Expander(ModuleOp module, bool unusedIsError)
+      : module(module), symbols(module), unusedIsError(unusedIsError) {}
+
+  LogicalResult run();
+
+private:
+  FailureOr<func::FuncOp> expand(Operation *op, func::FuncOp callee);
+  FailureOr<func::FuncOp> prepareCopy(func::FuncOp callee, StringRef name,
+                                      Operation *user);
+  LogicalResult inlineCalls(func::FuncOp fn);
+  FailureOr<func::FuncOp> buildVmap(VmapOp op, func::FuncOp callee);
+
+  ModuleOp module;
+  SymbolTable symbols;
+  bool unusedIsError;
+  /// Generated functions by what they compute, so that equal transforms
+  /// share one.
+  llvm::StringMap<func::FuncOp> generated;
+};
+
+} // namespace
+
+LogicalResult Expander::run() {
+  while (true) {
+    SmallVector<Operation *> pending;
+    module.walk([&](Operation *op) {
+      if (isTransform(op))
+        pending.push_back(op);
+    });
+    if (pending.empty())
+      return success();
+    bool progress = false;
+    for (Operation *op : pending) {
+      auto callee = symbols.lookup<func::FuncOp>(
+          op->getAttrOfType<FlatSymbolRefAttr>("callee").getValue());
+      DenseSet<Operation *> visited;
+      if (reachesTransform(callee, symbols, visited))
+        continue; // expanded once the transforms it reaches are
+      FailureOr<func::FuncOp> fn = expand(op, callee);
+      if (failed(fn))
+        return failure();
+      // Rules build what any cotangent might need; drop what this one does
+      // not (and fold the constants they made).
+      (void)applyPatternsGreedily(*fn, FrozenRewritePatternSet());
+      OpBuilder b(op);
+      auto call = func::CallOp::create(b, op->getLoc(), *fn, op->getOperands());
+      op->replaceAllUsesWith(call.getResults());
+      op->erase();
+      progress = true;
+    }
+    if (!progress)
+      return pending.front()->emitOpError(
+          "differentiates a function that reaches itself through "
+          "transforms or calls");
+  }
+}
+
+FailureOr<func::FuncOp> Expander::expand(Operation *op, func::FuncOp callee) {
+  std::string key = callee.getSymName().str();
+  if (auto grad = dyn_cast<GradOp>(op)) {
+    int64_t numArgs = grad.getOperands().size();
+    SmallVector<int64_t> wrt;
+    key += "_grad";
+    for (int64_t i : grad.getWrt()) {
+      wrt.push_back(i < 0 ? i + numArgs : i);
+      key += "_" + std::to_string(wrt.back());
+    }
+    if (func::FuncOp fn = generated.lookup(key))
+      return fn;
+    FailureOr<func::FuncOp> fn = prepareCopy(callee, key, op);
+    if (failed(fn) || failed(appendGradient(*fn, wrt, unusedIsError, op)))
+      return failure();
+    return generated[key] = *fn;
+  }
+  if (isa<JvpOp>(op)) {
+    key += "_jvp";
+    if (func::FuncOp fn = generated.lookup(key))
+      return fn;
+    FailureOr<func::FuncOp> fn = prepareCopy(callee, key, op);
+    if (failed(fn) || failed(appendTangents(*fn, op)))
+      return failure();
+    return generated[key] = *fn;
+  }
+  return buildVmap(cast<VmapOp>(op), callee);
+}
+
+/// Clones `callee` as the private function `name` (renamed if taken),
+/// inlines its calls and rewrites it into the primitives that have rules.
+FailureOr<func::FuncOp> Expander::prepareCopy(func::FuncOp callee,
+                                              StringRef name, Operation *user) {
+  if (callee.isExternal() || !llvm::hasSingleElement(callee.getBody()))
+    return user->emitOpError("cannot differentiate '")
+           << callee.getSymName() << "': it has no single-block body";
+  func::FuncOp fn = callee.clone();
+  fn.setSymName(name);
+  fn.setPrivate();
+  symbols.insert(fn, std::next(Block::iterator(callee)));
+  if (failed(inlineCalls(fn)))
+    return failure();
+  // RLX's prepare_graph_for_ad: fused ops and regions back to primitives,
+  // and the ops without rules of their own (dot_general, if, while)
+  // rewritten into ops with rules.
+  RewritePatternSet patterns(fn.getContext());
+  populateLegalizePatterns(patterns);
+  populateUnfuseElementwiseRegionsPatterns(patterns);
+  (void)applyPatternsGreedily(fn, std::move(patterns));
+  return fn;
+}
+
+/// Replaces every func.call in `fn` (transitively) by the callee's body.
+LogicalResult Expander::inlineCalls(func::FuncOp fn) {
+  // Deeper nesting than this is taken to be recursion.
+  constexpr int kMaxDepth = 64;
+  for (int depth = 0;; ++depth) {
+    SmallVector<func::CallOp> calls;
+    fn.walk([&](func::CallOp call) { calls.push_back(call); });
+    if (calls.empty())
+      return success();
+    for (func::CallOp call : calls) {
+      auto target = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (depth == kMaxDepth)
+        return call.emitOpError("is recursive; it cannot be differentiated");
+      if (!target || target.isExternal() ||
+          !llvm::hasSingleElement(target.getBody()))
+        return call.emitOpError("calls '")
+               << call.getCallee()
+               << "', which has no single-block body to differentiate";
+      Block &body = target.getBody().front();
+      IRMapping mapping;
+      mapping.map(body.getArguments(), call.getOperands());
+      OpBuilder b(call);
+      for (Operation &op : body.without_terminator())
+        b.clone(op, mapping);
+      for (auto [result, value] :
+           llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+        result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+      call.erase();
+    }
+  }
+}
+
+/// f mapped over a batch: one call per batch element on the slices of the
+/// mapped operands; each result's slices are concatenated along its
+/// out_axis. Correct for every callee; its size grows with the batch.
+FailureOr<func::FuncOp> Expander::buildVmap(VmapOp op, func::FuncOp callee) {
+  std::string key = callee.getSymName().str() + "_vmap";
+  for (int64_t a : op.getInAxes())
+    key += "_" + std::to_string(a);
+  for (int64_t a : op.getOutAxes())
+    key += "_" + std::to_string(a);
+  for (Type t : op.getOperandTypes())
+    key += "_" + std::to_string(cast<RankedTensorType>(t).getNumElements());
+  if (func::FuncOp fn = generated.lookup(key))
+    return fn;
+  int64_t batch = ShapedType::kDynamic;
+  for (auto [operand, axis] : llvm::zip(op.getOperands(), op.getInAxes()))
+    if (axis >= 0)
+      batch = cast<RankedTensorType>(operand.getType()).getDimSize(axis);
+  if (ShapedType::isDynamic(batch))
+    return op.emitOpError("needs a static batch size to be expanded");
+
+  OpBuilder b(module.getContext());
+  auto type = FunctionType::get(module.getContext(), op.getOperandTypes(),
+                                op.getResultTypes());
+  auto fn = func::FuncOp::create(b, op.getLoc(),
+                                 callee.getSymName().str() + "_vmap", type);
+  fn.setPrivate();
+  symbols.insert(fn, std::next(Block::iterator(callee)));
+  Block *body = fn.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  Location loc = op.getLoc();
+  FunctionType calleeType = callee.getFunctionType();
+  SmallVector<SmallVector<Value>> slices(op.getNumResults());
+  for (int64_t i = 0; i < batch; ++i) {
+    SmallVector<Value> args;
+    for (auto [arg, axis, argType] : llvm::zip(
+             body->getArguments(), op.getInAxes(), calleeType.getInputs())) {
+      if (axis < 0) {
+        args.push_back(arg);
+        continue;
+      }
+      Value slice = NarrowOp::create(b, loc, arg, axis, i, 1);
+      args.push_back(ReshapeOp::create(b, loc, argType, slice));
+    }
+    auto call = func::CallOp::create(b, loc, callee, args);
+    for (auto [j, result, axis] :
+         llvm::enumerate(call.getResults(), op.getOutAxes())) {
+      auto resultType = cast<RankedTensorType>(result.getType());
+      SmallVector<int64_t> shape(resultType.getShape());
+      shape.insert(shape.begin() + axis, 1);
+      slices[j].push_back(
+          ReshapeOp::create(b, loc, resultType.clone(shape), result));
+    }
+  }
+  SmallVector<Value> results;
+  for (auto [parts, axis] : llvm::zip(slices, op.getOutAxes()))
+    results.push_back(parts.size() == 1
+                          ? parts[0]
+                          : Value(ConcatOp::create(b, loc, parts, axis)));
+  func::ReturnOp::create(b, loc, results);
+  return generated[key] = fn;
+}
+
+namespace {
+
+struct ExpandAutodiffPass
+    : rlx::impl::ExpandAutodiffPassBase<ExpandAutodiffPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerDifferentiableOpModels(registry);
+  }
+
+  void runOnOperation() override {
+    if (unusedWrt != "zeros" && unusedWrt != "error") {
+      getOperation().emitError("unused-wrt must be 'zeros' or 'error', got '")
+          << unusedWrt << "'";
+      return signalPassFailure();
+    }
+    Expander expander(getOperation(), unusedWrt == "error");
+    if (failed(expander.run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,140 @@
+// RUN: rlx-opt %s --rlx-expand-autodiff --split-input-file | FileCheck %s
+
+// The gradient of a matmul loss: a private function with the forward
+// program and the reverse sweep (matmul's VJP as a transposed matmul, the
+// sum's as an expand of the seed, folded to a constant), called in place
+// of rlx.grad.
+// CHECK-LABEL: func.func @loss(
+// CHECK-LABEL: func.func private @loss_grad_0(
+// CHECK-SAME:    %[[W:.+]]: tensor<4x3xf32>, %[[X:.+]]: tensor<8x4xf32>) -> (tensor<f32>, tensor<4x3xf32>)
+// CHECK:         %[[DY:.+]] = rlx.constant dense<1.000000e+00> : tensor<8x3xf32>
+// CHECK:         %[[Y:.+]] = rlx.matmul %[[X]], %[[W]]
+// CHECK:         %[[L:.+]] = rlx.reduce sum %[[Y]]
+// CHECK:         %[[DW:.+]] = rlx.matmul %[[X]], %[[DY]] transpose_a true
+// CHECK:         return %[[L]], %[[DW]]
+// CHECK-LABEL: func.func @main(
+// CHECK:         %{{.+}}:2 = call @loss_grad_0(
+// CHECK-NOT:     rlx.grad
+func.func @loss(%w: tensor<4x3xf32>, %x: tensor<8x4xf32>) -> tensor<f32> {
+  %y = rlx.matmul %x, %w : tensor<8x4xf32>, tensor<4x3xf32>
+  %s = rlx.reduce sum %y axes = [0, 1] : tensor<8x3xf32>
+  return %s : tensor<f32>
+}
+
+func.func @main(%w: tensor<4x3xf32>, %x: tensor<8x4xf32>) -> (tensor<f32>, tensor<4x3xf32>) {
+  %l, %dw = rlx.grad @loss(%w, %x) wrt [0]
+      : (tensor<4x3xf32>, tensor<8x4xf32>) -> (tensor<f32>, tensor<4x3xf32>)
+  return %l, %dw : tensor<f32>, tensor<4x3xf32>
+}
+
+// -----
+
+// Broadcasting: the bias's cotangent is summed over the broadcast dim; an
+// argument that does not reach the loss gets zeros; stop_gradient blocks.
+// CHECK-LABEL: func.func private @f_grad_0_1_2(
+// CHECK:         %[[Z:.+]] = rlx.constant dense<0.000000e+00> : tensor<5xf64>
+// CHECK:         %[[SG:.+]] = rlx.stop_gradient
+// CHECK:         %[[L:.+]] = rlx.reduce sum
+// CHECK:         %[[DB:.+]] = rlx.reduce sum %[[SG]] axes = [0] : tensor<2x3xf64>
+// CHECK:         return %[[L]], %[[SG]], %[[DB]], %[[Z]]
+func.func @f(%x: tensor<2x3xf64>, %b: tensor<3xf64>, %unused: tensor<5xf64>) -> tensor<f64> {
+  %y = rlx.add %x, %b : tensor<2x3xf64>, tensor<3xf64>
+  %z = rlx.stop_gradient %x : tensor<2x3xf64>
+  %p = rlx.mul %y, %z : tensor<2x3xf64>
+  %s = rlx.reduce sum %p axes = [0, 1] : tensor<2x3xf64>
+  return %s : tensor<f64>
+}
+
+func.func @main(%x: tensor<2x3xf64>, %b: tensor<3xf64>, %u: tensor<5xf64>) -> (tensor<f64>, tensor<2x3xf64>, tensor<3xf64>, tensor<5xf64>) {
+  %l, %dx, %db, %du = rlx.grad @f(%x, %b, %u) wrt [0, 1, -1]
+      : (tensor<2x3xf64>, tensor<3xf64>, tensor<5xf64>) -> (tensor<f64>, tensor<2x3xf64>, tensor<3xf64>, tensor<5xf64>)
+  return %l, %dx, %db, %du : tensor<f64>, tensor<2x3xf64>, tensor<3xf64>, tensor<5xf64>
+}
+
+// -----
+
+// Forward mode: the tangents are new trailing arguments and results; the
+// tangent of exp is t * exp(x).
+// CHECK-LABEL: func.func private @g_jvp(
+// CHECK-SAME:    %[[X:.+]]: tensor<4xf32>, %[[T:.+]]: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK:         %[[E:.+]] = rlx.exp %[[X]]
+// CHECK:         %[[DE:.+]] = rlx.mul %[[T]], %[[E]]
+// CHECK:         return %[[E]], %[[DE]]
+func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = rlx.exp %x : tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+
+func.func @main(%x: tensor<4xf32>, %t: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %y, %dy = rlx.jvp @g(%x) tangents(%t)
+      : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %y, %dy : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A Hessian-vector product: jvp of a function returning a gradient. The
+// inner rlx.grad is expanded first, then inlined into the jvp's copy.
+// CHECK-LABEL: func.func private @h_grad_0(
+// CHECK-LABEL: func.func private @gh_jvp(
+// CHECK-NOT:     call
+// CHECK:         return
+// CHECK-LABEL: func.func @main(
+// CHECK:         call @gh_jvp(
+func.func @h(%x: tensor<3xf64>) -> tensor<f64> {
+  %c = rlx.mul %x, %x : tensor<3xf64>
+  %d = rlx.mul %c, %x : tensor<3xf64>
+  %s = rlx.reduce sum %d axes = [0] : tensor<3xf64>
+  return %s : tensor<f64>
+}
+
+func.func @gh(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %l, %g = rlx.grad @h(%x) wrt [0] : (tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>)
+  return %g : tensor<3xf64>
+}
+
+func.func @main(%x: tensor<3xf64>, %v: tensor<3xf64>) -> tensor<3xf64> {
+  %g, %hv = rlx.jvp @gh(%x) tangents(%v)
+      : (tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+  return %hv : tensor<3xf64>
+}
+
+// -----
+
+// Fused ops are unfused before differentiation; the generated function
+// holds only primitives.
+// CHECK-LABEL: func.func private @fused_grad_1(
+// CHECK-NOT:     rlx.fused_matmul_bias_act
+// CHECK:         rlx.gelu
+// CHECK:         return
+func.func @fused(%x: tensor<2x4xf32>, %w: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<f32> {
+  %y = rlx.fused_matmul_bias_act %x, %w, %b activation = gelu
+      : tensor<2x4xf32>, tensor<4x8xf32>, tensor<8xf32>
+  %s = rlx.reduce sum %y axes = [0, 1] : tensor<2x8xf32>
+  return %s : tensor<f32>
+}
+
+func.func @main(%x: tensor<2x4xf32>, %w: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %l, %dw = rlx.grad @fused(%x, %w, %b) wrt [1]
+      : (tensor<2x4xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<f32>, tensor<4x8xf32>)
+  return %dw : tensor<4x8xf32>
+}
+
+// -----
+
+// vmap: one call per batch element on slices, results concatenated.
+// CHECK-LABEL: func.func private @per_example_vmap
+// CHECK-COUNT-2: call @per_example(
+// CHECK:         rlx.concat
+func.func @per_example(%x: tensor<4xf32>, %w: tensor<4x4xf32>) -> tensor<4xf32> {
+  %r = rlx.reshape %x : tensor<4xf32> -> tensor<1x4xf32>
+  %y = rlx.matmul %r, %w : tensor<1x4xf32>, tensor<4x4xf32>
+  %o = rlx.reshape %y : tensor<1x4xf32> -> tensor<4xf32>
+  return %o : tensor<4xf32>
+}
+
+func.func @main(%xs: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x2xf32> {
+  %y = rlx.vmap @per_example(%xs, %w) in_axes [0, -1] out_axes [1]
+      : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}

@@ -1,0 +1,415 @@
+# RUN: %python %s
+# --rlx-expand-autodiff against central finite differences in float64, for
+# every op with a rule: one program per group of ops computes, for each op
+# f and a random weighting w, the gradient of L = sum(w * f(x)) (rlx.grad),
+# the tangents of f along K random directions v (rlx.jvp) and f(x +- h v).
+# Checked, with FD = (f(x + h v) - f(x - h v)) / 2h:
+#   JVP:  |jvp(v) - FD| / |FD| < 1e-6 (2-norms);
+#   VJP:  |<grad, v> - <w, FD>| / |<w, FD>| < 1e-6;
+#   and <grad, v> = <w, jvp(v)> to 1e-10 (the two modes agree).
+# Inputs are fresh random numbers away from kinks (relu, abs, max, round).
+
+import math
+import sys
+
+import numpy as np
+
+import rlxtest
+from rlxtest import Suite, rand
+from rlxtest import tensor_type as T
+
+KNOWN_FAILURES = []
+suite = Suite("autodiff", KNOWN_FAILURES)
+r = rlxtest.rng()
+H = 1e-5
+K = 2
+RTOL = 1e-6
+
+
+class Op:
+    """f(args) = body's %y. args: (name, type, array, kind) with kind
+    'x' (differentiated), 'c' (float constant: neither differentiated nor
+    perturbed) or 'i' (integer/bool)."""
+
+    def __init__(self, name, args, body, out, jvp=True):
+        self.name, self.args, self.body, self.out = name, args, body, out
+        self.jvp = jvp
+
+
+def x(name, shape, lo=-2.0, hi=2.0, nonzero=False, values=None):
+    v = rand(r, shape, "f64", lo, hi, nonzero) if values is None else values
+    return (name, T(shape, "f64"), np.asarray(v, np.float64), "x")
+
+
+def const(name, shape, lo=-2.0, hi=2.0, elem="f64", values=None):
+    v = rand(r, shape, elem, lo, hi) if values is None else values
+    return (name, T(shape, elem), v, "c" if elem == "f64" else "i")
+
+
+def program(ops):
+    """The MLIR module and the inputs of its @main."""
+    text, main_args, main_body, rets, inputs = [], [], [], [], []
+    for n, op in enumerate(ops):
+        p = "o%d_" % n
+        sig = ", ".join("%%%s: %s" % (a[0], a[1]) for a in op.args)
+        names = ", ".join("%" + a[0] for a in op.args)
+        types = ", ".join(a[1] for a in op.args)
+        text.append("func.func @f%d(%s) -> %s {\n%s\n  return %%y : %s\n}" %
+                    (n, sig, op.out, op.body, op.out))
+        dims, _ = rlxtest.parse_type(op.out)
+        axes = ", ".join(str(i) for i in range(len(dims)))
+        red = ("%%s__ = rlx.reduce sum %%p__ axes = [%s] : %s" % (axes, op.out)
+               if dims else "%n__ = rlx.neg %p__ : tensor<f64>\n"
+               "  %s__ = rlx.neg %n__ : tensor<f64>")
+        text.append(
+            "func.func @L%d(%s, %%w__: %s) -> tensor<f64> {\n"
+            "  %%y__ = call @f%d(%s) : (%s) -> %s\n"
+            "  %%p__ = rlx.mul %%y__, %%w__ : %s\n  %s\n"
+            "  return %%s__ : tensor<f64>\n}" %
+            (n, sig, op.out, n, names, types, op.out, op.out, red))
+        # main's arguments for this op
+        w = rand(r, [d for d in dims], "f64", -1, 1)
+        for a in op.args:
+            main_args.append("%%%sa_%s: %s" % (p, a[0], a[1]))
+            inputs.append(a[2])
+        main_args.append("%%%sw: %s" % (p, op.out))
+        inputs.append(w)
+        dirs = []
+        for k in range(K):
+            vs = []
+            for a in op.args:
+                if a[3] == "x":
+                    v = rand(r, a[2].shape, "f64", -1, 1)
+                else:
+                    v = np.zeros_like(a[2])
+                main_args.append("%%%sv%d_%s: %s" % (p, k, a[0], a[1]))
+                inputs.append(v)
+                vs.append(v)
+            dirs.append(vs)
+        op.w, op.dirs = w, dirs
+        arg = lambda a: "%" + p + "a_" + a[0]
+        xs = [i for i, a in enumerate(op.args) if a[3] == "x"]
+        gtypes = ", ".join(op.args[i][1] for i in xs)
+        main_body.append(
+            "%%%sg:%d = rlx.grad @L%d(%s, %%%sw) wrt [%s] : (%s, %s) -> "
+            "(tensor<f64>, %s)" %
+            (p, len(xs) + 1, n, ", ".join(arg(a) for a in op.args), p,
+             ", ".join(map(str, xs)), types, op.out, gtypes))
+        rets += [("%%%sg#%d" % (p, i + 1), op.args[j][1])
+                 for i, j in enumerate(xs)]
+        main_body.append("%%%sh = rlx.constant dense<%.1e> : tensor<f64>" %
+                         (p, H))
+        for k in range(K):
+            vk = lambda a: "%%%sv%d_%s" % (p, k, a[0])
+            if op.jvp:
+                main_body.append(
+                    "%%%sj%d:2 = rlx.jvp @f%d(%s) tangents(%s) : (%s, %s) -> "
+                    "(%s, %s)" % (p, k, n, ", ".join(arg(a) for a in op.args),
+                                  ", ".join(vk(a) for a in op.args), types,
+                                  types, op.out, op.out))
+                rets.append(("%%%sj%d#1" % (p, k), op.out))
+            for sign, opname in (("p", "add"), ("m", "sub")):
+                shifted = []
+                for a in op.args:
+                    if a[3] != "x":
+                        shifted.append(arg(a))
+                        continue
+                    nm = "%%%s%s%d_%s" % (p, sign, k, a[0])
+                    main_body.append("%sd = rlx.mul %s, %%%sh : %s, tensor<f64>"
+                                     % (nm, vk(a), p, a[1]))
+                    main_body.append("%s = rlx.%s %s, %sd : %s" %
+                                     (nm, opname, arg(a), nm, a[1]))
+                    shifted.append(nm)
+                main_body.append("%%%sy%s%d = call @f%d(%s) : (%s) -> %s" %
+                                 (p, sign, k, n, ", ".join(shifted), types,
+                                  op.out))
+                rets.append(("%%%sy%s%d" % (p, sign, k), op.out))
+    text.append("func.func @main(%s) -> (%s) {\n  %s\n  return %s : %s\n}" %
+                (", ".join(main_args), ", ".join(t for _, t in rets),
+                 "\n  ".join(main_body), ", ".join(n for n, _ in rets),
+                 ", ".join(t for _, t in rets)))
+    return "\n".join(text) + "\n", inputs, len(rets)
+
+
+def rel(a, b):
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    scale = max(np.linalg.norm(b.ravel()), 1e-300)
+    return np.linalg.norm((a - b).ravel()) / scale
+
+
+def check(op, outs):
+    xs = [a for a in op.args if a[3] == "x"]
+    grads, outs = outs[:len(xs)], outs[len(xs):]
+    for g, a in zip(grads, xs):
+        assert g.shape == a[2].shape, "%s: gradient shape %s" % (op.name, g.shape)
+    for k in range(K):
+        if op.jvp:
+            jv, outs = outs[0], outs[1:]
+        yp, ym, outs = outs[0], outs[1], outs[2:]
+        fd = (yp - ym) / (2 * H)
+        vs = [v for v, a in zip(op.dirs[k], op.args) if a[3] == "x"]
+        gv = sum(float(np.sum(g * v)) for g, v in zip(grads, vs))
+        wfd = float(np.sum(op.w * fd))
+        e = abs(gv - wfd) / max(abs(wfd), 1e-300)
+        assert e < RTOL, "%s: VJP <grad, v> = %.12g, FD <w, df> = %.12g " \
+            "(rel err %.3g)" % (op.name, gv, wfd, e)
+        if op.jvp:
+            e = rel(jv, fd)
+            assert e < RTOL, "%s: JVP differs from FD, rel err %.3g" % (
+                op.name, e)
+            wj = float(np.sum(op.w * jv))
+            e = abs(gv - wj) / max(abs(wj), 1e-300)
+            assert e < 1e-10, "%s: <grad, v> = %.15g but <w, jvp(v)> = " \
+                "%.15g" % (op.name, gv, wj)
+
+
+def run_group(ops):
+    src, inputs, n = program(ops)
+    rc, log, outs = rlxtest.run(src, inputs, n)
+    if rc != 0:
+        if len(ops) > 1:
+            half = len(ops) // 2
+            run_group(ops[:half])
+            run_group(ops[half:])
+            return
+        suite.check(ops[0].name, lambda: (_ for _ in ()).throw(
+            AssertionError("rlx-run exited with %d:\n%s" % (
+                rc, "\n".join("    | " + l
+                              for l in log.strip().splitlines()[:15])))))
+        return
+    for op in ops:
+        m = len([a for a in op.args if a[3] == "x"]) + K * (
+            2 + (1 if op.jvp else 0))
+        mine, outs = outs[:m], outs[m:]
+        suite.check(op.name, lambda op=op, mine=mine: check(op, mine))
+
+
+def t(shape):
+    return T(shape, "f64")
+
+
+# ---------------------------------------------------------------------------
+# Elementwise
+# ---------------------------------------------------------------------------
+
+def unary(name, lo=-2.0, hi=2.0, nonzero=False, attrs=""):
+    s = (3, 4)
+    mnemonic = name.split("/")[0]
+    return Op(name, [x("a", s, lo, hi, nonzero)],
+              "  %%y = rlx.%s %%a%s : %s" % (mnemonic, attrs, t(s)), t(s))
+
+
+def binary(name, sa, sb, lo=-2.0, hi=2.0, lo_b=None, hi_b=None,
+           nonzero=False):
+    out = rlxtest.broadcast_dims(sa, sb)
+    return Op("%s/%s_%s" % (name, "x".join(map(str, sa)),
+                            "x".join(map(str, sb))),
+              [x("a", sa, lo, hi), x("b", sb, lo if lo_b is None else lo_b,
+                                      hi if hi_b is None else hi_b, nonzero)],
+              "  %%y = rlx.%s %%a, %%b : %s, %s" % (name, t(sa), t(sb)),
+              t(out))
+
+
+def round_input(shape):
+    # Away from the half-integers where round jumps.
+    k = r.integers(-3, 3, shape)
+    return k + r.uniform(-0.4, 0.4, shape)
+
+
+elementwise = [
+    unary("gelu"), unary("gelu/tanh", attrs=' {approximate = "tanh"}'),
+    unary("silu"), unary("relu", nonzero=True), unary("sigmoid"),
+    unary("tanh"), unary("exp"), unary("log", 0.2, 3.0),
+    unary("sqrt", 0.2, 3.0), unary("rsqrt", 0.2, 3.0), unary("neg"),
+    unary("abs", nonzero=True), unary("sin"), unary("cos"),
+    unary("tan", -1.2, 1.2), unary("atan"),
+    Op("round", [x("a", (3, 4), values=round_input((3, 4)))],
+       "  %y = rlx.round %a : " + t((3, 4)), t((3, 4))),
+    binary("add", (3, 4), (4,)), binary("sub", (3, 1), (1, 4)),
+    binary("mul", (2, 3, 4), (3, 1)), binary("div", (3, 4), (3, 4),
+                                             nonzero=True),
+    binary("max", (3, 4), (4,)), binary("min", (2, 3), (2, 3)),
+    binary("pow", (3, 4), (4,), 0.3, 2.0, -1.5, 1.5),
+    Op("fma", [x("a", (3, 4)), x("b", (4,)), x("c", (3, 1))],
+       "  %%y = rlx.fma %%a, %%b, %%c : %s, %s, %s" % (t((3, 4)), t((4,)),
+                                                     t((3, 1))), t((3, 4))),
+    Op("where", [const("m", (3, 4), elem="i1"), x("a", (3, 4)), x("b", (4,))],
+       "  %%y = rlx.where %%m, %%a, %%b : tensor<3x4xi1>, %s, %s" % (
+           t((3, 4)), t((4,))), t((3, 4))),
+]
+
+# ---------------------------------------------------------------------------
+# Reductions, softmax, scans
+# ---------------------------------------------------------------------------
+
+S3 = (2, 3, 4)
+
+
+def reduce(kind, axes, keep=False, lo=-2.0, hi=2.0):
+    out = [d for i, d in enumerate(S3) if i not in [a % 3 for a in axes]] \
+        if not keep else [1 if i in [a % 3 for a in axes] else d
+                          for i, d in enumerate(S3)]
+    return Op("reduce_%s/%s%s" % (kind, axes, "_keep" if keep else ""),
+              [x("a", S3, lo, hi)],
+              "  %%y = rlx.reduce %s %%a axes = %s%s : %s" % (
+                  kind, list(axes), " keepdim true" if keep else "", t(S3)),
+              t(out))
+
+
+def axis_op(name, axis, shape=S3):
+    return Op("%s/axis%d" % (name, axis), [x("a", shape)],
+              "  %%y = rlx.%s %%a axis = %d : %s" % (name, axis, t(shape)),
+              t(shape))
+
+
+labels = r.integers(0, 5, (4,)).astype(np.int64)
+reductions = [
+    reduce("sum", [1]), reduce("sum", [0, 2], True), reduce("mean", [-1]),
+    reduce("max", [1]), reduce("min", [0, 2], True),
+    reduce("prod", [2], lo=0.5, hi=1.5),
+    axis_op("softmax", -1), axis_op("softmax", 1),
+    axis_op("log_softmax", 0), axis_op("log_softmax", -1),
+    axis_op("cumsum", 0), axis_op("cumsum", 2),
+    Op("topk/last", [x("a", (3, 6))],
+       "  %y, %i = rlx.topk %a k = 2 axis = -1 : " + t((3, 6)), t((3, 2))),
+    Op("topk/axis0", [x("a", (5, 3))],
+       "  %y, %i = rlx.topk %a k = 3 axis = 0 : " + t((5, 3)), t((3, 3))),
+    Op("softmax_cross_entropy",
+       [x("l", (4, 5)), const("c", (4,), elem="i64", values=labels)],
+       "  %y = rlx.softmax_cross_entropy %l, %c : " + t((4, 5)) +
+       ", tensor<4xi64>", t(())),
+]
+
+# ---------------------------------------------------------------------------
+# Linear algebra
+# ---------------------------------------------------------------------------
+
+
+def matmul(sa, sb, ta=False, tb=False):
+    flags = (" transpose_a true" if ta else "") + (
+        " transpose_b true" if tb else "")
+    m = sa[-1] if ta else sa[-2]
+    n = sb[-2] if tb else sb[-1]
+    batch = rlxtest.broadcast_dims(list(sa[:-2]), list(sb[:-2]))
+    return Op("matmul/%s_%s%s" % ("x".join(map(str, sa)),
+                                  "x".join(map(str, sb)),
+                                  flags.replace(" true", "").replace(" ", "_")),
+              [x("a", sa), x("b", sb)],
+              "  %%y = rlx.matmul %%a, %%b%s : %s, %s" % (flags, t(sa), t(sb)),
+              t(batch + [m, n]))
+
+
+spd = r.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)
+linalg = [
+    matmul((3, 4), (4, 5)), matmul((4, 3), (4, 5), ta=True),
+    matmul((3, 4), (5, 4), tb=True), matmul((4, 3), (5, 4), True, True),
+    matmul((2, 3, 4), (4, 5)), matmul((2, 1, 3, 4), (3, 4, 2)),
+    Op("dot_general", [x("a", (2, 3, 4)), x("b", (2, 4, 5))],
+       "  %%y = rlx.dot_general %%a, %%b batch [0] x [0] contracting [2] x [1]"
+       " : %s, %s" % (t((2, 3, 4)), t((2, 4, 5))), t((2, 3, 5))),
+    Op("dense_solve", [x("a", (3, 3), values=spd), x("b", (3, 2))],
+       "  %%y = rlx.dense_solve %%a, %%b : %s, %s" % (t((3, 3)), t((3, 2))),
+       t((3, 2))),
+]
+
+# ---------------------------------------------------------------------------
+# Shape and data movement
+# ---------------------------------------------------------------------------
+
+idx2 = r.integers(0, 5, (2, 3)).astype(np.int64)
+idx1 = np.array([3, 0, 3, 1], np.int64)  # a repeated index accumulates
+shape_ops = [
+    Op("reshape", [x("a", (2, 6))],
+       "  %y = rlx.reshape %a : tensor<2x6xf64> -> tensor<3x2x2xf64>",
+       t((3, 2, 2))),
+    Op("transpose", [x("a", S3)],
+       "  %y = rlx.transpose %a [2, 0, 1] : " + t(S3),
+       t((4, 2, 3))),
+    Op("narrow", [x("a", (3, 7))],
+       "  %y = rlx.narrow %a axis = 1 start = 2 length = 3 : " + t((3, 7)),
+       t((3, 3))),
+    Op("concat", [x("a", (2, 3)), x("b", (2, 1)), x("c", (2, 2))],
+       "  %y = rlx.concat %a, %b, %c axis = 1 : tensor<2x3xf64>, "
+       "tensor<2x1xf64>, tensor<2x2xf64>", t((2, 6))),
+    Op("expand", [x("a", (3, 1))],
+       "  %y = rlx.expand %a : tensor<3x1xf64> -> tensor<2x3x4xf64>",
+       t((2, 3, 4))),
+    Op("reverse", [x("a", S3)],
+       "  %y = rlx.reverse %a axes = [0, 2] : " + t(S3), t(S3)),
+    Op("gather", [x("a", (5, 3)), const("i", (2, 3), elem="i64",
+                                          values=idx2)],
+       "  %y = rlx.gather %a, %i axis = 0 : tensor<5x3xf64>, tensor<2x3xi64>",
+       t((2, 3, 3))),
+    Op("gather/axis1", [x("a", (2, 5, 3)),
+                        const("i", (4,), elem="i64", values=idx1)],
+       "  %y = rlx.gather %a, %i axis = 1 : tensor<2x5x3xf64>, tensor<4xi64>",
+       t((2, 4, 3))),
+    Op("scatter_add", [x("a", (5, 3)), const("i", (4,), elem="i64",
+                                               values=idx1), x("u", (4, 3))],
+       "  %y = rlx.scatter_add %a, %i, %u axis = 0 : tensor<5x3xf64>, "
+       "tensor<4xi64>, tensor<4x3xf64>", t((5, 3))),
+]
+
+# ---------------------------------------------------------------------------
+# Norms, rope, attention
+# ---------------------------------------------------------------------------
+
+angles = r.uniform(0, 6, (3, 4))
+nn = [
+    Op("layer_norm", [x("a", S3), x("g", (4,)), x("b", (4,))],
+       "  %y = rlx.layer_norm %a, %g, %b {epsilon = 1.0e-5 : f32} : " +
+       t(S3) + ", " + t((4,)), t(S3)),
+    Op("rms_norm", [x("a", S3), x("g", (4,))],
+       "  %y = rlx.rms_norm %a, %g {epsilon = 1.0e-6 : f32} : " + t(S3) +
+       ", " + t((4,)), t(S3)),
+]
+for style in ("neox", "gptj"):
+    nn.append(Op("rope/" + style,
+                 [x("a", (2, 2, 3, 8)), x("c", (3, 4), values=np.cos(angles)),
+                  x("s", (3, 4), values=np.sin(angles))],
+                 '  %%y = rlx.rope %%a, %%c, %%s {style = "%s"} : %s, %s' % (
+                     style, t((2, 2, 3, 8)), t((3, 4))), t((2, 2, 3, 8))))
+
+
+def attention(kind, hkv=2, extra="", mask=None, tag=""):
+    q, kv = (1, 4, 3, 4), (1, hkv, 5, 4)
+    args = [x("q", q), x("k", kv), x("v", kv)]
+    operands, types = "%q, %k, %v", "%s, %s, %s" % (t(q), t(kv), t(kv))
+    if mask is not None:
+        args.append(mask)
+        operands += ", %m"
+        types += ", " + mask[1]
+    return Op("attention/%s_hkv%d%s" % (kind, hkv, tag), args,
+              "  %%y = rlx.attention %s mask = %s%s : %s" % (
+                  operands, kind, extra, types), t(q), jvp=False)
+
+
+custom = r.random((3, 5)) < 0.7
+custom[:, 0] = True
+nn += [
+    attention("none"), attention("none", 4), attention("causal"),
+    attention("sliding_window", extra=" window = 2"),
+    attention("custom", mask=const("m", (3, 5), elem="i1", values=custom)),
+    attention("bias", mask=const("m", (1, 1, 3, 5))),
+    attention("none", extra=" {scale = 0.3 : f32}", tag="_scale"),
+]
+
+# ---------------------------------------------------------------------------
+# Fused ops (unfused first)
+# ---------------------------------------------------------------------------
+
+fused = [
+    Op("fused_matmul_bias_act", [x("a", (3, 4)), x("w", (4, 5)),
+                                 x("b", (5,))],
+       "  %y = rlx.fused_matmul_bias_act %a, %w, %b activation = silu : "
+       "tensor<3x4xf64>, tensor<4x5xf64>, tensor<5xf64>", t((3, 5))),
+]
+
+groups = [elementwise, reductions, linalg, shape_ops, nn, fused]
+only = sys.argv[1:]
+for g in groups:
+    g = [op for op in g if not only or any(op.name.startswith(o)
+                                           for o in only)]
+    if g:
+        run_group(g)
+suite.finish()
