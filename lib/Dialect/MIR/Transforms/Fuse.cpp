@@ -205,19 +205,21 @@ template <typename NormOp> struct FuseResidualNorm : OpRewritePattern<NormOp> {
 // matmul, matmul → mul(silu(gate), up)
 //===----------------------------------------------------------------------===//
 
+/// The silu operand of `op` and its other operand, in either order:
+/// multiplication is commutative in floating point, so both orders compute
+/// the fused op's silu(gate) * up. Null silu when neither operand is one.
+static std::pair<SiluOp, Value> siluTimesUp(MulOp op) {
+  if (auto silu = op.getLhs().getDefiningOp<SiluOp>())
+    return {silu, op.getRhs()};
+  return {op.getRhs().getDefiningOp<SiluOp>(), op.getLhs()};
+}
+
 // silu(matmul(x, wg)) * matmul(x, wu) -> fused_swiglu(x, wg, wu)
 struct FuseSwiglu : OpRewritePattern<MulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MulOp op,
                                 PatternRewriter &rewriter) const override {
-    // Multiplication is commutative in floating point: either order of
-    // the mul computes the fused op's silu(gate) * up.
-    auto silu = op.getLhs().getDefiningOp<SiluOp>();
-    Value upValue = op.getRhs();
-    if (!silu) {
-      silu = op.getRhs().getDefiningOp<SiluOp>();
-      upValue = op.getLhs();
-    }
+    auto [silu, upValue] = siluTimesUp(op);
     if (!silu)
       return rewriter.notifyMatchFailure(op, "the mul reads no silu");
     auto gate = silu.getInput().getDefiningOp<MatmulOp>();
@@ -287,12 +289,7 @@ struct FuseSwigluConcatenated : OpRewritePattern<MulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MulOp op,
                                 PatternRewriter &rewriter) const override {
-    auto silu = op.getLhs().getDefiningOp<SiluOp>();
-    Value upValue = op.getRhs();
-    if (!silu) {
-      silu = op.getRhs().getDefiningOp<SiluOp>();
-      upValue = op.getLhs();
-    }
+    auto [silu, upValue] = siluTimesUp(op);
     if (!silu)
       return rewriter.notifyMatchFailure(op, "the mul reads no silu");
     auto [gate, gateStart, gateLength] = matmulColumns(silu.getInput());
