@@ -76,6 +76,13 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // Writing into planned buffers leaves copies of a buffer (or row) onto
+  // itself through two equal views; CSE makes the views one, and the copy
+  // folds away.
+  if (options.arena) {
+    pm.addPass(createCSEPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   // Per-row temporaries: allocated once outside the row loop, on the stack,
   // where LLVM keeps them in registers.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
