@@ -19,6 +19,7 @@
 
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
+#include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -40,10 +41,22 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
                            const CPUPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
+  if (options.arena) {
+    pm.addPass(createPlanMemoryPass());
+    pm.addPass(createLowerLIRPass());
+  }
   pm.addPass(createConvertRLXToLinalgPass());
+  // Each kernel's result computes straight into its planned buffer. This
+  // runs before CSE: CSE would merge the identical tensor.empty inits of two
+  // kernels, and elimination would then give both one kernel's buffer.
+  if (options.arena)
+    pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (options.fuseElementwise)
+  // From the arena, kernels run in program order over reused bytes: fusing
+  // one kernel's producer into a later kernel would move its reads past
+  // writes planned after them, so cross-op fusion is off there.
+  if (options.fuseElementwise && !options.arena)
     pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
   // With blas, matmuls stay linalg.generic for rlx-cpu-dispatch-blas.
   if (options.vectorizeMatmul && !options.blas)
@@ -65,6 +78,13 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // Writing into planned buffers leaves copies of a buffer (or row) onto
+  // itself through two equal views; CSE makes the views one, and the copy
+  // folds away.
+  if (options.arena) {
+    pm.addPass(createCSEPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   // Per-row temporaries: allocated once outside the row loop, on the stack,
   // where LLVM keeps them in registers.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());

@@ -8,6 +8,7 @@
 //
 // rlx-run FILE.mlir [--entry=FUNC] [--input=PATH.npy]... [--output=PATH.npy]...
 //         [--param=NAME=PATH.npy]... [--seed=N] [--bench=N] [--blas]
+//         [--arena] [--alloc-stats]
 //
 // Promotes the entry function's `rlx.param`s to trailing arguments
 // (--rlx-promote-params), compiles FILE with --rlx-cpu-pipeline, JIT-compiles
@@ -19,7 +20,8 @@
 // with 0xFF bytes first (NaN for floats, -1 for integers), so an element
 // the program fails to write shows up in the results (timed --bench runs
 // skip the fill). --blas sends f32/f64 matmuls to the BLAS library found
-// at run time.
+// at run time. --arena runs the program from one planned arena
+// (--rlx-plan-memory); --alloc-stats prints the checked run's allocations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +94,16 @@ static cl::opt<bool> useBlas("blas",
                                       "library found at run time "
                                       "(rlx-cpu-pipeline blas=true)"),
                              cl::init(false));
+static cl::opt<bool> useArena("arena",
+                              cl::desc("Plan the intermediates into one "
+                                       "arena and run from it "
+                                       "(rlx-cpu-pipeline arena=true)"),
+                              cl::init(false));
+static cl::opt<bool>
+    allocStats("alloc-stats",
+               cl::desc("Print the number and byte sizes of the "
+                        "allocations of the checked run"),
+               cl::init(false));
 
 //===----------------------------------------------------------------------===//
 // Poisoning allocator
@@ -113,7 +125,14 @@ static bool poisonAllocations = true;
 static constexpr uint64_t kCacheMinBytes = 1 << 20;
 static constexpr uint64_t kCacheMaxBytes = uint64_t(1) << 31;
 
+/// The requested sizes of the checked run's allocations (--alloc-stats).
+static std::vector<uint64_t> allocationLog;
+
 static void *allocate(uint64_t alignment, uint64_t size) {
+  if (poisonAllocations) {
+    std::lock_guard<std::mutex> lock(allocMutex);
+    allocationLog.push_back(size);
+  }
   size = std::max<uint64_t>((size + alignment - 1) / alignment * alignment,
                             alignment);
   void *p = nullptr;
@@ -600,6 +619,7 @@ int main(int argc, char **argv) {
     }
     options.blas = true;
   }
+  options.arena = useArena;
   rlx::buildCPUPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
@@ -679,6 +699,12 @@ int main(int argc, char **argv) {
 
   if (!runOnce())
     return 1;
+  if (allocStats) {
+    llvm::outs() << "allocations: " << allocationLog.size() << " (bytes:";
+    for (uint64_t size : allocationLog)
+      llvm::outs() << " " << size;
+    llvm::outs() << ")\n";
+  }
   std::vector<HostTensor> results = collect();
   for (auto [i, r] : llvm::enumerate(results)) {
     llvm::outs() << "result #" << i << ": " << npyDtype(r.elementType) << " "

@@ -38,6 +38,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Register-tile and vectorize f32/f64 matmuls whose "
                      "shapes fit the tiles (without blas)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> arena{
+      *this, "arena",
+      llvm::cl::desc("Plan every intermediate into one arena "
+                     "(--rlx-plan-memory) and run from it: one allocation "
+                     "for the intermediates (parameters must be arguments)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> blas{
       *this, "blas",
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "

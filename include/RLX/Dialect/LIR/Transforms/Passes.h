@@ -10,6 +10,8 @@
 #define RLX_DIALECT_LIR_TRANSFORMS_PASSES_H
 
 #include "RLX/Dialect/LIR/IR/RLXLIRDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

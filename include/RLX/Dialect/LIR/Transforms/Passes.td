@@ -70,4 +70,36 @@ def MemoryReportPass : Pass<"rlx-memory-report", "ModuleOp"> {
   ]);
 }
 
+def LowerLIRPass : Pass<"rlx-lower-lir", "ModuleOp"> {
+  let summary = "Lower rlx_lir to one allocation, views of it and "
+                "bufferization ops around the kernels' MIR";
+  let description = [{
+    The CPU path's bridge from a planned program to upstream bufferization:
+    `rlx_lir.arena` becomes one `memref.alloc` of `arena_size` bytes
+    (aligned as planned), each `rlx_lir.buffer` / `rlx_lir.alias` a
+    `memref.view` of it at its absolute offset, and each `rlx_lir.kernel`
+    its MIR body inline: memref inputs read through
+    `bufferization.to_tensor restrict`, outputs written with
+    `bufferization.materialize_in_destination ... restrict writable`,
+    results materialized into tensors of their own (never the arena's
+    bytes, which later kernels reuse). With `--eliminate-empty-tensors` before
+    one-shot bufferization, each kernel computes straight into its buffer.
+    `rlx_lir.weight` is not lowered yet (rlx-run binds parameters as
+    arguments): it fails with a diagnostic.
+
+    ```mlir
+    %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8>
+    %c0 = arith.constant 0 : index
+    %b0 = memref.view %arena[%c0][] : memref<256xi8> to memref<4x8xf32>
+    %x = bufferization.to_tensor %b0 restrict : memref<4x8xf32> to tensor<4x8xf32>
+    %g = rlx.gelu %x : tensor<4x8xf32>
+    bufferization.materialize_in_destination %g in restrict writable %b1
+        : (tensor<4x8xf32>, memref<4x8xf32>) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // RLX_DIALECT_LIR_TRANSFORMS_PASSES_TD
