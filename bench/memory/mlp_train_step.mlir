@@ -1,7 +1,8 @@
 // One training step of a 3-layer MLP classifier (784 -> 512 -> 512 -> 10,
-// relu, batch 128): forward, mean cross-entropy loss, and a hand-written
-// backward (autodiff's rlx.grad is not merged yet; see bench/memory/README
-// in RESULTS.md). The backward reads the forward's activations, so they
+// relu, batch 128): forward, mean cross-entropy loss, and a backward written
+// by hand, the comparison point for the one rlx.grad generates
+// (mlp_train_step_grad.mlir) and a backward for test/Integration/arena.py to
+// run from the arena. The backward reads the forward's activations, so they
 // live across the whole step, as in a framework. Returns the loss and the
 // six gradients; the parameters are rlx.params (the weight region).
 
