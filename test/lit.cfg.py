@@ -37,3 +37,8 @@ config.environment["MLIR_LIB_DIR"] = os.path.join(
 config.environment["PYTHONPATH"] = os.path.join(config.rlx_src_root, "test",
                                                 "Integration")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The PTX tests compile kernels with math (exp, rsqrt) that link the CUDA
+# toolkit's libdevice.
+if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
+    config.available_features.add("cuda-toolkit")

@@ -29,6 +29,7 @@ inline void registerAllPasses() {
   registerRLXConversionPasses();
   registerRLXTransformsPasses();
   registerCPUPipeline();
+  registerCUDAPipeline();
   registerOptimizePipeline();
 }
 
