@@ -20,11 +20,13 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-compile", "rlx-opt", "rlx-run"]
+tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-cuda-runtime-test"]
 
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%rlx_lib_dir",
+                             os.path.join(config.mlir_obj_dir, "lib")))
 config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
 config.environment["RLX_OPT"] = os.path.join(config.rlx_tools_dir, "rlx-opt")
 config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
