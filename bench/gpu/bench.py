@@ -89,7 +89,11 @@ def main():
     a = ap.parse_args()
     seed = int.from_bytes(os.urandom(4), "little")
     ours = Ours()
-    ours.rt.rlxCudaSetStream(ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
+    # One stream for everything (PyTorch's default stream is handle 0, which
+    # the runtime would take for "no stream set").
+    stream = torch.cuda.Stream()
+    torch.cuda.set_stream(stream)
+    ours.rt.rlxCudaSetStream(ctypes.c_void_p(stream.cuda_stream))
     dev = torch.cuda.get_device_name(0)
     ceil = gpu_peers.ceilings()
     print(f"{dev}: copy {ceil['copy_TBps']:.2f} TB/s; seed {seed}", flush=True)

@@ -207,7 +207,9 @@ void *mgpuStreamCreate(void) {
   const Driver *d = ready();
   Handle stream = nullptr;
   if (d)
-    check(d->cuStreamCreate(&stream, /*CU_STREAM_NON_BLOCKING=*/1),
+    // CU_STREAM_DEFAULT: ordered after work on the legacy default stream,
+    // where a caller that set no stream most likely wrote the inputs.
+    check(d->cuStreamCreate(&stream, /*CU_STREAM_DEFAULT=*/0),
           "cuStreamCreate");
   return stream;
 }

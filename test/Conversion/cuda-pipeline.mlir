@@ -4,9 +4,10 @@
 // An elementwise op is one kernel with 16-byte loads and stores; the
 // result is an out-parameter written in place (no allocation, no copy).
 // CHECK-LABEL: llvm.func @add(
+// CHECK-SAME:      %arg14: !llvm.ptr, %arg15: !llvm.ptr, {{.*}}, %arg20: i64) {
+// CHECK-NOT:     mgpuMemAlloc
 // CHECK-COUNT-1: gpu.launch_func
 // CHECK-NOT:     gpu.launch_func
-// CHECK-NOT:     mgpuMemAlloc
 // CHECK:         gpu.binary @add_kernel
 // CHECK-SAME:      .target sm_90
 // CHECK-SAME:      ld.global.v4.b32
