@@ -8,9 +8,9 @@
 //
 // The front of the CPU pipeline (HIR lowering, linalg, elementwise fusion,
 // one-shot bufferization), then results turned into out-parameters so that
-// the caller owns every device buffer it sees, one kernel per linalg op
-// (rlx-gpu-map-linalg), and upstream's GPU path: kernel outlining, one
-// stream per function (gpu-async-region), NVVM, gpu-to-llvm for the host
+// the caller owns every device buffer it sees, one kernel per row group
+// or linalg op (rlx-gpu-map-linalg), and upstream's GPU path: kernel outlining,
+// one stream per function (gpu-async-region), NVVM, gpu-to-llvm for the host
 // side (calls to the mgpu* functions of librlx_cuda_runtime) and
 // gpu-module-to-binary, which runs ptxas from the CUDA toolkit.
 //

@@ -70,8 +70,8 @@ const Driver *driver() {
       path = "libcuda.so.1";
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-      recordError(std::string("cannot load the CUDA driver ") + path +
-                  ": " + dlerror());
+      recordError(std::string("cannot load the CUDA driver ") + path + ": " +
+                  dlerror());
       return false;
     }
     bool ok = true;
@@ -110,8 +110,8 @@ bool check(CUresult result, const char *call) {
   const char *name = nullptr;
   if (const Driver *d = driver())
     d->cuGetErrorName(result, &name);
-  recordError(std::string(call) + " failed: " +
-              (name ? name : "unknown error") + " (" +
+  recordError(std::string(call) +
+              " failed: " + (name ? name : "unknown error") + " (" +
               std::to_string(result) + ")");
   return false;
 }
@@ -180,8 +180,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     recordError(std::string("no module for kernel ") + name);
     return nullptr;
   }
-  check(d->cuModuleGetFunction(&function, module, name),
-        "cuModuleGetFunction");
+  check(d->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction");
   return function;
 }
 
@@ -196,8 +195,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     recordError("launch of a kernel that was not loaded");
     return;
   }
-  check(d->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                          blockZ, smem, stream, params, extra),
+  check(d->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                          smem, stream, params, extra),
         "cuLaunchKernel");
 }
 

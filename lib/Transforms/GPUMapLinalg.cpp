@@ -6,12 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The first CUDA schedules: each linalg.generic becomes one kernel, either
-// one block per row (row reductions: softmax's max and sum, the norms'
-// sums) or one thread per point (everything else, 16-byte vector accesses
-// where the innermost loop is contiguous in every operand that reads it).
+// The first CUDA schedules: a row group (consecutive ops over the same
+// rows with a row reduction among them: softmax, the norms) becomes one
+// kernel of one block per row; any other linalg.generic one kernel, one
+// block per row for a row reduction, else one thread per point (16-byte
+// vector accesses where the innermost loop is contiguous in every operand
+// that reads it).
 //
-// Upstream's routes were tried first: `gpu-map-parallel-loops` +
+// Upstream's routes do not fit these schedules: `gpu-map-parallel-loops` +
 // `convert-parallel-loops-to-gpu` map a reduction's row loop to one thread
 // (each thread walks a row alone, every load uncoalesced), and tiling to
 // scf.forall with thread mappings needs a partial-result buffer per row
@@ -136,7 +138,8 @@ SmallVector<Value> loadLanes(ImplicitLocOpBuilder &b, linalg::GenericOp op,
   AffineMap map = op.getMatchingIndexingMap(&operand);
   SmallVector<Value> indices = operandIndices(b, map, ivs);
   if (lanes == 1 || !map.isFunctionOfDim(d))
-    return SmallVector<Value>(lanes, memref::LoadOp::create(b, source, indices));
+    return SmallVector<Value>(lanes,
+                              memref::LoadOp::create(b, source, indices));
   Type elem = cast<MemRefType>(source.getType()).getElementType();
   auto vecType = VectorType::get({lanes}, elem);
   Value vec = vector::LoadOp::create(
@@ -157,8 +160,7 @@ void storeLanes(ImplicitLocOpBuilder &b, linalg::GenericOp op,
     memref::StoreOp::create(b, values[0], operand.get(), indices);
     return;
   }
-  auto vecType = VectorType::get({(int64_t)values.size()},
-                                 values[0].getType());
+  auto vecType = VectorType::get({(int64_t)values.size()}, values[0].getType());
   Value vec = vector::FromElementsOp::create(b, vecType, values);
   vector::StoreOp::create(
       b, vec, operand.get(), indices, /*nontemporal=*/false,
@@ -248,16 +250,14 @@ int64_t product(ArrayRef<int64_t> values) {
 
 /// Creates a 1-D gpu.launch of `grid` x `block` before `op` and sets `b`
 /// inside its body.
-gpu::LaunchOp createLaunch(ImplicitLocOpBuilder &b, Operation *op,
-                           int64_t grid, int64_t block,
-                           TypeRange workgroup = {}) {
+gpu::LaunchOp createLaunch(ImplicitLocOpBuilder &b, Operation *op, int64_t grid,
+                           int64_t block, TypeRange workgroup = {}) {
   b.setInsertionPoint(op);
   Value one = cst(b, 1);
-  auto launch =
-      gpu::LaunchOp::create(b, cst(b, grid), one, one, cst(b, block), one, one,
-                            /*dynamicSharedMemorySize=*/nullptr,
-                            /*asyncTokenType=*/nullptr, ValueRange{},
-                            workgroup);
+  auto launch = gpu::LaunchOp::create(
+      b, cst(b, grid), one, one, cst(b, block), one, one,
+      /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, ValueRange{}, workgroup);
   Block &body = launch.getBody().front();
   b.setInsertionPointToEnd(&body);
   gpu::TerminatorOp::create(b);
@@ -265,27 +265,26 @@ gpu::LaunchOp createLaunch(ImplicitLocOpBuilder &b, Operation *op,
   return launch;
 }
 
-/// One block per row: strided per-thread partial values, then warp
-/// shuffles and one workgroup word per warp.
-void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
-                      const RowReduction &red, int64_t blockSize) {
+/// The workgroup buffer of one word per warp that a row reduction of
+/// `op` needs in a block of `block` threads.
+MemRefType warpWordsType(linalg::GenericOp op, int64_t block) {
+  Type accType = op.getBlock()->getArguments().back().getType();
+  return MemRefType::get({block / kWarpSize}, accType, AffineMap(),
+                         gpu::AddressSpaceAttr::get(
+                             op.getContext(), gpu::AddressSpace::Workgroup));
+}
+
+/// The reduction of one row (`rowIvs`) by the `block` threads of a block:
+/// strided per-thread partial values, then warp shuffles and one word of
+/// `smem` per warp; thread 0 stores the row's result.
+void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
+                          const RowReduction &red, int64_t block,
+                          ValueRange rowIvs, Value tid, Value smem) {
   linalg::GenericOp op = s.op;
-  unsigned numParallel = op.getNumParallelLoops();
-  ArrayRef<int64_t> rowRanges = ArrayRef(s.ranges).take_front(numParallel);
-  ArrayRef<int64_t> colRanges = ArrayRef(s.ranges).drop_front(numParallel);
-  int64_t rows = product(rowRanges), cols = product(colRanges);
-  int64_t threadsNeeded = llvm::divideCeil(cols, s.lanes);
-  int64_t block = std::min<int64_t>(
-      blockSize, llvm::divideCeil(threadsNeeded, kWarpSize) * kWarpSize);
+  ArrayRef<int64_t> colRanges = ArrayRef(s.ranges).drop_front(rowIvs.size());
+  int64_t cols = product(colRanges);
   int64_t warps = block / kWarpSize;
   Type accType = op.getBlock()->getArguments().back().getType();
-  auto smemType = MemRefType::get(
-      {warps}, accType, AffineMap(),
-      gpu::AddressSpaceAttr::get(b.getContext(),
-                                 gpu::AddressSpace::Workgroup));
-  gpu::LaunchOp launch = createLaunch(b, op, rows, block, {smemType});
-  Value tid = launch.getThreadIds().x;
-  SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
   Value neutral = arith::ConstantOp::create(b, red.neutral);
 
   // Each thread folds points tid*lanes, tid*lanes + block*lanes, ...
@@ -297,8 +296,7 @@ void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> ivs = rowIvs;
-    llvm::append_range(ivs,
-                       delinearize(b, loop.getInductionVar(), colRanges));
+    llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
     SmallVector<SmallVector<Value>> inputs;
     for (OpOperand *in : op.getDpsInputOperands())
       inputs.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
@@ -318,11 +316,10 @@ void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
   }
   Value partial = warpReduce(b, red, loop.getResult(0));
   if (warps > 1) {
-    Value smem = launch.getWorkgroupAttributions()[0];
     Value lane = arith::RemUIOp::create(b, tid, cst(b, kWarpSize));
     Value warp = arith::DivUIOp::create(b, tid, cst(b, kWarpSize));
-    Value isLane0 = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane,
-                                          cst(b, 0));
+    Value isLane0 =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, cst(b, 0));
     auto write = scf::IfOp::create(b, isLane0, /*withElse=*/false);
     {
       OpBuilder::InsertionGuard guard(b);
@@ -337,8 +334,8 @@ void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(read.thenBlock());
-      scf::YieldOp::create(b, ValueRange{memref::LoadOp::create(
-                                  b, smem, ValueRange{lane})});
+      scf::YieldOp::create(
+          b, ValueRange{memref::LoadOp::create(b, smem, ValueRange{lane})});
       b.setInsertionPointToStart(read.elseBlock());
       scf::YieldOp::create(b, neutral);
     }
@@ -354,6 +351,148 @@ void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
   ivs.append(colRanges.size(), cst(b, 0));
   Value initial = loadLanes(b, op, init, ivs, innermost, 1)[0];
   storeLanes(b, op, init, ivs, {combine(b, red, initial, partial)});
+  b.setInsertionPointAfter(store);
+}
+
+/// Threads per block for a row of `cols` points handled `lanes` at a time.
+int64_t rowBlockSize(int64_t cols, int64_t lanes, int64_t blockSize) {
+  int64_t threadsNeeded = llvm::divideCeil(cols, lanes);
+  return std::min<int64_t>(
+      blockSize, llvm::divideCeil(threadsNeeded, kWarpSize) * kWarpSize);
+}
+
+/// One block per row of a row reduction.
+void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
+                      const RowReduction &red, int64_t blockSize) {
+  linalg::GenericOp op = s.op;
+  unsigned numParallel = op.getNumParallelLoops();
+  ArrayRef<int64_t> rowRanges = ArrayRef(s.ranges).take_front(numParallel);
+  int64_t cols = product(ArrayRef(s.ranges).drop_front(numParallel));
+  int64_t block = rowBlockSize(cols, s.lanes, blockSize);
+  gpu::LaunchOp launch = createLaunch(b, op, product(rowRanges), block,
+                                      {warpWordsType(op, block)});
+  SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
+  emitRowReductionBody(b, s, red, block, rowIvs, launch.getThreadIds().x,
+                       launch.getWorkgroupAttributions()[0]);
+}
+
+/// An elementwise op over one row (`rowIvs`, its leading loops) by the
+/// `block` threads of a block, `lanes` consecutive points per thread.
+void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
+                            int64_t block, ValueRange rowIvs, Value tid) {
+  linalg::GenericOp op = s.op;
+  ArrayRef<int64_t> colRanges = ArrayRef(s.ranges).drop_front(rowIvs.size());
+  unsigned innermost = s.ranges.size() - 1;
+  Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
+  auto loop = scf::ForOp::create(b, start, cst(b, product(colRanges)),
+                                 cst(b, block * s.lanes));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> ivs(rowIvs);
+  llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
+  SmallVector<SmallVector<Value>> ins, outs;
+  for (OpOperand *in : op.getDpsInputOperands())
+    ins.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (op.getMatchingBlockArgument(&init).use_empty()) {
+      Type elem = op.getMatchingBlockArgument(&init).getType();
+      outs.push_back(SmallVector<Value>(
+          s.lanes,
+          arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(elem)))));
+      continue;
+    }
+    outs.push_back(loadLanes(b, op, init, ivs, innermost, s.lanes));
+  }
+  SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
+  for (int64_t l = 0; l < s.lanes; ++l) {
+    SmallVector<Value> laneIvs(ivs);
+    if (l)
+      laneIvs[innermost] = arith::AddIOp::create(b, ivs[innermost], cst(b, l));
+    SmallVector<Value> args;
+    for (auto &lanes : ins)
+      args.push_back(lanes[l]);
+    for (auto &lanes : outs)
+      args.push_back(lanes[l]);
+    for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
+      results[r].push_back(v);
+  }
+  for (auto [init, lanes] : llvm::zip(op.getDpsInitsMutable(), results))
+    storeLanes(b, op, init, ivs, lanes);
+}
+
+/// A row group: consecutive ops over the same rows (the leading loops),
+/// at least one of them a row reduction, each reading what the others
+/// write only within its own row. It runs as one kernel of one block per
+/// row, the ops one after the other with a barrier between them, so that
+/// a row is read from memory once and re-read from the caches.
+struct RowGroup {
+  SmallVector<Schedule> ops;
+  SmallVector<std::optional<RowReduction>> reductions;
+  unsigned rowDims;
+};
+
+/// True if `map` addresses the row dims 0..rowDims-1 as its leading
+/// results and the other results depend on no row dim.
+bool staysInRow(AffineMap map, unsigned rowDims) {
+  if (map.getNumResults() < rowDims)
+    return false;
+  for (unsigned r = 0; r < map.getNumResults(); ++r) {
+    AffineExpr e = map.getResult(r);
+    if (r < rowDims) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || dim.getPosition() != r)
+        return false;
+      continue;
+    }
+    for (unsigned d = 0; d < rowDims; ++d)
+      if (e.isFunctionOfDim(d))
+        return false;
+  }
+  return true;
+}
+
+bool isValidRowGroup(RowGroup &g) {
+  if (g.ops.size() < 2 ||
+      llvm::none_of(g.reductions, [](auto &r) { return r.has_value(); }))
+    return false;
+  llvm::SmallPtrSet<Value, 8> written;
+  for (Schedule &s : g.ops)
+    for (Value init : s.op.getDpsInits())
+      written.insert(init);
+  for (Schedule &s : g.ops)
+    for (OpOperand &operand : s.op->getOpOperands())
+      if (written.contains(operand.get()) &&
+          !staysInRow(s.op.getMatchingIndexingMap(&operand), g.rowDims))
+        return false;
+  return true;
+}
+
+void emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g, int64_t blockSize) {
+  ArrayRef<int64_t> rowRanges =
+      ArrayRef(g.ops.front().ranges).take_front(g.rowDims);
+  int64_t block = kWarpSize;
+  for (Schedule &s : g.ops) {
+    int64_t cols = product(ArrayRef(s.ranges).drop_front(g.rowDims));
+    block = std::max(block, rowBlockSize(cols, s.lanes, blockSize));
+  }
+  SmallVector<Type> smemTypes;
+  for (auto [s, red] : llvm::zip(g.ops, g.reductions))
+    if (red)
+      smemTypes.push_back(warpWordsType(s.op, block));
+  // At the last op: allocations between the ops dominate it.
+  gpu::LaunchOp launch =
+      createLaunch(b, g.ops.back().op, product(rowRanges), block, smemTypes);
+  Value tid = launch.getThreadIds().x;
+  SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
+  unsigned nextSmem = 0;
+  for (auto [s, red] : llvm::zip(g.ops, g.reductions)) {
+    if (red)
+      emitRowReductionBody(b, s, *red, block, rowIvs, tid,
+                           launch.getWorkgroupAttributions()[nextSmem++]);
+    else
+      emitRowElementwiseBody(b, s, block, rowIvs, tid);
+    gpu::BarrierOp::create(b);
+  }
 }
 
 /// One thread per point of the parallel loops (times `lanes` consecutive
@@ -371,12 +510,10 @@ void emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
                                           : s.ranges[d]);
   int64_t points = product(threadRanges);
   int64_t grid = std::max<int64_t>(1, llvm::divideCeil(points, blockSize));
-  gpu::LaunchOp launch =
-      createLaunch(b, op, grid, std::min(points, blockSize));
+  gpu::LaunchOp launch = createLaunch(b, op, grid, std::min(points, blockSize));
   Value id = arith::AddIOp::create(
       b,
-      arith::MulIOp::create(b, launch.getBlockIds().x,
-                            launch.getBlockSize().x),
+      arith::MulIOp::create(b, launch.getBlockIds().x, launch.getBlockSize().x),
       launch.getThreadIds().x);
   Value inRange =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, id, cst(b, points));
@@ -395,8 +532,8 @@ void emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
   for (OpOperand &init : op.getDpsInitsMutable()) {
     if (reduction.empty() && op.getMatchingBlockArgument(&init).use_empty()) {
       Type elem = op.getMatchingBlockArgument(&init).getType();
-      Value unused = arith::ConstantOp::create(
-          b, cast<TypedAttr>(b.getZeroAttr(elem)));
+      Value unused =
+          arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(elem)));
       outs.push_back(SmallVector<Value>(s.lanes, unused));
       continue;
     }
@@ -459,8 +596,94 @@ void emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
     storeLanes(b, op, init, ivs, lanes);
 }
 
-struct GPUMapLinalgPass
-    : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
+/// Whether `s` can join a row group over `rowDims` leading loops of ranges
+/// `rowRanges`; sets its lanes.
+bool fitsRowGroup(Schedule &s, const std::optional<RowReduction> &red,
+                  unsigned rowDims, ArrayRef<int64_t> rowRanges) {
+  linalg::GenericOp op = s.op;
+  if (s.ranges.size() < rowDims ||
+      ArrayRef(s.ranges).take_front(rowDims) != rowRanges)
+    return false;
+  if (red ? op.getNumParallelLoops() != rowDims
+          : op.getNumReductionLoops() != 0)
+    return false;
+  unsigned innermost = s.ranges.size() - 1;
+  s.lanes = s.ranges.size() > rowDims
+                ? vectorLanes(op, innermost, s.ranges[innermost])
+                : 1;
+  return true;
+}
+
+/// Greedy row groups of consecutive generics (allocations and constants
+/// may lie between them).
+SmallVector<RowGroup> findRowGroups(func::FuncOp func) {
+  SmallVector<RowGroup> groups;
+  func.walk([&](Block *block) {
+    RowGroup current;
+    current.rowDims = 0;
+    auto flush = [&] {
+      if (isValidRowGroup(current))
+        groups.push_back(current);
+      current = RowGroup();
+      current.rowDims = 0;
+    };
+    for (Operation &op : *block) {
+      if (isa<memref::AllocOp, arith::ConstantOp>(op))
+        continue;
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic || !generic.hasPureBufferSemantics()) {
+        flush();
+        continue;
+      }
+      Schedule s{generic, generic.getStaticLoopRanges()};
+      if (s.ranges.empty() || llvm::any_of(s.ranges, ShapedType::isDynamic)) {
+        flush();
+        continue;
+      }
+      std::optional<RowReduction> red = matchRowReduction(generic);
+      // The first reduction fixes the rows; elementwise ops before it wait.
+      if (current.rowDims == 0 && red) {
+        unsigned rowDims = generic.getNumParallelLoops();
+        ArrayRef<int64_t> rowRanges = ArrayRef(s.ranges).take_front(rowDims);
+        bool allFit = llvm::all_of(current.ops, [&](Schedule &prev) {
+          return fitsRowGroup(prev, std::nullopt, rowDims, rowRanges);
+        });
+        if (!allFit)
+          flush();
+        current.rowDims = rowDims;
+      }
+      if (current.rowDims == 0) {
+        if (generic.getNumReductionLoops() != 0) {
+          flush();
+          continue;
+        }
+        current.ops.push_back(s);
+        current.reductions.push_back(std::nullopt);
+        continue;
+      }
+      SmallVector<int64_t> rowRanges(
+          ArrayRef(current.ops.empty() ? s.ranges : current.ops.front().ranges)
+              .take_front(current.rowDims));
+      if (!fitsRowGroup(s, red, current.rowDims, rowRanges)) {
+        flush();
+        // It may start the next group.
+        if (red) {
+          current.rowDims = generic.getNumParallelLoops();
+          fitsRowGroup(s, red, current.rowDims,
+                       ArrayRef(s.ranges).take_front(current.rowDims));
+        } else if (generic.getNumReductionLoops() != 0) {
+          continue;
+        }
+      }
+      current.ops.push_back(s);
+      current.reductions.push_back(red);
+    }
+    flush();
+  });
+  return groups;
+}
+
+struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -489,6 +712,15 @@ struct GPUMapLinalgPass
       }
     }
 
+    if (fuseRows) {
+      for (RowGroup &g : findRowGroups(func)) {
+        ImplicitLocOpBuilder b(g.ops.back().op.getLoc(), g.ops.back().op);
+        emitRowGroup(b, g, blockSize);
+        for (Schedule &s : g.ops)
+          rewriter.eraseOp(s.op);
+      }
+    }
+
     WalkResult result = func.walk([&](Operation *op) -> WalkResult {
       if (isa<memref::GetGlobalOp>(op))
         return op->emitError("rlx-gpu-map-linalg: constant buffers live in "
@@ -512,10 +744,9 @@ struct GPUMapLinalgPass
       ImplicitLocOpBuilder b(op->getLoc(), op);
       unsigned innermost = s.ranges.size() - 1;
       std::optional<RowReduction> red = matchRowReduction(generic);
-      bool innermostParallel =
-          generic.getNumLoops() > 0 &&
-          generic.getIteratorTypesArray()[innermost] ==
-              utils::IteratorType::parallel;
+      bool innermostParallel = generic.getNumLoops() > 0 &&
+                               generic.getIteratorTypesArray()[innermost] ==
+                                   utils::IteratorType::parallel;
       if (red && s.ranges[innermost] >= kWarpSize) {
         s.lanes = vectorLanes(generic, innermost, s.ranges[innermost]);
         emitRowReduction(b, s, *red, blockSize);
@@ -539,8 +770,7 @@ struct GPUMapLinalgPass
             alloc.getDynamicSizes(), alloc.getSymbolOperands());
       else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
         rewriter.replaceOpWithNewOp<gpu::DeallocOp>(
-            dealloc, /*asyncToken=*/Type(), ValueRange{},
-            dealloc.getMemref());
+            dealloc, /*asyncToken=*/Type(), ValueRange{}, dealloc.getMemref());
     });
   }
 };

@@ -21,19 +21,17 @@ func.func @add(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>) -> tensor<64x256x
 
 // -----
 
-// RMS norm: the initial value of the row sums, the sums (one block per
-// row, warp shuffles), the normalization.
+// RMS norm: one kernel of one block per row: the initial value of the
+// row sum, the sum (warp shuffles, one word per warp through shared
+// memory), the normalization, with barriers between them.
 // CHECK-LABEL: llvm.func @rms_norm(
-// CHECK-COUNT-3: gpu.launch_func
+// CHECK-COUNT-1: gpu.launch_func
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         gpu.binary @rms_norm_kernel
-// CHECK:         gpu.binary @rms_norm_kernel_0
 // CHECK-SAME:      ld.global.v4.b32
 // CHECK-SAME:      shfl.sync.bfly.b32
 // CHECK-SAME:      bar.sync
 // CHECK-SAME:      shfl.sync.bfly.b32
-// CHECK:         gpu.binary @rms_norm_kernel_1
-// CHECK-SAME:      ld.global.v4.b32
 // CHECK-SAME:      rsqrt
 // CHECK-SAME:      st.global.v4.b32
 // CHECK-NOT:     gpu.binary
@@ -44,22 +42,31 @@ func.func @rms_norm(%x: tensor<64x256xf32>, %w: tensor<256xf32>) -> tensor<64x25
 
 // -----
 
-// Softmax: row max and row sum of exp each one block per row with shuffle
-// reductions, then the normalization; two kernels set the initial values.
+// Softmax: one kernel: row max, then row sum of exp, both shuffle
+// reductions, then the normalization.
 // CHECK-LABEL: llvm.func @softmax(
-// CHECK-COUNT-5: gpu.launch_func
+// CHECK-COUNT-1: gpu.launch_func
 // CHECK-NOT:     gpu.launch_func
-// CHECK:         gpu.binary @softmax_kernel_0
+// CHECK:         gpu.binary @softmax_kernel
 // CHECK-SAME:      ld.global.v4.b32
 // CHECK-SAME:      shfl.sync.bfly.b32 {{[^"]*}}max.NaN.f32
-// CHECK:         gpu.binary @softmax_kernel_2
 // CHECK-SAME:      ex2.approx
 // CHECK-SAME:      shfl.sync.bfly.b32 {{[^"]*}}add.rn.f32
-// CHECK:         gpu.binary @softmax_kernel_3
-// CHECK-SAME:      ex2.approx
 // CHECK-SAME:      st.global.v4.b32
 // CHECK-NOT:     gpu.binary
 func.func @softmax(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
   %y = rlx.softmax %x axis = -1 : tensor<64x256xf32>
+  return %y : tensor<64x256xf32>
+}
+
+// -----
+
+// Residual + layer norm: the sum, mean, variance and output in one kernel.
+// CHECK-LABEL: llvm.func @residual_layer_norm(
+// CHECK-COUNT-1: gpu.launch_func
+// CHECK-NOT:     gpu.launch_func
+func.func @residual_layer_norm(%x: tensor<64x256xf32>, %r: tensor<64x256xf32>, %w: tensor<256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %s = rlx.add %x, %r : tensor<64x256xf32>, tensor<64x256xf32>
+  %y = rlx.layer_norm %s, %w, %b : tensor<64x256xf32>, tensor<256xf32>
   return %y : tensor<64x256xf32>
 }

@@ -40,8 +40,8 @@ void entryPoint(intptr_t gridX) {
   void *tmp = mgpuMemAlloc(4096, stream, false);
   int rows = 64;
   void *params[] = {&rows};
-  mgpuLaunchKernel(function, gridX, 1, 1, 256, 1, 1, 0, stream, params,
-                   nullptr, 1);
+  mgpuLaunchKernel(function, gridX, 1, 1, 256, 1, 1, 0, stream, params, nullptr,
+                   1);
   mgpuMemFree(tmp, stream);
   mgpuStreamSynchronize(stream);
   mgpuStreamDestroy(stream);

@@ -56,6 +56,82 @@ func.func @row_sum(%x: memref<128x4096xf32>, %y: memref<128xf32>) {
 
 // -----
 
+// A row group (RMS norm on buffers): the initial value, the row sum and
+// the normalization run as one kernel of one block per row, a barrier
+// after each; the last two read the sum of their own row only.
+// CHECK-LABEL: func.func @row_group
+// CHECK:         gpu.launch
+// CHECK-SAME:      workgroup(%[[W:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for
+// CHECK:             memref.store %{{.*}}, %[[SUM:.*]][%[[ROW:.*]]] : memref<16xf32>
+// CHECK:           gpu.barrier
+// CHECK:           scf.for
+// CHECK:             vector.load
+// CHECK:           gpu.shuffle  xor
+// CHECK:           gpu.barrier
+// CHECK:           memref.store %{{.*}}, %[[SUM]][%[[ROW]]]
+// CHECK:           gpu.barrier
+// CHECK:           scf.for
+// CHECK:             memref.load %[[SUM]][%[[ROW]]]
+// CHECK:             vector.store
+// CHECK:           gpu.barrier
+// CHECK-NOT:     gpu.launch
+func.func @row_group(%x: memref<16x256xf32>, %y: memref<16x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x256xf32>) outs(%sum : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<16x256xf32>, memref<16xf32>)
+      outs(%y : memref<16x256xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %r = math.rsqrt %s : f32
+    %n = arith.mulf %a, %r : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %sum : memref<16xf32>
+  return
+}
+
+// -----
+
+// A row sum read across rows by the next op (a transpose of the sums) is
+// no row group: two kernels.
+// CHECK-LABEL: func.func @cross_row
+// CHECK-COUNT-2: gpu.launch
+func.func @cross_row(%x: memref<16x256xf32>, %t: memref<16xf32>,
+                     %y: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x256xf32>) outs(%t : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
 // A column sum (reduction not innermost): one thread per column looping
 // over the rows, no shuffles; host allocations become device ones.
 // CHECK-LABEL: func.func @col_sum

@@ -194,8 +194,7 @@ static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
                " * free each distinct `allocated` pointer once. Inputs are "
                "read,\n"
                " * never written or kept. */\n")
-     << 
-        "#ifndef RLX_GENERATED_H\n#define RLX_GENERATED_H\n\n"
+     << "#ifndef RLX_GENERATED_H\n#define RLX_GENERATED_H\n\n"
         "#include <stdbool.h>\n#include <stdint.h>\n\n"
         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
         "typedef struct {\n  float re, im;\n} rlx_complex_f32;\n\n"

@@ -193,6 +193,14 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
       operand that reads the innermost loop has it as its contiguous last
       dim, each thread handles 16 bytes of it with vector loads and stores.
 
+    With `fuse-rows`, consecutive ops over the same leading (row) loops,
+    at least one of them a row reduction, each reading what another
+    writes only within its own row (softmax's max, sum and normalization,
+    the norms' statistics and output, the initial values of the
+    reductions), run as one kernel of one block per row, one op after the
+    other with a barrier between them: a row is read from memory once and
+    re-read from the caches.
+
     Only static shapes are supported; a dynamic one, a constant buffer
     (`memref.get_global`, host memory) or host code that reads or writes
     a buffer is an error naming the op. Later passes outline the launches
@@ -201,6 +209,9 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
            "Threads per block of each kernel">,
+    Option<"fuseRows", "fuse-rows", "bool", "true",
+           "Run each group of consecutive ops over the same rows with a row "
+           "reduction among them as one kernel">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
