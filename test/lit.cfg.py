@@ -20,11 +20,13 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-compile", "rlx-opt", "rlx-run"]
+tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-cuda-runtime-test"]
 
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%rlx_lib_dir",
+                             os.path.join(config.mlir_obj_dir, "lib")))
 config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
 config.environment["RLX_OPT"] = os.path.join(config.rlx_tools_dir, "rlx-opt")
 config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
@@ -37,3 +39,8 @@ config.environment["MLIR_LIB_DIR"] = os.path.join(
 config.environment["PYTHONPATH"] = os.path.join(config.rlx_src_root, "test",
                                                 "Integration")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The PTX tests compile kernels with math (exp, rsqrt) that link the CUDA
+# toolkit's libdevice.
+if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
+    config.available_features.add("cuda-toolkit")

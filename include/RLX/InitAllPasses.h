@@ -31,6 +31,7 @@ inline void registerAllPasses() {
   registerRLXConversionPasses();
   registerRLXTransformsPasses();
   registerCPUPipeline();
+  registerCUDAPipeline();
   registerOptimizePipeline();
 }
 

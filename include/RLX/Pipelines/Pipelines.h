@@ -57,6 +57,32 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// the runtime provides.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
+/// Options of `--rlx-cuda-pipeline`.
+struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("GPU architecture, e.g. sm_90"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the kernels become: isa (PTX text), bin (cubin, "
+                     "needs ptxas) or fatbin (needs ptxas and fatbinary)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit whose bin/ptxas and libdevice are used"),
+      llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size", llvm::cl::desc("Threads per block of each kernel"),
+      llvm::cl::init(256)};
+};
+
+/// rlx (MIR) -> linalg -> buffers -> one gpu.launch per linalg op -> the
+/// LLVM dialect for the host, with the kernels compiled for `chip` and
+/// embedded as a gpu.binary. Every function's results become trailing
+/// out-parameters (device buffers the caller allocates); the host code
+/// calls the mgpu* functions of librlx_cuda_runtime (CUDARuntime.h).
+void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
+
 /// Options of `--rlx-optimize`.
 struct OptimizePipelineOptions
     : public PassPipelineOptions<OptimizePipelineOptions> {
@@ -81,6 +107,9 @@ void markCPUEntryPoint(func::FuncOp fn);
 
 /// Registers `--rlx-cpu-pipeline`.
 void registerCPUPipeline();
+
+/// Registers `--rlx-cuda-pipeline`.
+void registerCUDAPipeline();
 
 /// Registers `--rlx-optimize`.
 void registerOptimizePipeline();

@@ -173,4 +173,51 @@ def CPUApproximateMathPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Run every linalg op on buffers as one gpu.launch";
+  let description = [{
+    After bufferization, replaces each `linalg` op of a host function by a
+    `gpu.launch` that computes it (named ops are generalized first,
+    `memref.copy` becomes a copy kernel), and host allocations by
+    `gpu.alloc` / `gpu.dealloc`. Two schedules:
+
+    - *row reduction*: a generic whose reduction loops all follow its
+      parallel loops, with one result accumulated by one associative
+      combiner (`acc = combine(acc, f(inputs))`, e.g. the max and sums of
+      softmax and the norms), runs one block per row: each thread folds a
+      strided part of the row, then the block combines the partial values
+      with warp shuffles (`gpu.shuffle xor`) and one word of workgroup
+      memory per warp;
+    - *pointwise*: anything else runs one thread per point of its parallel
+      loops, looping over its reduction loops if it has any. Where every
+      operand that reads the innermost loop has it as its contiguous last
+      dim, each thread handles 16 bytes of it with vector loads and stores.
+
+    With `fuse-rows`, consecutive ops over the same leading (row) loops,
+    at least one of them a row reduction, each reading what another
+    writes only within its own row (softmax's max, sum and normalization,
+    the norms' statistics and output, the initial values of the
+    reductions), run as one kernel of one block per row, one op after the
+    other with a barrier between them: a row is read from memory once and
+    re-read from the caches.
+
+    Only static shapes are supported; a dynamic one, a constant buffer
+    (`memref.get_global`, host memory) or host code that reads or writes
+    a buffer is an error naming the op. Later passes outline the launches
+    (`gpu-kernel-outlining`) and lower them to NVVM.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block of each kernel">,
+    Option<"fuseRows", "fuse-rows", "bool", "true",
+           "Run each group of consecutive ops over the same rows with a row "
+           "reduction among them as one kernel">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // RLX_TRANSFORMS_PASSES_TD

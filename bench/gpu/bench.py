@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""RLX's CUDA kernels against PyTorch eager and torch.compile, in one run.
+
+Run on the GPU machine from the folder bench/gpu/build.sh fills (it holds
+librlx_bench_kernels.so, librlx_cuda_runtime.so, gpu_peers.py and this file):
+
+    python3 bench.py [--json out.json]
+
+For each workload: fresh random inputs (a new seed every run, printed),
+our output poisoned with NaN, one call, the runtime's error checked, then
+||ours - ref|| / ||ref|| against the float64 reference of gpu_peers.py
+(f32 must be below 1e-4; a NaN or an unwritten element fails). Then ours,
+eager and torch.compile are timed in the same process with CUDA events
+(gpu_peers.bench: Triton's do_bench, median). Ours runs on PyTorch's
+current stream (rlxCudaSetStream), asynchronously like the peers.
+"""
+import argparse, ctypes, json, os, sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gpu_peers  # noqa: E402
+
+# workload of gpu_peers -> our entry point
+OURS = {
+    "rmsnorm_16384x4096": "rmsnorm",
+    "softmax_16384x4096": "softmax",
+    "swiglu_8192x11008": "swiglu",
+    "residual_layernorm_32768x768": "residual_layernorm",
+}
+TOL = {torch.float32: 1e-4}
+
+
+def descriptor(t):
+    """MLIR's memref descriptor of a contiguous CUDA tensor."""
+    rank = t.dim()
+
+    class Desc(ctypes.Structure):
+        _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                    ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),
+                    ("strides", ctypes.c_int64 * rank)]
+
+    assert t.is_cuda and t.is_contiguous() and t.data_ptr() % 16 == 0
+    return Desc(t.data_ptr(), t.data_ptr(), 0, (ctypes.c_int64 * rank)(*t.shape),
+                (ctypes.c_int64 * rank)(*t.stride()))
+
+
+class Ours:
+    def __init__(self):
+        torch.cuda.init()
+        torch.empty(1, device="cuda")  # the primary context, current here
+        self.rt = ctypes.CDLL(os.path.join(HERE, "librlx_cuda_runtime.so"),
+                              mode=ctypes.RTLD_GLOBAL)
+        self.rt.rlxCudaGetLastError.restype = ctypes.c_char_p
+        self.rt.rlxCudaSetStream.argtypes = [ctypes.c_void_p]
+        # Its global constructors load the kernels' cubins.
+        self.lib = ctypes.CDLL(os.path.join(HERE, "librlx_bench_kernels.so"))
+        self.check("loading the kernels")
+
+    def check(self, what):
+        err = self.rt.rlxCudaGetLastError()
+        if err:
+            raise RuntimeError(f"{what}: {err.decode()}")
+
+    def call(self, fn_name, args, out):
+        """Binds `fn_name` to fixed descriptors; returns a no-argument call."""
+        descs = [descriptor(t) for t in args + [out]]
+        ptrs = [ctypes.byref(d) for d in descs]
+        fn = getattr(self.lib, "_mlir_ciface_" + fn_name)
+        fn.restype = None
+
+        def run():
+            fn(*ptrs)
+        run.keep = (descs, args, out)
+        return run
+
+
+def rel_err(out, ref):
+    if not torch.isfinite(out).all():
+        return float("nan")
+    return ((out.double() - ref).norm() / ref.norm()).item()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json")
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    seed = int.from_bytes(os.urandom(4), "little")
+    ours = Ours()
+    # One stream for everything (PyTorch's default stream is handle 0, which
+    # the runtime would take for "no stream set").
+    stream = torch.cuda.Stream()
+    torch.cuda.set_stream(stream)
+    ours.rt.rlxCudaSetStream(ctypes.c_void_p(stream.cuda_stream))
+    dev = torch.cuda.get_device_name(0)
+    ceil = gpu_peers.ceilings()
+    print(f"{dev}: copy {ceil['copy_TBps']:.2f} TB/s; seed {seed}", flush=True)
+    rows, failures = [], 0
+    for name, fn_name in OURS.items():
+        if a.only not in name:
+            continue
+        fn, _, bytes_fn, _ = gpu_peers.WORKLOADS[name]
+        dtype = torch.float32
+        args = gpu_peers.make_inputs(name, dtype, seed=seed)
+        ref = gpu_peers.reference(name, args)
+        out = torch.full_like(ref, float("nan"), dtype=dtype)
+        run = ours.call(fn_name, args, out)
+        run()
+        torch.cuda.synchronize()
+        ours.check(name)
+        err = rel_err(out, ref)
+        ok = err < TOL[dtype]  # NaN compares false
+        failures += not ok
+        del ref
+        row = {"workload": name, "dtype": "float32", "rel_err": err, "ok": ok}
+        row["ours_ms"] = gpu_peers.bench(run)
+        ours.check(name + " (timed)")
+        row["eager_ms"] = gpu_peers.bench(lambda: fn(*args))
+        cfn = torch.compile(fn)
+        cfn(*args)
+        torch.cuda.synchronize()
+        row["compile_ms"] = gpu_peers.bench(lambda: cfn(*args))
+        nbytes = bytes_fn(4)
+        for k in ("ours", "eager", "compile"):
+            row[k + "_TBps"] = nbytes / row[k + "_ms"] / 1e9
+        row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
+        rows.append(row)
+        print(f"{name:30s} err {err:.1e} {'ok' if ok else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
+              f"  eager {row['eager_ms']:.3f}  compile {row['compile_ms']:.3f}", flush=True)
+        del args, out, run
+        torch.cuda.empty_cache()
+
+    print(f"\n{dev}, copy ceiling {ceil['copy_TBps']:.2f} TB/s, f32, seed {seed}")
+    print("| workload | rel err | ours ms | ours TB/s | eager ms | eager TB/s"
+          " | compile ms | compile TB/s | compile/ours |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['workload']} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} "
+              f"| {r['ours_ms']:.3f} | {r['ours_TBps']:.2f} | {r['eager_ms']:.3f} "
+              f"| {r['eager_TBps']:.2f} | {r['compile_ms']:.3f} | {r['compile_TBps']:.2f} "
+              f"| {r['compile/ours']:.2f} |")
+    if a.json:
+        json.dump({"device": dev, "seed": seed, "ceilings": ceil, "rows": rows},
+                  open(a.json, "w"), indent=1)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

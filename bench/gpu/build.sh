@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+#===- bench/gpu/build.sh - build the GPU benchmark's artifacts ------------===#
+#
+# Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+#===----------------------------------------------------------------------===#
+#
+# Compiles kernels.mlir with `rlx-compile --target=cuda` (cubin for sm_90,
+# ptxas from /usr/local/cuda) into librlx_bench_kernels.so, and puts it,
+# librlx_cuda_runtime.so, bench.py and shared/bench/gpu_peers.py into one
+# folder (default bench/gpu/out, ignored by git) that the GPU machine runs
+# with no LLVM/MLIR:
+#
+#     bash bench/gpu/build.sh [OUT_DIR]
+#     # on the GPU machine, with OUT_DIR carried:
+#     python3 OUT_DIR/bench.py
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD="${RLX_BUILD_DIR:-$ROOT/build}"
+OUT="${1:-$ROOT/bench/gpu/out}"
+PEERS="${RLX_GPU_PEERS:-$ROOT/../shared/bench/gpu_peers.py}"
+
+mkdir -p "$OUT"
+"$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
+  "$ROOT/bench/gpu/kernels.mlir" -o "$OUT/kernels.o" \
+  --header="$OUT/kernels.h"
+cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
+# $ORIGIN: the kernels library finds the runtime beside it.
+gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" \
+  -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
+rm "$OUT/kernels.o"
+install -m 644 "$ROOT/bench/gpu/bench.py" "$PEERS" "$OUT/"
+echo "bench/gpu: artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"

@@ -1,0 +1,25 @@
+// The memory-bound workloads of shared/bench/gpu_peers.py in f32, at its
+// shapes, compiled by bench/gpu/build.sh with rlx-compile --target=cuda.
+
+func.func @rmsnorm(%x: tensor<16384x4096xf32>, %w: tensor<4096xf32>) -> tensor<16384x4096xf32> {
+  %y = rlx.rms_norm %x, %w {epsilon = 1.0e-6 : f32} : tensor<16384x4096xf32>, tensor<4096xf32>
+  return %y : tensor<16384x4096xf32>
+}
+
+func.func @softmax(%x: tensor<16384x4096xf32>) -> tensor<16384x4096xf32> {
+  %y = rlx.softmax %x axis = -1 : tensor<16384x4096xf32>
+  return %y : tensor<16384x4096xf32>
+}
+
+func.func @swiglu(%g: tensor<8192x11008xf32>, %u: tensor<8192x11008xf32>) -> tensor<8192x11008xf32> {
+  %s = rlx.silu %g : tensor<8192x11008xf32>
+  %y = rlx.mul %s, %u : tensor<8192x11008xf32>, tensor<8192x11008xf32>
+  return %y : tensor<8192x11008xf32>
+}
+
+func.func @residual_layernorm(%x: tensor<32768x768xf32>, %r: tensor<32768x768xf32>,
+                              %w: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<32768x768xf32> {
+  %s = rlx.add %x, %r : tensor<32768x768xf32>, tensor<32768x768xf32>
+  %y = rlx.layer_norm %s, %w, %b {epsilon = 1.0e-5 : f32} : tensor<32768x768xf32>, tensor<768xf32>
+  return %y : tensor<32768x768xf32>
+}

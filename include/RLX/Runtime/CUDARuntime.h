@@ -1,0 +1,62 @@
+/*===- CUDARuntime.h - what programs from rlx-compile --target=cuda call -===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// librlx_cuda_runtime.so. The host code that --rlx-cuda-pipeline emits
+// (upstream gpu-to-llvm) calls the mgpu* functions below: module load and
+// unload from global constructors, then per entry-point call one stream,
+// stream-ordered allocations of temporaries and kernel launches. They are
+// implemented over the CUDA driver API, loaded at run time with
+// dlopen("libcuda.so.1") (or $RLX_CUDA_DRIVER), so the library builds and
+// links on machines without CUDA.
+//
+// Streams: by default each entry point runs on a stream of its own and
+// waits for it before returning. After rlxCudaSetStream(s) with s non-null
+// it enqueues everything on s and returns at once; the caller orders and
+// waits (e.g. s = torch.cuda.current_stream().cuda_stream).
+//
+// Errors: a failing driver call is reported on stderr and recorded; the
+// first one since the last rlxCudaClearError() is rlxCudaGetLastError().
+//
+//===----------------------------------------------------------------------===*/
+
+#ifndef RLX_RUNTIME_CUDARUNTIME_H
+#define RLX_RUNTIME_CUDARUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The runtime's own API. */
+void rlxCudaSetStream(void *stream);
+const char *rlxCudaGetLastError(void);
+void rlxCudaClearError(void);
+
+/* The functions upstream's gpu-to-llvm lowering calls. */
+void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+void *mgpuStreamCreate(void);
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RLX_RUNTIME_CUDARUNTIME_H */

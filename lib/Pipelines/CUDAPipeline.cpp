@@ -1,0 +1,96 @@
+//===- CUDAPipeline.cpp - the rlx-cuda-pipeline ---------------------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The front of the CPU pipeline (HIR lowering, linalg, elementwise fusion,
+// one-shot bufferization), then results turned into out-parameters so that
+// the caller owns every device buffer it sees, one kernel per row group
+// or linalg op (rlx-gpu-map-linalg), and upstream's GPU path: kernel outlining,
+// one stream per function (gpu-async-region), NVVM, gpu-to-llvm for the host
+// side (calls to the mgpu* functions of librlx_cuda_runtime) and
+// gpu-module-to-binary, which runs ptxas from the CUDA toolkit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Pipelines/Pipelines.h"
+
+#include "RLX/Conversion/Passes.h"
+#include "RLX/Dialect/HIR/Transforms/Passes.h"
+#include "RLX/Transforms/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void rlx::buildCUDAPipeline(OpPassManager &pm,
+                            const CUDAPipelineOptions &options) {
+  pm.addPass(createLowerHIRPass());
+  pm.addPass(createConvertRLXToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  GPUMapLinalgPassOptions map;
+  map.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createGPUMapLinalgPass(map));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.toolkit;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void rlx::registerCUDAPipeline() {
+  PassPipelineRegistration<CUDAPipelineOptions>(
+      "rlx-cuda-pipeline",
+      "Lower rlx_hir and rlx (MIR) through linalg, bufferization and GPU "
+      "kernels to the LLVM dialect with an embedded CUDA binary",
+      buildCUDAPipeline);
+}

@@ -1,0 +1,778 @@
+//===- GPUMapLinalg.cpp - one gpu.launch per linalg op on buffers ---------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The first CUDA schedules: a row group (consecutive ops over the same
+// rows with a row reduction among them: softmax, the norms) becomes one
+// kernel of one block per row; any other linalg.generic one kernel, one
+// block per row for a row reduction, else one thread per point (16-byte
+// vector accesses where the innermost loop is contiguous in every operand
+// that reads it).
+//
+// Upstream's routes do not fit these schedules: `gpu-map-parallel-loops` +
+// `convert-parallel-loops-to-gpu` map a reduction's row loop to one thread
+// (each thread walks a row alone, every load uncoalesced), and tiling to
+// scf.forall with thread mappings needs a partial-result buffer per row
+// reduction (linalg::tileReductionUsingForall) that then has to be merged
+// across threads through memory. Writing the kernels' loops here keeps the
+// reduction in registers and shuffles and the loads 16 bytes wide.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_GPUMAPLINALGPASS
+#include "RLX/Transforms/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kVectorBytes = 16;
+
+Value cst(ImplicitLocOpBuilder &b, int64_t v) {
+  return arith::ConstantIndexOp::create(b, v);
+}
+
+/// Splits the linear index `linear` into indices of `ranges` (row-major).
+SmallVector<Value> delinearize(ImplicitLocOpBuilder &b, Value linear,
+                               ArrayRef<int64_t> ranges) {
+  SmallVector<Value> ivs(ranges.size());
+  for (int64_t i = ranges.size() - 1; i >= 0; --i) {
+    if (i == 0) {
+      ivs[i] = linear;
+      break;
+    }
+    ivs[i] = arith::RemUIOp::create(b, linear, cst(b, ranges[i]));
+    linear = arith::DivUIOp::create(b, linear, cst(b, ranges[i]));
+  }
+  return ivs;
+}
+
+/// The indices of `operand` at loop point `ivs`.
+SmallVector<Value> operandIndices(ImplicitLocOpBuilder &b, AffineMap map,
+                                  ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (unsigned r = 0; r < map.getNumResults(); ++r) {
+    AffineExpr e = map.getResult(r);
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      indices.push_back(ivs[dim.getPosition()]);
+    else
+      indices.push_back(
+          affine::AffineApplyOp::create(b, map.getSubMap({r}), ivs));
+  }
+  return indices;
+}
+
+/// How one generic is computed: its loop ranges and the number of
+/// consecutive points of its innermost loop one thread handles (`lanes`,
+/// 1 or 16 bytes' worth).
+struct Schedule {
+  linalg::GenericOp op;
+  SmallVector<int64_t> ranges;
+  int64_t lanes = 1;
+};
+
+/// True if operand `map` reads loop `d` only as its last, contiguous dim.
+bool readsAsLastDim(AffineMap map, unsigned d) {
+  if (!map.isFunctionOfDim(d))
+    return true;
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!last || last.getPosition() != d)
+    return false;
+  for (AffineExpr e : map.getResults().drop_back())
+    if (e.isFunctionOfDim(d))
+      return false;
+  return true;
+}
+
+/// Lanes per thread along the innermost loop `d`: 16 bytes of the widest
+/// element, if every operand reading `d` has it as its contiguous last dim,
+/// its buffer has the identity layout (so a multiple of the lanes is a
+/// 16-byte aligned address) and the loop divides evenly.
+int64_t vectorLanes(linalg::GenericOp op, unsigned d, int64_t range) {
+  int64_t widest = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    unsigned bits = type.getElementTypeBitWidth();
+    if (bits % 8 || !type.getElementType().isIntOrFloat())
+      return 1;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.isFunctionOfDim(d) && !type.getLayout().isIdentity())
+      return 1;
+    if (!readsAsLastDim(map, d))
+      return 1;
+    widest = std::max<int64_t>(widest, bits / 8);
+  }
+  if (widest == 0)
+    return 1;
+  int64_t lanes = kVectorBytes / widest;
+  return lanes > 1 && range % lanes == 0 ? lanes : 1;
+}
+
+/// Loads `operand` at `ivs` for `lanes` consecutive points of loop `d`: one
+/// vector load split into lanes if the operand reads `d`, else one scalar
+/// load shared by every lane.
+SmallVector<Value> loadLanes(ImplicitLocOpBuilder &b, linalg::GenericOp op,
+                             OpOperand &operand, ValueRange ivs, unsigned d,
+                             int64_t lanes) {
+  Value source = operand.get();
+  if (!isa<MemRefType>(source.getType()))
+    return SmallVector<Value>(lanes, source);
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  SmallVector<Value> indices = operandIndices(b, map, ivs);
+  if (lanes == 1 || !map.isFunctionOfDim(d))
+    return SmallVector<Value>(lanes,
+                              memref::LoadOp::create(b, source, indices));
+  Type elem = cast<MemRefType>(source.getType()).getElementType();
+  auto vecType = VectorType::get({lanes}, elem);
+  Value vec = vector::LoadOp::create(
+      b, vecType, source, indices, /*nontemporal=*/false,
+      llvm::MaybeAlign(lanes * elem.getIntOrFloatBitWidth() / 8));
+  SmallVector<Value> out;
+  for (int64_t l = 0; l < lanes; ++l)
+    out.push_back(vector::ExtractOp::create(b, vec, l));
+  return out;
+}
+
+/// Stores one lane value per point of loop `d` into `operand` at `ivs`.
+void storeLanes(ImplicitLocOpBuilder &b, linalg::GenericOp op,
+                OpOperand &operand, ValueRange ivs, ArrayRef<Value> values) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  SmallVector<Value> indices = operandIndices(b, map, ivs);
+  if (values.size() == 1) {
+    memref::StoreOp::create(b, values[0], operand.get(), indices);
+    return;
+  }
+  auto vecType = VectorType::get({(int64_t)values.size()}, values[0].getType());
+  Value vec = vector::FromElementsOp::create(b, vecType, values);
+  vector::StoreOp::create(
+      b, vec, operand.get(), indices, /*nontemporal=*/false,
+      llvm::MaybeAlign(values.size() *
+                       values[0].getType().getIntOrFloatBitWidth() / 8));
+}
+
+/// Clones the body of `op` at point `ivs` with its block arguments bound to
+/// `args`; returns the yielded values.
+SmallVector<Value> cloneBody(ImplicitLocOpBuilder &b, linalg::GenericOp op,
+                             ValueRange ivs, ValueRange args) {
+  IRMapping mapping;
+  Block *body = op.getBlock();
+  mapping.map(body->getArguments(), args);
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  return llvm::map_to_vector(body->getTerminator()->getOperands(),
+                             [&](Value v) { return mapping.lookup(v); });
+}
+
+/// A row reduction: all parallel loops first, then all reduction loops, one
+/// result whose body is `combine(acc, f(inputs))` with `acc` used once and
+/// a combiner with a neutral element and a shuffle-able type.
+struct RowReduction {
+  Operation *combiner;
+  unsigned accOperand; // which operand of the combiner is the accumulator
+  TypedAttr neutral;
+};
+
+std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  auto iterators = op.getIteratorTypesArray();
+  unsigned firstReduction = op.getNumParallelLoops();
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if ((i < firstReduction) != (it == utils::IteratorType::parallel))
+      return std::nullopt;
+  BlockArgument acc = op.getBlock()->getArguments().back();
+  Value yielded = op.getBlock()->getTerminator()->getOperand(0);
+  Operation *combiner = yielded.getDefiningOp();
+  if (!combiner || combiner->getNumOperands() != 2 || !acc.hasOneUse() ||
+      combiner->getBlock() != op.getBlock())
+    return std::nullopt;
+  unsigned accOperand = combiner->getOperand(0) == acc ? 0 : 1;
+  if (combiner->getOperand(accOperand) != acc)
+    return std::nullopt;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  Type type = acc.getType();
+  if (!neutral || !(type.isF32() || type.isF64() || type.isInteger(32) ||
+                    type.isInteger(64)))
+    return std::nullopt;
+  return RowReduction{combiner, accOperand, *neutral};
+}
+
+Value combine(ImplicitLocOpBuilder &b, const RowReduction &red, Value acc,
+              Value x) {
+  IRMapping mapping;
+  mapping.map(red.combiner->getOperand(red.accOperand), acc);
+  mapping.map(red.combiner->getOperand(1 - red.accOperand), x);
+  return b.clone(*red.combiner, mapping)->getResult(0);
+}
+
+/// Combines `value` across the 32 lanes of each warp (butterfly shuffles:
+/// every lane ends with the total).
+Value warpReduce(ImplicitLocOpBuilder &b, const RowReduction &red,
+                 Value value) {
+  for (int32_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, value, offset, kWarpSize,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = combine(b, red, value, other);
+  }
+  return value;
+}
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+/// Creates a 1-D gpu.launch of `grid` x `block` before `op` and sets `b`
+/// inside its body.
+gpu::LaunchOp createLaunch(ImplicitLocOpBuilder &b, Operation *op, int64_t grid,
+                           int64_t block, TypeRange workgroup = {}) {
+  b.setInsertionPoint(op);
+  Value one = cst(b, 1);
+  auto launch = gpu::LaunchOp::create(
+      b, cst(b, grid), one, one, cst(b, block), one, one,
+      /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, ValueRange{}, workgroup);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToEnd(&body);
+  gpu::TerminatorOp::create(b);
+  b.setInsertionPointToStart(&body);
+  return launch;
+}
+
+/// The workgroup buffer of one word per warp that a row reduction of
+/// `op` needs in a block of `block` threads.
+MemRefType warpWordsType(linalg::GenericOp op, int64_t block) {
+  Type accType = op.getBlock()->getArguments().back().getType();
+  return MemRefType::get({block / kWarpSize}, accType, AffineMap(),
+                         gpu::AddressSpaceAttr::get(
+                             op.getContext(), gpu::AddressSpace::Workgroup));
+}
+
+/// The reduction of one row (`rowIvs`) by the `block` threads of a block:
+/// strided per-thread partial values, then warp shuffles and one word of
+/// `smem` per warp; thread 0 stores the row's result.
+void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
+                          const RowReduction &red, int64_t block,
+                          ValueRange rowIvs, Value tid, Value smem) {
+  linalg::GenericOp op = s.op;
+  ArrayRef<int64_t> colRanges = ArrayRef(s.ranges).drop_front(rowIvs.size());
+  int64_t cols = product(colRanges);
+  int64_t warps = block / kWarpSize;
+  Type accType = op.getBlock()->getArguments().back().getType();
+  Value neutral = arith::ConstantOp::create(b, red.neutral);
+
+  // Each thread folds points tid*lanes, tid*lanes + block*lanes, ...
+  unsigned innermost = s.ranges.size() - 1;
+  Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
+  auto loop = scf::ForOp::create(b, start, cst(b, cols),
+                                 cst(b, block * s.lanes), ValueRange{neutral});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> ivs = rowIvs;
+    llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
+    SmallVector<SmallVector<Value>> inputs;
+    for (OpOperand *in : op.getDpsInputOperands())
+      inputs.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
+    Value acc = loop.getRegionIterArgs()[0];
+    for (int64_t l = 0; l < s.lanes; ++l) {
+      SmallVector<Value> laneIvs = ivs;
+      if (l)
+        laneIvs[innermost] =
+            arith::AddIOp::create(b, ivs[innermost], cst(b, l));
+      SmallVector<Value> args;
+      for (auto &lanes : inputs)
+        args.push_back(lanes[l]);
+      args.push_back(acc);
+      acc = cloneBody(b, op, laneIvs, args)[0];
+    }
+    scf::YieldOp::create(b, acc);
+  }
+  Value partial = warpReduce(b, red, loop.getResult(0));
+  if (warps > 1) {
+    Value lane = arith::RemUIOp::create(b, tid, cst(b, kWarpSize));
+    Value warp = arith::DivUIOp::create(b, tid, cst(b, kWarpSize));
+    Value isLane0 =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, cst(b, 0));
+    auto write = scf::IfOp::create(b, isLane0, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(write.thenBlock());
+      memref::StoreOp::create(b, partial, smem, ValueRange{warp});
+    }
+    gpu::BarrierOp::create(b);
+    // Every warp reduces the per-warp words; only thread 0 stores.
+    Value hasWord = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, lane,
+                                          cst(b, warps));
+    auto read = scf::IfOp::create(b, accType, hasWord, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(read.thenBlock());
+      scf::YieldOp::create(
+          b, ValueRange{memref::LoadOp::create(b, smem, ValueRange{lane})});
+      b.setInsertionPointToStart(read.elseBlock());
+      scf::YieldOp::create(b, neutral);
+    }
+    partial = warpReduce(b, red, read.getResult(0));
+  }
+  Value isThread0 =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, cst(b, 0));
+  auto store = scf::IfOp::create(b, isThread0, /*withElse=*/false);
+  b.setInsertionPointToStart(store.thenBlock());
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  // The output map reads parallel loops only; pad ivs for the map.
+  SmallVector<Value> ivs = rowIvs;
+  ivs.append(colRanges.size(), cst(b, 0));
+  Value initial = loadLanes(b, op, init, ivs, innermost, 1)[0];
+  storeLanes(b, op, init, ivs, {combine(b, red, initial, partial)});
+  b.setInsertionPointAfter(store);
+}
+
+/// Threads per block for a row of `cols` points handled `lanes` at a time.
+int64_t rowBlockSize(int64_t cols, int64_t lanes, int64_t blockSize) {
+  int64_t threadsNeeded = llvm::divideCeil(cols, lanes);
+  return std::min<int64_t>(
+      blockSize, llvm::divideCeil(threadsNeeded, kWarpSize) * kWarpSize);
+}
+
+/// One block per row of a row reduction.
+void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
+                      const RowReduction &red, int64_t blockSize) {
+  linalg::GenericOp op = s.op;
+  unsigned numParallel = op.getNumParallelLoops();
+  ArrayRef<int64_t> rowRanges = ArrayRef(s.ranges).take_front(numParallel);
+  int64_t cols = product(ArrayRef(s.ranges).drop_front(numParallel));
+  int64_t block = rowBlockSize(cols, s.lanes, blockSize);
+  gpu::LaunchOp launch = createLaunch(b, op, product(rowRanges), block,
+                                      {warpWordsType(op, block)});
+  SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
+  emitRowReductionBody(b, s, red, block, rowIvs, launch.getThreadIds().x,
+                       launch.getWorkgroupAttributions()[0]);
+}
+
+/// An elementwise op over one row (`rowIvs`, its leading loops) by the
+/// `block` threads of a block, `lanes` consecutive points per thread.
+void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
+                            int64_t block, ValueRange rowIvs, Value tid) {
+  linalg::GenericOp op = s.op;
+  ArrayRef<int64_t> colRanges = ArrayRef(s.ranges).drop_front(rowIvs.size());
+  unsigned innermost = s.ranges.size() - 1;
+  Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
+  auto loop = scf::ForOp::create(b, start, cst(b, product(colRanges)),
+                                 cst(b, block * s.lanes));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> ivs(rowIvs);
+  llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
+  SmallVector<SmallVector<Value>> ins, outs;
+  for (OpOperand *in : op.getDpsInputOperands())
+    ins.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (op.getMatchingBlockArgument(&init).use_empty()) {
+      Type elem = op.getMatchingBlockArgument(&init).getType();
+      outs.push_back(SmallVector<Value>(
+          s.lanes,
+          arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(elem)))));
+      continue;
+    }
+    outs.push_back(loadLanes(b, op, init, ivs, innermost, s.lanes));
+  }
+  SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
+  for (int64_t l = 0; l < s.lanes; ++l) {
+    SmallVector<Value> laneIvs(ivs);
+    if (l)
+      laneIvs[innermost] = arith::AddIOp::create(b, ivs[innermost], cst(b, l));
+    SmallVector<Value> args;
+    for (auto &lanes : ins)
+      args.push_back(lanes[l]);
+    for (auto &lanes : outs)
+      args.push_back(lanes[l]);
+    for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
+      results[r].push_back(v);
+  }
+  for (auto [init, lanes] : llvm::zip(op.getDpsInitsMutable(), results))
+    storeLanes(b, op, init, ivs, lanes);
+}
+
+/// A row group: consecutive ops over the same rows (the leading loops),
+/// at least one of them a row reduction, each reading what the others
+/// write only within its own row. It runs as one kernel of one block per
+/// row, the ops one after the other with a barrier between them, so that
+/// a row is read from memory once and re-read from the caches.
+struct RowGroup {
+  SmallVector<Schedule> ops;
+  SmallVector<std::optional<RowReduction>> reductions;
+  unsigned rowDims;
+};
+
+/// True if `map` addresses the row dims 0..rowDims-1 as its leading
+/// results and the other results depend on no row dim.
+bool staysInRow(AffineMap map, unsigned rowDims) {
+  if (map.getNumResults() < rowDims)
+    return false;
+  for (unsigned r = 0; r < map.getNumResults(); ++r) {
+    AffineExpr e = map.getResult(r);
+    if (r < rowDims) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || dim.getPosition() != r)
+        return false;
+      continue;
+    }
+    for (unsigned d = 0; d < rowDims; ++d)
+      if (e.isFunctionOfDim(d))
+        return false;
+  }
+  return true;
+}
+
+bool isValidRowGroup(RowGroup &g) {
+  if (g.ops.size() < 2 ||
+      llvm::none_of(g.reductions, [](auto &r) { return r.has_value(); }))
+    return false;
+  llvm::SmallPtrSet<Value, 8> written;
+  for (Schedule &s : g.ops)
+    for (Value init : s.op.getDpsInits())
+      written.insert(init);
+  for (Schedule &s : g.ops)
+    for (OpOperand &operand : s.op->getOpOperands())
+      if (written.contains(operand.get()) &&
+          !staysInRow(s.op.getMatchingIndexingMap(&operand), g.rowDims))
+        return false;
+  return true;
+}
+
+void emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g, int64_t blockSize) {
+  ArrayRef<int64_t> rowRanges =
+      ArrayRef(g.ops.front().ranges).take_front(g.rowDims);
+  int64_t block = kWarpSize;
+  for (Schedule &s : g.ops) {
+    int64_t cols = product(ArrayRef(s.ranges).drop_front(g.rowDims));
+    block = std::max(block, rowBlockSize(cols, s.lanes, blockSize));
+  }
+  SmallVector<Type> smemTypes;
+  for (auto [s, red] : llvm::zip(g.ops, g.reductions))
+    if (red)
+      smemTypes.push_back(warpWordsType(s.op, block));
+  // At the last op: allocations between the ops dominate it.
+  gpu::LaunchOp launch =
+      createLaunch(b, g.ops.back().op, product(rowRanges), block, smemTypes);
+  Value tid = launch.getThreadIds().x;
+  SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
+  unsigned nextSmem = 0;
+  for (auto [s, red] : llvm::zip(g.ops, g.reductions)) {
+    if (red)
+      emitRowReductionBody(b, s, *red, block, rowIvs, tid,
+                           launch.getWorkgroupAttributions()[nextSmem++]);
+    else
+      emitRowElementwiseBody(b, s, block, rowIvs, tid);
+    gpu::BarrierOp::create(b);
+  }
+}
+
+/// One thread per point of the parallel loops (times `lanes` consecutive
+/// points of the innermost loop), looping over the reduction loops.
+void emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
+                   int64_t blockSize) {
+  linalg::GenericOp op = s.op;
+  SmallVector<unsigned> parallel, reduction;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::parallel ? parallel : reduction).push_back(i);
+  unsigned innermost = s.ranges.size() - 1;
+  SmallVector<int64_t> threadRanges;
+  for (unsigned d : parallel)
+    threadRanges.push_back(d == innermost ? s.ranges[d] / s.lanes
+                                          : s.ranges[d]);
+  int64_t points = product(threadRanges);
+  int64_t grid = std::max<int64_t>(1, llvm::divideCeil(points, blockSize));
+  gpu::LaunchOp launch = createLaunch(b, op, grid, std::min(points, blockSize));
+  Value id = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, launch.getBlockIds().x, launch.getBlockSize().x),
+      launch.getThreadIds().x);
+  Value inRange =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, id, cst(b, points));
+  auto guard = scf::IfOp::create(b, inRange, /*withElse=*/false);
+  b.setInsertionPointToStart(guard.thenBlock());
+
+  SmallVector<Value> ivs(s.ranges.size(), cst(b, 0));
+  for (auto [d, iv] : llvm::zip(parallel, delinearize(b, id, threadRanges)))
+    ivs[d] = d == innermost && s.lanes > 1
+                 ? arith::MulIOp::create(b, iv, cst(b, s.lanes))
+                 : iv;
+
+  // Outputs are loaded once per point and carried through the reduction
+  // loops; an elementwise body that ignores its output reads none.
+  SmallVector<SmallVector<Value>> outs;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    if (reduction.empty() && op.getMatchingBlockArgument(&init).use_empty()) {
+      Type elem = op.getMatchingBlockArgument(&init).getType();
+      Value unused =
+          arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(elem)));
+      outs.push_back(SmallVector<Value>(s.lanes, unused));
+      continue;
+    }
+    outs.push_back(loadLanes(b, op, init, ivs, innermost, s.lanes));
+  }
+
+  auto computeAt = [&](ImplicitLocOpBuilder &b, ValueRange pointIvs,
+                       ArrayRef<SmallVector<Value>> current) {
+    SmallVector<SmallVector<Value>> inputs;
+    for (OpOperand *in : op.getDpsInputOperands())
+      inputs.push_back(loadLanes(b, op, *in, pointIvs, innermost, s.lanes));
+    SmallVector<SmallVector<Value>> results(current.size());
+    for (int64_t l = 0; l < s.lanes; ++l) {
+      SmallVector<Value> laneIvs(pointIvs);
+      if (l)
+        laneIvs[innermost] =
+            arith::AddIOp::create(b, pointIvs[innermost], cst(b, l));
+      SmallVector<Value> args;
+      for (auto &lanes : inputs)
+        args.push_back(lanes[l]);
+      for (auto &lanes : current)
+        args.push_back(lanes[l]);
+      for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
+        results[r].push_back(v);
+    }
+    return results;
+  };
+
+  if (reduction.empty()) {
+    outs = computeAt(b, ivs, outs);
+  } else {
+    // Nested loops over the reduction dims (lanes is 1 here), carrying the
+    // outputs.
+    SmallVector<Value> carried;
+    for (auto &lanes : outs)
+      carried.push_back(lanes[0]);
+    SmallVector<scf::ForOp> loops;
+    for (unsigned d : reduction) {
+      auto loop = scf::ForOp::create(b, cst(b, 0), cst(b, s.ranges[d]),
+                                     cst(b, 1), carried);
+      if (!loops.empty())
+        scf::YieldOp::create(b, loop.getResults());
+      b.setInsertionPointToStart(loop.getBody());
+      ivs[d] = loop.getInductionVar();
+      carried = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
+      loops.push_back(loop);
+    }
+    SmallVector<SmallVector<Value>> current;
+    for (Value v : carried)
+      current.push_back({v});
+    SmallVector<Value> next;
+    for (auto &lanes : computeAt(b, ivs, current))
+      next.push_back(lanes[0]);
+    scf::YieldOp::create(b, next);
+    b.setInsertionPointAfter(loops.front());
+    for (auto [r, v] : llvm::enumerate(loops.front().getResults()))
+      outs[r] = {v};
+  }
+  for (auto [init, lanes] : llvm::zip(op.getDpsInitsMutable(), outs))
+    storeLanes(b, op, init, ivs, lanes);
+}
+
+/// Whether `s` can join a row group over `rowDims` leading loops of ranges
+/// `rowRanges`; sets its lanes.
+bool fitsRowGroup(Schedule &s, const std::optional<RowReduction> &red,
+                  unsigned rowDims, ArrayRef<int64_t> rowRanges) {
+  linalg::GenericOp op = s.op;
+  if (s.ranges.size() < rowDims ||
+      ArrayRef(s.ranges).take_front(rowDims) != rowRanges)
+    return false;
+  if (red ? op.getNumParallelLoops() != rowDims
+          : op.getNumReductionLoops() != 0)
+    return false;
+  unsigned innermost = s.ranges.size() - 1;
+  s.lanes = s.ranges.size() > rowDims
+                ? vectorLanes(op, innermost, s.ranges[innermost])
+                : 1;
+  return true;
+}
+
+/// Greedy row groups of consecutive generics (allocations and constants
+/// may lie between them).
+SmallVector<RowGroup> findRowGroups(func::FuncOp func) {
+  SmallVector<RowGroup> groups;
+  func.walk([&](Block *block) {
+    RowGroup current;
+    current.rowDims = 0;
+    auto flush = [&] {
+      if (isValidRowGroup(current))
+        groups.push_back(current);
+      current = RowGroup();
+      current.rowDims = 0;
+    };
+    for (Operation &op : *block) {
+      if (isa<memref::AllocOp, arith::ConstantOp>(op))
+        continue;
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic || !generic.hasPureBufferSemantics()) {
+        flush();
+        continue;
+      }
+      Schedule s{generic, generic.getStaticLoopRanges()};
+      if (s.ranges.empty() || llvm::any_of(s.ranges, ShapedType::isDynamic)) {
+        flush();
+        continue;
+      }
+      std::optional<RowReduction> red = matchRowReduction(generic);
+      // The first reduction fixes the rows; elementwise ops before it wait.
+      if (current.rowDims == 0 && red) {
+        unsigned rowDims = generic.getNumParallelLoops();
+        ArrayRef<int64_t> rowRanges = ArrayRef(s.ranges).take_front(rowDims);
+        bool allFit = llvm::all_of(current.ops, [&](Schedule &prev) {
+          return fitsRowGroup(prev, std::nullopt, rowDims, rowRanges);
+        });
+        if (!allFit)
+          flush();
+        current.rowDims = rowDims;
+      }
+      if (current.rowDims == 0) {
+        if (generic.getNumReductionLoops() != 0) {
+          flush();
+          continue;
+        }
+        current.ops.push_back(s);
+        current.reductions.push_back(std::nullopt);
+        continue;
+      }
+      SmallVector<int64_t> rowRanges(
+          ArrayRef(current.ops.empty() ? s.ranges : current.ops.front().ranges)
+              .take_front(current.rowDims));
+      if (!fitsRowGroup(s, red, current.rowDims, rowRanges)) {
+        flush();
+        // It may start the next group.
+        if (red) {
+          current.rowDims = generic.getNumParallelLoops();
+          fitsRowGroup(s, red, current.rowDims,
+                       ArrayRef(s.ranges).take_front(current.rowDims));
+        } else if (generic.getNumReductionLoops() != 0) {
+          continue;
+        }
+      }
+      current.ops.push_back(s);
+      current.reductions.push_back(red);
+    }
+    flush();
+  });
+  return groups;
+}
+
+struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    IRRewriter rewriter(&getContext());
+
+    // Copies and named ops become generics.
+    SmallVector<Operation *> toGeneralize;
+    func.walk([&](Operation *op) {
+      if (isa<memref::CopyOp>(op) ||
+          (isa<linalg::LinalgOp>(op) && !isa<linalg::GenericOp>(op)))
+        toGeneralize.push_back(op);
+    });
+    for (Operation *op : toGeneralize) {
+      rewriter.setInsertionPoint(op);
+      if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        linalg::makeMemRefCopyOp(rewriter, copy.getLoc(), copy.getSource(),
+                                 copy.getTarget());
+        rewriter.eraseOp(copy);
+        continue;
+      }
+      if (failed(linalg::generalizeNamedOp(rewriter,
+                                           cast<linalg::LinalgOp>(op)))) {
+        op->emitError("rlx-gpu-map-linalg: cannot generalize this op");
+        return signalPassFailure();
+      }
+    }
+
+    if (fuseRows) {
+      for (RowGroup &g : findRowGroups(func)) {
+        ImplicitLocOpBuilder b(g.ops.back().op.getLoc(), g.ops.back().op);
+        emitRowGroup(b, g, blockSize);
+        for (Schedule &s : g.ops)
+          rewriter.eraseOp(s.op);
+      }
+    }
+
+    WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+      if (isa<memref::GetGlobalOp>(op))
+        return op->emitError("rlx-gpu-map-linalg: constant buffers live in "
+                             "host memory; not supported on the GPU yet");
+      if (isa<memref::LoadOp, memref::StoreOp>(op) &&
+          !op->getParentOfType<gpu::LaunchOp>())
+        return op->emitError(
+            "rlx-gpu-map-linalg: host code reads or writes a device buffer");
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic)
+        return WalkResult::advance();
+      if (!generic.hasPureBufferSemantics())
+        return op->emitError("rlx-gpu-map-linalg: expects buffers (run "
+                             "bufferization first)");
+      Schedule s{generic, generic.getStaticLoopRanges()};
+      if (llvm::any_of(s.ranges, ShapedType::isDynamic))
+        return op->emitError(
+            "rlx-gpu-map-linalg: dynamic shapes are not supported yet");
+      if (s.ranges.empty())
+        s.ranges.push_back(1);
+      ImplicitLocOpBuilder b(op->getLoc(), op);
+      unsigned innermost = s.ranges.size() - 1;
+      std::optional<RowReduction> red = matchRowReduction(generic);
+      bool innermostParallel = generic.getNumLoops() > 0 &&
+                               generic.getIteratorTypesArray()[innermost] ==
+                                   utils::IteratorType::parallel;
+      if (red && s.ranges[innermost] >= kWarpSize) {
+        s.lanes = vectorLanes(generic, innermost, s.ranges[innermost]);
+        emitRowReduction(b, s, *red, blockSize);
+      } else {
+        if (generic.getNumReductionLoops() == 0 && innermostParallel)
+          s.lanes = vectorLanes(generic, innermost, s.ranges[innermost]);
+        emitPointwise(b, s, blockSize);
+      }
+      rewriter.eraseOp(op);
+      return WalkResult::skip();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+
+    // Host allocations become device allocations.
+    func.walk([&](Operation *op) {
+      rewriter.setInsertionPoint(op);
+      if (auto alloc = dyn_cast<memref::AllocOp>(op))
+        rewriter.replaceOpWithNewOp<gpu::AllocOp>(
+            alloc, alloc.getType(), /*asyncToken=*/Type(), ValueRange{},
+            alloc.getDynamicSizes(), alloc.getSymbolOperands());
+      else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+        rewriter.replaceOpWithNewOp<gpu::DeallocOp>(
+            dealloc, /*asyncToken=*/Type(), ValueRange{}, dealloc.getMemref());
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,74 @@
+//===- CUDARuntimeTest.cpp - host-side logic of librlx_cuda_runtime -------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// rlx-cuda-runtime-test SCENARIO: drives the mgpu* functions as compiled
+// host code does and prints the driver calls they made (from the fake
+// driver, $RLX_CUDA_DRIVER) and the runtime's recorded error; the lit test
+// checks both with FileCheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Runtime/CUDARuntime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+namespace {
+/// The fake driver's call log, if the fake is the driver in use.
+const char *driverLog() {
+  const char *path = getenv("RLX_CUDA_DRIVER");
+  void *lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
+  auto fn = lib ? reinterpret_cast<const char *(*)()>(dlsym(lib, "fakeCudaLog"))
+                : nullptr;
+  return fn ? fn() : "(no driver log)\n";
+}
+
+/// What an entry point of one kernel does: stream, temporary, launch,
+/// free, wait, destroy.
+void entryPoint(intptr_t gridX) {
+  static char image[] = "cubin-bytes";
+  void *module = mgpuModuleLoad(image, sizeof(image));
+  void *function = mgpuModuleGetFunction(module, "softmax_kernel");
+  void *stream = mgpuStreamCreate();
+  void *tmp = mgpuMemAlloc(4096, stream, false);
+  int rows = 64;
+  void *params[] = {&rows};
+  mgpuLaunchKernel(function, gridX, 1, 1, 256, 1, 1, 0, stream, params, nullptr,
+                   1);
+  mgpuMemFree(tmp, stream);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2)
+    return 2;
+  const char *scenario = argv[1];
+  if (!strcmp(scenario, "own-stream")) {
+    entryPoint(64);
+  } else if (!strcmp(scenario, "user-stream")) {
+    rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
+    entryPoint(64);
+  } else if (!strcmp(scenario, "launch-error")) {
+    entryPoint(0);
+  } else if (!strcmp(scenario, "no-driver")) {
+    void *stream = mgpuStreamCreate();
+    printf("stream %p\n", stream);
+  } else {
+    return 2;
+  }
+  printf("%s", driverLog());
+  const char *error = rlxCudaGetLastError();
+  printf("error: %s\n", error ? error : "none");
+  rlxCudaClearError();
+  printf("after clear: %s\n", rlxCudaGetLastError() ? "error" : "none");
+  return 0;
+}

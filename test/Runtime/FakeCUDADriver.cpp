@@ -1,0 +1,110 @@
+//===- FakeCUDADriver.cpp - a CUDA driver that records its calls ----------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Stands in for libcuda.so.1 in the runtime's unit test (no GPU in CI):
+// the entry points librlx_cuda_runtime looks up, each appending one line
+// to a log the test reads back. A launch with gridX == 0 fails with
+// CUDA_ERROR_INVALID_VALUE (1), as the real driver's does.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+namespace {
+std::string callLog;
+int contextCurrent = 0;
+int handles = 0;
+
+void log(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void log(const char *format, ...) {
+  char line[256];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(line, sizeof(line), format, args);
+  va_end(args);
+  callLog += line;
+  callLog += '\n';
+}
+
+void *newHandle() { return reinterpret_cast<void *>(0x1000 * ++handles); }
+} // namespace
+
+extern "C" {
+const char *fakeCudaLog() { return callLog.c_str(); }
+void fakeCudaClearLog() { callLog.clear(); }
+
+int cuInit(unsigned flags) {
+  log("cuInit %u", flags);
+  return 0;
+}
+int cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return 0;
+}
+int cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  log("cuDevicePrimaryCtxRetain %d", device);
+  *ctx = newHandle();
+  return 0;
+}
+int cuCtxGetCurrent(void **ctx) {
+  *ctx = contextCurrent ? reinterpret_cast<void *>(0x1) : nullptr;
+  return 0;
+}
+int cuCtxSetCurrent(void *) {
+  contextCurrent = 1;
+  log("cuCtxSetCurrent");
+  return 0;
+}
+int cuModuleLoadData(void **module, const void *image) {
+  log("cuModuleLoadData %s", static_cast<const char *>(image));
+  *module = newHandle();
+  return 0;
+}
+int cuModuleUnload(void *) { return 0; }
+int cuModuleGetFunction(void **function, void *, const char *name) {
+  log("cuModuleGetFunction %s", name);
+  *function = newHandle();
+  return 0;
+}
+int cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                   unsigned by, unsigned bz, unsigned smem, void *stream,
+                   void **params, void **) {
+  log("cuLaunchKernel grid %u %u %u block %u %u %u smem %u stream %p "
+      "param0 %d",
+      gx, gy, gz, bx, by, bz, smem, stream, *static_cast<int *>(params[0]));
+  return gx == 0 ? 1 : 0;
+}
+int cuStreamCreate(void **stream, unsigned) {
+  *stream = newHandle();
+  log("cuStreamCreate %p", *stream);
+  return 0;
+}
+int cuStreamDestroy_v2(void *stream) {
+  log("cuStreamDestroy %p", stream);
+  return 0;
+}
+int cuStreamSynchronize(void *stream) {
+  log("cuStreamSynchronize %p", stream);
+  return 0;
+}
+int cuMemAllocAsync(unsigned long long *ptr, size_t size, void *stream) {
+  *ptr = 0x100000;
+  log("cuMemAllocAsync %zu %p", size, stream);
+  return 0;
+}
+int cuMemFreeAsync(unsigned long long ptr, void *stream) {
+  log("cuMemFreeAsync %llx %p", ptr, stream);
+  return 0;
+}
+int cuGetErrorName(int error, const char **name) {
+  *name = error == 1 ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_UNKNOWN";
+  return 0;
+}
+}

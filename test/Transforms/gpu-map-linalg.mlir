@@ -1,0 +1,181 @@
+// RUN: rlx-opt %s --rlx-gpu-map-linalg --split-input-file -verify-diagnostics | FileCheck %s
+
+// An elementwise generic: one thread per 4 consecutive f32 (16 bytes), one
+// vector load per operand that reads the innermost loop, a scalar load for
+// the broadcast one.
+// CHECK-LABEL: func.func @scale
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[C64]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[C256]],
+// CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<64x1024xf32>, vector<4xf32>
+// CHECK:           memref.load %{{.*}} : memref<64xf32>
+// CHECK-COUNT-4:   arith.mulf
+// CHECK:           vector.store %{{.*}} {alignment = 16 : i64} : memref<64x1024xf32>, vector<4xf32>
+// CHECK-NOT:     linalg.generic
+func.func @scale(%x: memref<64x1024xf32>, %s: memref<64xf32>,
+                 %y: memref<64x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<64x1024xf32>, memref<64xf32>)
+      outs(%y : memref<64x1024xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A row sum: one block of 256 threads per row, each thread folding 4
+// columns at a time, then butterfly shuffles within each warp and one
+// workgroup word per warp.
+// CHECK-LABEL: func.func @row_sum
+// CHECK:         gpu.launch {{.*}} workgroup(%[[SMEM:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for
+// CHECK:             vector.load
+// CHECK-COUNT-4:     arith.addf
+// CHECK:           gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK:           memref.store %{{.*}}, %[[SMEM]]
+// CHECK:           gpu.barrier
+// CHECK:           memref.load %[[SMEM]]
+// CHECK:           gpu.shuffle  xor
+func.func @row_sum(%x: memref<128x4096xf32>, %y: memref<128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<128x4096xf32>) outs(%y : memref<128xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A row group (RMS norm on buffers): the initial value, the row sum and
+// the normalization run as one kernel of one block per row, a barrier
+// after each; the last two read the sum of their own row only.
+// CHECK-LABEL: func.func @row_group
+// CHECK:         gpu.launch
+// CHECK-SAME:      workgroup(%[[W:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for
+// CHECK:             memref.store %{{.*}}, %[[SUM:.*]][%[[ROW:.*]]] : memref<16xf32>
+// CHECK:           gpu.barrier
+// CHECK:           scf.for
+// CHECK:             vector.load
+// CHECK:           gpu.shuffle  xor
+// CHECK:           gpu.barrier
+// CHECK:           memref.store %{{.*}}, %[[SUM]][%[[ROW]]]
+// CHECK:           gpu.barrier
+// CHECK:           scf.for
+// CHECK:             memref.load %[[SUM]][%[[ROW]]]
+// CHECK:             vector.store
+// CHECK:           gpu.barrier
+// CHECK-NOT:     gpu.launch
+func.func @row_group(%x: memref<16x256xf32>, %y: memref<16x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x256xf32>) outs(%sum : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<16x256xf32>, memref<16xf32>)
+      outs(%y : memref<16x256xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %r = math.rsqrt %s : f32
+    %n = arith.mulf %a, %r : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %sum : memref<16xf32>
+  return
+}
+
+// -----
+
+// A row sum read across rows by the next op (a transpose of the sums) is
+// no row group: two kernels.
+// CHECK-LABEL: func.func @cross_row
+// CHECK-COUNT-2: gpu.launch
+func.func @cross_row(%x: memref<16x256xf32>, %t: memref<16xf32>,
+                     %y: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x256xf32>) outs(%t : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// A column sum (reduction not innermost): one thread per column looping
+// over the rows, no shuffles; host allocations become device ones.
+// CHECK-LABEL: func.func @col_sum
+// CHECK:         %[[T:.*]] = gpu.alloc () : memref<64xf32>
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK-NOT:       gpu.shuffle
+// CHECK:         gpu.launch
+// CHECK:         gpu.dealloc %[[T]]
+func.func @col_sum(%x: memref<128x64xf32>, %y: memref<64xf32>) {
+  %t = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<128x64xf32>) outs(%t : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %t, %y : memref<64xf32> to memref<64xf32>
+  memref.dealloc %t : memref<64xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
+  // expected-error @below {{rlx-gpu-map-linalg: dynamic shapes are not supported yet}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+                                   affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+memref.global "private" constant @w : memref<4xf32> = dense<1.0>
+func.func @constant(%y: memref<4xf32>) {
+  // expected-error @below {{rlx-gpu-map-linalg: constant buffers live in host memory; not supported on the GPU yet}}
+  %w = memref.get_global @w : memref<4xf32>
+  memref.copy %w, %y : memref<4xf32> to memref<4xf32>
+  return
+}
