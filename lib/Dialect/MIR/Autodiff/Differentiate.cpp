@@ -109,7 +109,8 @@ static LogicalResult forwardSweep(ArrayRef<Operation *> ops,
       operandTs.push_back(tangents.lookup(operand));
       any |= bool(operandTs.back());
     }
-    if (!any)
+    // No tangent comes out of an op without float results (cmp, argmax).
+    if (!any || llvm::none_of(op->getResultTypes(), isDifferentiable))
       continue;
     DifferentiableOpInterface rule = getRule(op, user);
     if (!rule)
