@@ -355,7 +355,16 @@ shape_ops = [
 # ---------------------------------------------------------------------------
 
 angles = r.uniform(0, 6, (3, 4))
+NC = (2, 4, 3, 2)
 nn = [
+    Op("group_norm", [x("a", NC), x("g", (4,)), x("b", (4,))],
+       "  %y = rlx.group_norm %a, %g, %b {num_groups = 2 : i64} : " + t(NC) +
+       ", " + t((4,)), t(NC)),
+    Op("batch_norm_inference",
+       [x("a", NC), x("g", (4,)), x("b", (4,)), x("m", (4,)),
+        x("v", (4,), 0.5, 2.0)],
+       "  %y = rlx.batch_norm_inference %a, %g, %b, %m, %v : " + t(NC) +
+       ", " + t((4,)), t(NC)),
     Op("layer_norm", [x("a", S3), x("g", (4,)), x("b", (4,))],
        "  %y = rlx.layer_norm %a, %g, %b {epsilon = 1.0e-5 : f32} : " +
        t(S3) + ", " + t((4,)), t(S3)),
@@ -510,7 +519,7 @@ conv = [
 ]
 
 # ---------------------------------------------------------------------------
-# Control flow (rlx.if is legalized first) and custom_fn. (rlx.while is
+# Control flow (rlx.if is legalized first, rlx.scan unrolled) and custom_fn. (rlx.while is
 # legalized the same way, by unrolling; its CPU compilation hangs in
 # rlx-cpu-tile-rows, so it is only checked as IR in expand-autodiff.mlir.)
 # ---------------------------------------------------------------------------
@@ -524,6 +533,22 @@ control = [
        "    %s = rlx.sin %a : tensor<3x4xf64>\n"
        "    rlx.yield %s : tensor<3x4xf64>\n  }", t((3, 4)))
     for flag in (True, False)]
+SCAN = (
+    "  %%h, %%ys = rlx.scan init(%%h0 : tensor<3xf64>) xs(%%a : tensor<4x3xf64>)"
+    "%s -> (tensor<3xf64>, tensor<4x3xf64>) {\n"
+    "  ^bb0(%%c: tensor<3xf64>, %%xt: tensor<3xf64>):\n"
+    "    %%m = rlx.mul %%c, %%w : tensor<3xf64>\n"
+    "    %%s = rlx.add %%m, %%xt : tensor<3xf64>\n"
+    "    %%n = rlx.tanh %%s : tensor<3xf64>\n"
+    "    %%o = rlx.mul %%n, %%c : tensor<3xf64>\n"
+    "    rlx.yield %%n, %%o : tensor<3xf64>, tensor<3xf64>\n  }\n"
+    "  %%hr = rlx.reshape %%h : tensor<3xf64> -> tensor<1x3xf64>\n"
+    "  %%y = rlx.concat %%ys, %%hr axis = 0 : tensor<4x3xf64>, tensor<1x3xf64>")
+control += [
+    Op("scan" + suffix.replace(" {reverse = true}", "/reverse"),
+       [x("h0", (3,)), x("a", (4, 3)), x("w", (3,))],
+       SCAN % suffix, t((5, 3)))
+    for suffix in ("", " {reverse = true}")]
 control += [
     Op("custom_fn/fwd_only", [x("a", (3, 4)), x("b", (4,))],
        "  %y = rlx.custom_fn (%a, %b) : (tensor<3x4xf64>, tensor<4xf64>) -> "

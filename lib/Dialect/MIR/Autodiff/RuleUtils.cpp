@@ -20,6 +20,11 @@ bool autodiff::isDifferentiable(Type type) {
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
+bool autodiff::carriesDerivative(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType, ComplexType>(tensor.getElementType());
+}
+
 Value autodiff::scalar(OpBuilder &b, Location loc, Type like, double value) {
   Type element = getElementTypeOrSelf(like);
   auto type = RankedTensorType::get({}, element);
