@@ -300,6 +300,8 @@ def matmul(sa, sb, ta=False, tb=False):
 
 
 spd = r.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)
+qweight = r.integers(-128, 128, (5, 64)).astype(np.int8)
+qscale = r.uniform(0.002, 0.02, (5, 2)).astype(np.float32)
 linalg = [
     matmul((3, 4), (4, 5)), matmul((4, 3), (4, 5), ta=True),
     matmul((3, 4), (5, 4), tb=True), matmul((4, 3), (5, 4), True, True),
@@ -307,6 +309,15 @@ linalg = [
     Op("dot_general", [x("a", (2, 3, 4)), x("b", (2, 4, 5))],
        "  %%y = rlx.dot_general %%a, %%b batch [0] x [0] contracting [2] x [1]"
        " : %s, %s" % (t((2, 3, 4)), t((2, 4, 5))), t((2, 3, 5))),
+    # The scales are constants: only the input has a derivative.
+    Op("dequant_matmul/int8_block",
+       [x("a", (3, 64)), const("w", (5, 64), elem="i8", values=qweight)],
+       "  %%s = rlx.constant dense<%s> : tensor<5x2xf32>\n"
+       "  %%y = rlx.dequant_matmul #rlx.quant<int8_block, 32> %%a, %%w, %%s : "
+       "tensor<3x64xf64>, tensor<5x64xi8>, tensor<5x2xf32>" %
+       np.array2string(qscale, separator=", ", precision=9,
+                       max_line_width=10**6).replace("\n", ""),
+       t((3, 5))),
     Op("dense_solve", [x("a", (3, 3), values=spd), x("b", (3, 2))],
        "  %%y = rlx.dense_solve %%a, %%b : %s, %s" % (t((3, 3)), t((3, 2))),
        t((3, 2))),
