@@ -40,6 +40,11 @@ Value autodiff::splat(OpBuilder &b, Location loc, Type type, double value) {
     return {};
   }
   Type element = tensor.getElementType();
+  if (isa<ComplexType>(element)) {
+    emitError(loc) << "autodiff has no complex constants (type " << type
+                   << ")";
+    return {};
+  }
   // Integer and boolean zeros stand for the (absent) tangents of
   // non-float results.
   TypedAttr fill = isa<FloatType>(element)
