@@ -137,6 +137,14 @@ def rel(a, b):
     return np.linalg.norm((a - b).ravel()) / scale
 
 
+WORST = {"jvp": (0.0, ""), "vjp": (0.0, "")}
+
+
+def note(kind, err, name):
+    if err > WORST[kind][0]:
+        WORST[kind] = (err, name)
+
+
 def check(op, outs):
     xs = [a for a in op.args if a[3] == "x"]
     grads, outs = outs[:len(xs)], outs[len(xs):]
@@ -151,10 +159,12 @@ def check(op, outs):
         gv = sum(float(np.sum(g * v)) for g, v in zip(grads, vs))
         wfd = float(np.sum(op.w * fd))
         e = abs(gv - wfd) / max(abs(wfd), 1e-300)
+        note("vjp", e, op.name)
         assert e < RTOL, "%s: VJP <grad, v> = %.12g, FD <w, df> = %.12g " \
             "(rel err %.3g)" % (op.name, gv, wfd, e)
         if op.jvp:
             e = rel(jv, fd)
+            note("jvp", e, op.name)
             assert e < RTOL, "%s: JVP differs from FD, rel err %.3g" % (
                 op.name, e)
             wj = float(np.sum(op.w * jv))
@@ -591,4 +601,6 @@ for g in groups:
                                            for o in only)]
     if g:
         run_group(g)
+for kind, (err, name) in WORST.items():
+    print("worst %s relative error vs FD: %.2e (%s)" % (kind, err, name))
 suite.finish()
