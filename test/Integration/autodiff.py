@@ -137,6 +137,14 @@ def rel(a, b):
     return np.linalg.norm((a - b).ravel()) / scale
 
 
+WORST = {"jvp": (0.0, ""), "vjp": (0.0, "")}
+
+
+def note(kind, err, name):
+    if err > WORST[kind][0]:
+        WORST[kind] = (err, name)
+
+
 def check(op, outs):
     xs = [a for a in op.args if a[3] == "x"]
     grads, outs = outs[:len(xs)], outs[len(xs):]
@@ -151,10 +159,12 @@ def check(op, outs):
         gv = sum(float(np.sum(g * v)) for g, v in zip(grads, vs))
         wfd = float(np.sum(op.w * fd))
         e = abs(gv - wfd) / max(abs(wfd), 1e-300)
+        note("vjp", e, op.name)
         assert e < RTOL, "%s: VJP <grad, v> = %.12g, FD <w, df> = %.12g " \
             "(rel err %.3g)" % (op.name, gv, wfd, e)
         if op.jvp:
             e = rel(jv, fd)
+            note("jvp", e, op.name)
             assert e < RTOL, "%s: JVP differs from FD, rel err %.3g" % (
                 op.name, e)
             wj = float(np.sum(op.w * jv))
@@ -300,6 +310,8 @@ def matmul(sa, sb, ta=False, tb=False):
 
 
 spd = r.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)
+qweight = r.integers(-128, 128, (5, 64)).astype(np.int8)
+qscale = r.uniform(0.002, 0.02, (5, 2)).astype(np.float32)
 linalg = [
     matmul((3, 4), (4, 5)), matmul((4, 3), (4, 5), ta=True),
     matmul((3, 4), (5, 4), tb=True), matmul((4, 3), (5, 4), True, True),
@@ -307,6 +319,15 @@ linalg = [
     Op("dot_general", [x("a", (2, 3, 4)), x("b", (2, 4, 5))],
        "  %%y = rlx.dot_general %%a, %%b batch [0] x [0] contracting [2] x [1]"
        " : %s, %s" % (t((2, 3, 4)), t((2, 4, 5))), t((2, 3, 5))),
+    # The scales are constants: only the input has a derivative.
+    Op("dequant_matmul/int8_block",
+       [x("a", (3, 64)), const("w", (5, 64), elem="i8", values=qweight)],
+       "  %%s = rlx.constant dense<%s> : tensor<5x2xf32>\n"
+       "  %%y = rlx.dequant_matmul #rlx.quant<int8_block, 32> %%a, %%w, %%s : "
+       "tensor<3x64xf64>, tensor<5x64xi8>, tensor<5x2xf32>" %
+       np.array2string(qscale, separator=", ", precision=9,
+                       max_line_width=10**6).replace("\n", ""),
+       t((3, 5))),
     Op("dense_solve", [x("a", (3, 3), values=spd), x("b", (3, 2))],
        "  %%y = rlx.dense_solve %%a, %%b : %s, %s" % (t((3, 3)), t((3, 2))),
        t((3, 2))),
@@ -355,7 +376,16 @@ shape_ops = [
 # ---------------------------------------------------------------------------
 
 angles = r.uniform(0, 6, (3, 4))
+NC = (2, 4, 3, 2)
 nn = [
+    Op("group_norm", [x("a", NC), x("g", (4,)), x("b", (4,))],
+       "  %y = rlx.group_norm %a, %g, %b {num_groups = 2 : i64} : " + t(NC) +
+       ", " + t((4,)), t(NC)),
+    Op("batch_norm_inference",
+       [x("a", NC), x("g", (4,)), x("b", (4,)), x("m", (4,)),
+        x("v", (4,), 0.5, 2.0)],
+       "  %y = rlx.batch_norm_inference %a, %g, %b, %m, %v : " + t(NC) +
+       ", " + t((4,)), t(NC)),
     Op("layer_norm", [x("a", S3), x("g", (4,)), x("b", (4,))],
        "  %y = rlx.layer_norm %a, %g, %b {epsilon = 1.0e-5 : f32} : " +
        t(S3) + ", " + t((4,)), t(S3)),
@@ -381,7 +411,7 @@ def attention(kind, hkv=2, extra="", mask=None, tag=""):
         types += ", " + mask[1]
     return Op("attention/%s_hkv%d%s" % (kind, hkv, tag), args,
               "  %%y = rlx.attention %s mask = %s%s : %s" % (
-                  operands, kind, extra, types), t(q), jvp=False)
+                  operands, kind, extra, types), t(q))
 
 
 custom = r.random((3, 5)) < 0.7
@@ -405,11 +435,172 @@ fused = [
        "tensor<3x4xf64>, tensor<4x5xf64>, tensor<5xf64>", t((3, 5))),
 ]
 
-groups = [elementwise, reductions, linalg, shape_ops, nn, fused]
+fused += [
+    Op("fused_residual_layer_norm", [x("a", S3), x("r", S3), x("g", (4,)),
+                                     x("b", (4,))],
+       "  %y, %s = rlx.fused_residual_layer_norm %a, %r, %g, %b : " + t(S3) +
+       ", " + t((4,)), t(S3)),
+    Op("fused_swiglu", [x("a", (3, 4)), x("g", (4, 6)), x("u", (4, 6))],
+       "  %y = rlx.fused_swiglu %a, %g, %u : tensor<3x4xf64>, "
+       "tensor<4x6xf64>, tensor<4x6xf64>", t((3, 6))),
+    Op("elementwise_region", [x("a", (3, 4)), x("b", (4,))],
+       "  %y = rlx.elementwise_region ins(%a, %b : tensor<3x4xf64>, "
+       "tensor<4xf64>) -> tensor<3x4xf64> {\n  ^bb0(%p: f64, %q: f64):\n"
+       "    %m = arith.mulf %p, %q : f64\n    %e = math.exp %m : f64\n"
+       "    rlx.yield %e : f64\n  }", t((3, 4))),
+]
+
+# ---------------------------------------------------------------------------
+# The dedicated backward ops (their rules give second derivatives)
+# ---------------------------------------------------------------------------
+
+S4 = (2, 3, 4)
+backward_ops = []
+for i, res in enumerate(["dx", "dg", "db"]):
+    backward_ops.append(Op(
+        "layer_norm_backward/" + res,
+        [x("d", S4), x("a", S4), x("g", (4,))],
+        "  %%r:3 = rlx.layer_norm_backward %%d, %%a, %%g : %s, %s\n"
+        "  %%y = rlx.neg %%r#%d : %s" % (t(S4), t((4,)), i,
+                                      t(S4) if i == 0 else t((4,))),
+        t(S4) if i == 0 else t((4,))))
+for i, res in enumerate(["dx", "dg"]):
+    backward_ops.append(Op(
+        "rms_norm_backward/" + res,
+        [x("d", S4), x("a", S4), x("g", (4,))],
+        "  %%r:2 = rlx.rms_norm_backward %%d, %%a, %%g : %s, %s\n"
+        "  %%y = rlx.neg %%r#%d : %s" % (t(S4), t((4,)), i,
+                                      t(S4) if i == 0 else t((4,))),
+        t(S4) if i == 0 else t((4,))))
+AQ, AKV = (1, 4, 3, 4), (1, 2, 5, 4)
+for i, res in enumerate(["dq", "dk", "dv"]):
+    backward_ops.append(Op(
+        "attention_backward/causal_" + res,
+        [x("q", AQ), x("k", AKV), x("v", AKV), x("d", AQ)],
+        "  %%o = rlx.attention %%q, %%k, %%v mask = causal : %s, %s, %s\n"
+        "  %%r:3 = rlx.attention_backward %%q, %%k, %%v, %%o, %%d mask = causal"
+        " : %s, %s, %s, %s\n  %%y = rlx.neg %%r#%d : %s" % (
+            t(AQ), t(AKV), t(AKV), t(AQ), t(AKV), t(AKV), t(AQ), i,
+            t(AQ) if i == 0 else t(AKV)),
+        t(AQ) if i == 0 else t(AKV)))
+backward_ops += [
+    Op("softmax_cross_entropy_backward",
+       [x("l", (4, 5)), const("c", (4,), elem="i64", values=labels),
+        x("d", ())],
+       "  %y = rlx.softmax_cross_entropy_backward %l, %c, %d : " + t((4, 5)) +
+       ", tensor<4xi64>, tensor<f64>", t((4, 5))),
+    Op("conv2d_backward_input", [x("d", (2, 4, 3, 3)), x("w", (4, 2, 3, 3))],
+       "  %y = rlx.conv2d_backward_input %d, %w strides = [2, 2] padding = "
+       "[1, 1, 1, 1] groups = 2 : tensor<2x4x3x3xf64>, tensor<4x2x3x3xf64> "
+       "-> tensor<2x4x6x6xf64>", t((2, 4, 6, 6))),
+    Op("conv2d_backward_weight", [x("d", (2, 4, 3, 3)), x("a", (2, 4, 6, 6))],
+       "  %y = rlx.conv2d_backward_weight %d, %a strides = [2, 2] padding = "
+       "[1, 1, 1, 1] groups = 2 : tensor<2x4x3x3xf64>, tensor<2x4x6x6xf64> "
+       "-> tensor<4x2x3x3xf64>", t((4, 2, 3, 3))),
+]
+
+# ---------------------------------------------------------------------------
+# Convolution and pooling
+# ---------------------------------------------------------------------------
+
+
+def pool_input(shape):
+    # Distinct values, so that no window has a tie (max is not
+    # differentiable there) and FD steps do not reorder a window.
+    n = int(np.prod(shape))
+    v = r.permutation(n).reshape(shape) * 0.1 + r.uniform(-0.01, 0.01, shape)
+    return v
+
+
+conv = [
+    Op("conv2d/stride_pad_dil_groups",
+       [x("a", (2, 4, 7, 6)), x("w", (6, 2, 3, 2)), x("b", (6,))],
+       "  %y = rlx.conv %a, %w, %b strides = [2, 1] padding = [1, 0, 1, 1] "
+       "dilations = [1, 2] groups = 2 : tensor<2x4x7x6xf64>, "
+       "tensor<6x2x3x2xf64>, tensor<6xf64>", t((2, 6, 3, 6))),
+    Op("conv1d", [x("a", (2, 3, 9)), x("w", (4, 3, 3))],
+       "  %y = rlx.conv %a, %w strides = [2] padding = [1, 2] : "
+       "tensor<2x3x9xf64>, tensor<4x3x3xf64>", t((2, 4, 5))),
+    Op("conv_transpose2d",
+       [x("a", (2, 4, 3, 3)), x("w", (4, 3, 3, 3)), x("b", (6,))],
+       "  %y = rlx.conv_transpose2d %a, %w, %b strides = [2, 2] padding = "
+       "[1, 1, 1, 1] output_padding = [1, 0] groups = 2 : "
+       "tensor<2x4x3x3xf64>, tensor<4x3x3x3xf64>, tensor<6xf64>",
+       t((2, 6, 6, 5))),
+    Op("pool/max2d_overlap", [x("a", (2, 3, 5, 5), values=pool_input(
+        (2, 3, 5, 5)))],
+       "  %y = rlx.pool max %a kernel = [3, 2] strides = [1, 2] : "
+       "tensor<2x3x5x5xf64>", t((2, 3, 3, 2))),
+    Op("pool/max1d_pad", [x("a", (2, 3, 7), values=pool_input((2, 3, 7)))],
+       "  %y = rlx.pool max %a kernel = [3] strides = [2] padding = [1, 1] : "
+       "tensor<2x3x7xf64>", t((2, 3, 4))),
+    Op("pool/avg2d_pad", [x("a", (2, 3, 6, 6))],
+       "  %y = rlx.pool avg %a kernel = [3, 3] strides = [2, 2] padding = "
+       "[1, 1, 1, 1] : tensor<2x3x6x6xf64>", t((2, 3, 3, 3))),
+]
+
+# ---------------------------------------------------------------------------
+# Control flow (rlx.if is legalized first, rlx.scan unrolled) and custom_fn. (rlx.while is
+# legalized the same way, by unrolling; its CPU compilation hangs in
+# rlx-cpu-tile-rows, so it is only checked as IR in expand-autodiff.mlir.)
+# ---------------------------------------------------------------------------
+
+control = [
+    Op("if/then" if flag else "if/else",
+       [const("p", (), elem="i1", values=np.array(flag)), x("a", (3, 4))],
+       "  %y = rlx.if %p : tensor<i1> -> tensor<3x4xf64> {\n"
+       "    %e = rlx.exp %a : tensor<3x4xf64>\n"
+       "    rlx.yield %e : tensor<3x4xf64>\n  } else {\n"
+       "    %s = rlx.sin %a : tensor<3x4xf64>\n"
+       "    rlx.yield %s : tensor<3x4xf64>\n  }", t((3, 4)))
+    for flag in (True, False)]
+SCAN = (
+    "  %%h, %%ys = rlx.scan init(%%h0 : tensor<3xf64>) xs(%%a : tensor<4x3xf64>)"
+    "%s -> (tensor<3xf64>, tensor<4x3xf64>) {\n"
+    "  ^bb0(%%c: tensor<3xf64>, %%xt: tensor<3xf64>):\n"
+    "    %%m = rlx.mul %%c, %%w : tensor<3xf64>\n"
+    "    %%s = rlx.add %%m, %%xt : tensor<3xf64>\n"
+    "    %%n = rlx.tanh %%s : tensor<3xf64>\n"
+    "    %%o = rlx.mul %%n, %%c : tensor<3xf64>\n"
+    "    rlx.yield %%n, %%o : tensor<3xf64>, tensor<3xf64>\n  }\n"
+    "  %%hr = rlx.reshape %%h : tensor<3xf64> -> tensor<1x3xf64>\n"
+    "  %%y = rlx.concat %%ys, %%hr axis = 0 : tensor<4x3xf64>, tensor<1x3xf64>")
+control += [
+    Op("scan" + suffix.replace(" {reverse = true}", "/reverse"),
+       [x("h0", (3,)), x("a", (4, 3)), x("w", (3,))],
+       SCAN % suffix, t((5, 3)))
+    for suffix in ("", " {reverse = true}")]
+control += [
+    Op("custom_fn/fwd_only", [x("a", (3, 4)), x("b", (4,))],
+       "  %y = rlx.custom_fn (%a, %b) : (tensor<3x4xf64>, tensor<4xf64>) -> "
+       "tensor<3x4xf64> fwd {\n"
+       "  ^bb0(%p: tensor<3x4xf64>, %q: tensor<4xf64>):\n"
+       "    %m = rlx.mul %p, %q : tensor<3x4xf64>, tensor<4xf64>\n"
+       "    %t = rlx.tanh %m : tensor<3x4xf64>\n"
+       "    rlx.yield %t : tensor<3x4xf64>\n  }", t((3, 4))),
+    Op("custom_fn/vjp_jvp_regions", [x("a", (3, 4))],
+       "  %y = rlx.custom_fn (%a) : (tensor<3x4xf64>) -> tensor<3x4xf64> fwd {\n"
+       "  ^bb0(%p: tensor<3x4xf64>):\n"
+       "    %e = rlx.exp %p : tensor<3x4xf64>\n"
+       "    rlx.yield %e : tensor<3x4xf64>\n  } vjp {\n"
+       "  ^bb0(%p: tensor<3x4xf64>, %e: tensor<3x4xf64>, %g: tensor<3x4xf64>):\n"
+       "    %d = rlx.mul %e, %g : tensor<3x4xf64>\n"
+       "    rlx.yield %d : tensor<3x4xf64>\n  } jvp {\n"
+       "  ^bb0(%p: tensor<3x4xf64>, %t: tensor<3x4xf64>):\n"
+       "    %e = rlx.exp %p : tensor<3x4xf64>\n"
+       "    %d = rlx.mul %e, %t : tensor<3x4xf64>\n"
+       "    rlx.yield %e, %d : tensor<3x4xf64>, tensor<3x4xf64>\n  }",
+       t((3, 4))),
+]
+
+groups = [elementwise, reductions, linalg, shape_ops, nn, fused,
+          backward_ops, conv, control]
 only = sys.argv[1:]
 for g in groups:
     g = [op for op in g if not only or any(op.name.startswith(o)
                                            for o in only)]
     if g:
         run_group(g)
+for kind, (err, name) in WORST.items():
+    print("worst %s relative error vs FD: %.2e (%s)" % (kind, err, name))
 suite.finish()

@@ -44,6 +44,10 @@ UNLOWERED = [
     ("param", "tensor<4xf32>",
      """%w = rlx.param "w" : tensor<4xf32>
   %y = rlx.add %x, %w : tensor<4xf32>""", "tensor<4xf32>"),
+    # Attention lowers only with static head counts and head dim.
+    ("attention", "tensor<1x2x4x?xf32>",
+     "%y = rlx.attention %x, %x, %x mask = none : tensor<1x2x4x?xf32>, "
+     "tensor<1x2x4x?xf32>, tensor<1x2x4x?xf32>", "tensor<1x2x4x?xf32>"),
     ("grad", "tensor<4xf32>",
      "%y:2 = rlx.grad @loss(%x) wrt [0] : (tensor<4xf32>) -> "
      "(tensor<f32>, tensor<4xf32>)", "tensor<f32>"),
@@ -152,6 +156,22 @@ def unlowered():
 
 
 suite.check("no_lowering", unlowered)
+# Differentiating through an op without a rule (the fft family) is an
+# error naming it.
+expect_error("no_differentiation_rule", """
+func.func private @loss(%x: tensor<2x8xf32>) -> tensor<f32> {
+  %c = rlx.rfft %x : tensor<2x8xf32>
+  %y = rlx.irfft %c n = 8 : tensor<2x5xcomplex<f32>>
+  %s = rlx.reduce sum %y axes = [0, 1] : tensor<2x8xf32>
+  return %s : tensor<f32>
+}
+func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %l, %g = rlx.grad @loss(%x) wrt [0]
+      : (tensor<2x8xf32>) -> (tensor<f32>, tensor<2x8xf32>)
+  return %g : tensor<2x8xf32>
+}
+""", [], 0, ["'rlx.irfft' op has no differentiation rule",
+             "needed to differentiate 'loss' here"])
 expect_error("parse_error", "func.func @main( {", [], 0, ["error:"])
 expect_error("missing_file", PROGRAM, None, 0, ["error: cannot open"],
              raw_inputs=[None])

@@ -144,6 +144,11 @@ func.func @main(%s) -> (%s) {
         y = fn(*args, float(np.float32(eps)))
         loss = (y * torch.tensor(np.asarray(c, np.float64))).sum()
         grads = torch.autograd.grad(loss, ts)
+        worst = max(float(np.abs(a - e.numpy()).max()) /
+                    max(float(np.abs(e.numpy()).max()), 1e-30)
+                    for a, e in zip(outs, grads))
+        print("%s/%s/%s: %d gradients, worst error / max |grad| = %.2e" %
+              (style, tag, elem, len(grads), worst))
         for i, (a, e) in enumerate(zip(outs, grads)):
             e = e.numpy()
             scale = max(float(np.abs(e).max()), 1e-30)

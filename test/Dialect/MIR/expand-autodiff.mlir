@@ -138,3 +138,32 @@ func.func @main(%xs: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x2xf32> {
       : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<4x2xf32>
   return %y : tensor<4x2xf32>
 }
+
+// -----
+
+// rlx.while is unrolled to max_iterations before differentiation (each
+// step guarded by rlx.where), so the gradient function has no loop left.
+// CHECK-LABEL: func.func private @loop_grad_0(
+// CHECK-NOT:     rlx.while
+// CHECK:         rlx.where
+// CHECK:         return
+func.func @loop(%x: tensor<4xf64>, %l: tensor<f64>) -> tensor<f64> {
+  %y = rlx.while (%x) : (tensor<4xf64>) {max_iterations = 3} cond {
+  ^bb0(%c: tensor<4xf64>):
+    %m = rlx.reduce max %c axes = [0] : tensor<4xf64>
+    %p = rlx.cmp lt, %m, %l : tensor<f64>
+    rlx.yield %p : tensor<i1>
+  } do {
+  ^bb0(%c: tensor<4xf64>):
+    %n = rlx.mul %c, %c : tensor<4xf64>
+    rlx.yield %n : tensor<4xf64>
+  }
+  %s = rlx.reduce sum %y axes = [0] : tensor<4xf64>
+  return %s : tensor<f64>
+}
+
+func.func @main(%x: tensor<4xf64>, %l: tensor<f64>) -> tensor<4xf64> {
+  %s, %dx = rlx.grad @loop(%x, %l) wrt [0]
+      : (tensor<4xf64>, tensor<f64>) -> (tensor<f64>, tensor<4xf64>)
+  return %dx : tensor<4xf64>
+}

@@ -41,6 +41,46 @@ Value autodiff::decomposeRmsNorm(OpBuilder &b, Location loc, Value x,
   return MulOp::create(b, loc, MulOp::create(b, loc, x, r), gamma);
 }
 
+/// A per-channel `v` [C] as [1, C, 1, ...] for an input of rank `rank`.
+static Value perChannel(OpBuilder &b, Location loc, Value v, int64_t rank) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(rank, 1);
+  shape[1] = type.getDimSize(0);
+  return ReshapeOp::create(b, loc, type.clone(shape), v);
+}
+
+Value autodiff::decomposeGroupNorm(OpBuilder &b, Location loc, Value x,
+                                   Value gamma, Value beta, int64_t groups,
+                                   double epsilon) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t n = type.getDimSize(0);
+  auto grouped = type.clone({n, groups, type.getNumElements() / n / groups});
+  Value xg = ReshapeOp::create(b, loc, grouped, x);
+  Value xc = SubOp::create(b, loc, xg, meanLast(b, loc, xg));
+  Value var = meanLast(b, loc, MulOp::create(b, loc, xc, xc));
+  Value r = RsqrtOp::create(
+      b, loc, AddOp::create(b, loc, var, scalar(b, loc, type, epsilon)));
+  Value xh = ReshapeOp::create(b, loc, type, MulOp::create(b, loc, xc, r));
+  int64_t rank = type.getRank();
+  return AddOp::create(
+      b, loc, MulOp::create(b, loc, xh, perChannel(b, loc, gamma, rank)),
+      perChannel(b, loc, beta, rank));
+}
+
+Value autodiff::decomposeBatchNorm(OpBuilder &b, Location loc, Value x,
+                                   Value gamma, Value beta, Value mean,
+                                   Value variance, double epsilon) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  Value r = RsqrtOp::create(
+      b, loc,
+      AddOp::create(b, loc, variance, scalar(b, loc, x.getType(), epsilon)));
+  Value scale = MulOp::create(b, loc, r, gamma);
+  Value xc = SubOp::create(b, loc, x, perChannel(b, loc, mean, rank));
+  return AddOp::create(
+      b, loc, MulOp::create(b, loc, xc, perChannel(b, loc, scale, rank)),
+      perChannel(b, loc, beta, rank));
+}
+
 /// `x` [B, Hkv, S, D] with each head repeated `rep` times: [B, Hkv*rep, S, D]
 /// (query head h reads kv head h / rep).
 static Value repeatHeads(OpBuilder &b, Location loc, Value x, int64_t rep) {

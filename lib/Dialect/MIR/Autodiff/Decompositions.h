@@ -29,6 +29,15 @@ Value decomposeLayerNorm(OpBuilder &b, Location loc, Value x, Value gamma,
 Value decomposeRmsNorm(OpBuilder &b, Location loc, Value x, Value gamma,
                        double epsilon);
 
+/// group_norm(x [N, C, ...], gamma, beta) with `groups` channel groups.
+Value decomposeGroupNorm(OpBuilder &b, Location loc, Value x, Value gamma,
+                         Value beta, int64_t groups, double epsilon);
+
+/// batch_norm_inference(x [N, C, ...], gamma, beta, mean, variance).
+Value decomposeBatchNorm(OpBuilder &b, Location loc, Value x, Value gamma,
+                         Value beta, Value mean, Value variance,
+                         double epsilon);
+
 /// The attributes of an rlx.attention.
 struct AttentionAttrs {
   MaskKind mask;

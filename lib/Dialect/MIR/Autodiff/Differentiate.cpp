@@ -70,7 +70,7 @@ static LogicalResult reverseSweep(ArrayRef<Operation *> ops, OpBuilder &b,
     }
     // Nothing flows back through an op without float operands (a
     // constant, an integer op).
-    if (!any || llvm::none_of(op->getOperandTypes(), isDifferentiable))
+    if (!any || llvm::none_of(op->getOperandTypes(), carriesDerivative))
       continue;
     DifferentiableOpInterface rule = getRule(op, user);
     if (!rule)
@@ -109,7 +109,8 @@ static LogicalResult forwardSweep(ArrayRef<Operation *> ops,
       operandTs.push_back(tangents.lookup(operand));
       any |= bool(operandTs.back());
     }
-    if (!any)
+    // No tangent comes out of an op without float results (cmp, argmax).
+    if (!any || llvm::none_of(op->getResultTypes(), carriesDerivative))
       continue;
     DifferentiableOpInterface rule = getRule(op, user);
     if (!rule)
@@ -203,8 +204,11 @@ static DenseSet<Value> activeValues(Block &block, ArrayRef<Value> seeds) {
     });
     if (!any)
       continue;
+    // Complex values carry derivatives too (through the fft family), so
+    // that a missing complex rule is reported instead of cutting the
+    // gradient; integer and boolean values carry none.
     for (Value result : op.getResults())
-      if (isDifferentiable(result.getType()))
+      if (carriesDerivative(result.getType()))
         active.insert(result);
   }
   return active;

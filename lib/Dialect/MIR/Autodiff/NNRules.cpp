@@ -103,6 +103,19 @@ static FailureOr<SmallVector<Value>> rmsNormBackward(OpBuilder &b,
   return grads;
 }
 
+static FailureOr<SmallVector<Value>> groupNorm(OpBuilder &b, GroupNormOp op) {
+  return SmallVector<Value>{decomposeGroupNorm(
+      b, op.getLoc(), op.getInput(), op.getGamma(), op.getBeta(),
+      op.getNumGroups(), epsilonOf(op.getEpsilon()))};
+}
+
+static FailureOr<SmallVector<Value>> batchNorm(OpBuilder &b,
+                                               BatchNormInferenceOp op) {
+  return SmallVector<Value>{decomposeBatchNorm(
+      b, op.getLoc(), op.getInput(), op.getGamma(), op.getBeta(), op.getMean(),
+      op.getVariance(), epsilonOf(op.getEpsilon()))};
+}
+
 /// The VJP and JVP of an op given as a decomposition `decompose(b, op)`.
 template <typename OpT,
           FailureOr<SmallVector<Value>> (*Decompose)(OpBuilder &, OpT)>
@@ -377,6 +390,8 @@ void autodiff::attachNNRules(MLIRContext *ctx) {
   attachDecomposed<AttentionBackwardOp, attentionBackward>(ctx);
   attachDecomposed<LayerNormBackwardOp, layerNormBackward>(ctx);
   attachDecomposed<RmsNormBackwardOp, rmsNormBackward>(ctx);
+  attachDecomposed<GroupNormOp, groupNorm>(ctx);
+  attachDecomposed<BatchNormInferenceOp, batchNorm>(ctx);
   attach<RopeOp, ropeVjp, ropeJvp>(ctx);
   attach<SoftmaxCrossEntropyOp, crossEntropyVjp, crossEntropyJvp>(ctx);
   attach<SoftmaxCrossEntropyBackwardOp, crossEntropyBackwardVjp,

@@ -1,4 +1,4 @@
-//===- QuantRules.cpp - VJP/JVP of fake_quantize --------------------------===//
+//===- QuantRules.cpp - VJP/JVP of fake_quantize and dequant_matmul -------===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -101,6 +101,54 @@ static LogicalResult fakeQuantizeVjp(FakeQuantizeOp op, OpBuilder &b,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// dequant_matmul: y = x W^T with W decoded from packed bytes. Only x has a
+// derivative (the packed weight is integer; the scheme's scales are
+// treated as constants).
+//===----------------------------------------------------------------------===//
+
+// dx = dy W, with W^T [K, N] decoded by the op itself on the identity.
+static LogicalResult dequantMatmulVjp(DequantMatmulOp op, OpBuilder &b,
+                                      ValueRange ct,
+                                      SmallVectorImpl<Value> &out) {
+  Location loc = op.getLoc();
+  auto xType = op.getInput().getType();
+  int64_t k = xType.getShape().back();
+  auto eyeType = xType.clone({k, k});
+  SmallVector<Attribute> eye(k * k, b.getFloatAttr(xType.getElementType(), 0));
+  for (int64_t i = 0; i < k; ++i)
+    eye[i * k + i] = b.getFloatAttr(xType.getElementType(), 1);
+  Value identity =
+      ConstantOp::create(b, loc, DenseElementsAttr::get(eyeType, eye));
+  Operation *decode = b.clone(*op);
+  decode->setOperand(0, identity);
+  decode->getResult(0).setType(
+      xType.clone({k, cast<RankedTensorType>(op.getType()).getShape().back()}));
+  Value dy = ct[0];
+  auto dyType = cast<RankedTensorType>(dy.getType());
+  if (dyType.getRank() == 1)
+    dy = ReshapeOp::create(b, loc, dyType.clone({1, dyType.getDimSize(0)}), dy);
+  Value dx = MatmulOp::create(b, loc, dy, decode->getResult(0), false, true);
+  if (dx.getType() != xType)
+    dx = ReshapeOp::create(b, loc, xType, dx);
+  out.push_back(dx);
+  out.append(op->getNumOperands() - 1, Value());
+  return success();
+}
+
+static LogicalResult dequantMatmulJvp(DequantMatmulOp op, OpBuilder &b,
+                                      ValueRange t,
+                                      SmallVectorImpl<Value> &out) {
+  if (llvm::any_of(t.drop_front(), [](Value v) { return bool(v); }))
+    return op.emitOpError("has no derivative with respect to its "
+                          "quantization parameters");
+  Operation *clone = b.clone(*op);
+  clone->setOperand(0, t[0]);
+  out.push_back(clone->getResult(0));
+  return success();
+}
+
 void autodiff::attachQuantRules(MLIRContext *ctx) {
   attach<FakeQuantizeOp, fakeQuantizeVjp, fakeQuantizeRule>(ctx);
+  attach<DequantMatmulOp, dequantMatmulVjp, dequantMatmulJvp>(ctx);
 }

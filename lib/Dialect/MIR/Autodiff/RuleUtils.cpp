@@ -20,6 +20,11 @@ bool autodiff::isDifferentiable(Type type) {
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
+bool autodiff::carriesDerivative(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType, ComplexType>(tensor.getElementType());
+}
+
 Value autodiff::scalar(OpBuilder &b, Location loc, Type like, double value) {
   Type element = getElementTypeOrSelf(like);
   auto type = RankedTensorType::get({}, element);
@@ -35,6 +40,11 @@ Value autodiff::splat(OpBuilder &b, Location loc, Type type, double value) {
     return {};
   }
   Type element = tensor.getElementType();
+  if (isa<ComplexType>(element)) {
+    emitError(loc) << "autodiff has no complex constants (type " << type
+                   << ")";
+    return {};
+  }
   // Integer and boolean zeros stand for the (absent) tangents of
   // non-float results.
   TypedAttr fill = isa<FloatType>(element)

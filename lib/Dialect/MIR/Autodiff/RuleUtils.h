@@ -46,8 +46,13 @@ void attach(MLIRContext *ctx) {
   OpT::template attachInterface<RuleModel<OpT, Vjp, Jvp>>(*ctx);
 }
 
-/// Whether values of `type` carry derivatives: float tensors.
+/// Whether values of `type` get derivatives from the rules: float tensors.
 bool isDifferentiable(Type type);
+
+/// Whether values of `type` carry derivatives at all: float or complex
+/// tensors (complex ones only through ops with complex rules; an op
+/// without one is reported rather than cutting the derivative).
+bool carriesDerivative(Type type);
 
 /// A rank-0 constant `value` of `like`'s element type; binary rlx ops
 /// broadcast it.

@@ -60,6 +60,58 @@ static bool reachesTransform(func::FuncOp fn, SymbolTable &symbols,
 
 namespace {
 
+// scan(init, xs) of a static length L -> the body inlined L times on the
+// slices xs[t], the per-step outputs stacked by reshape + concat. The
+// unrolled loop is differentiated like any straight-line code; its
+// reverse sweep is the reverse scan, unrolled.
+struct UnrollScan : OpRewritePattern<ScanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScanOp op, PatternRewriter &b) const override {
+    int64_t length =
+        op.getXs().empty()
+            ? op.getLength().value_or(ShapedType::kDynamic)
+            : cast<RankedTensorType>(op.getXs()[0].getType()).getDimSize(0);
+    if (ShapedType::isDynamic(length) || length == 0)
+      return b.notifyMatchFailure(op, "no static, positive length");
+    Location loc = op.getLoc();
+    Block &body = op.getBody().front();
+    unsigned numCarry = op.getInits().size();
+    SmallVector<Value> carry(op.getInits());
+    SmallVector<SmallVector<Value>> steps(op.getNumResults() - numCarry,
+                                          SmallVector<Value>(length));
+    for (int64_t step = 0; step < length; ++step) {
+      int64_t t = op.getReverse() ? length - 1 - step : step;
+      IRMapping mapping;
+      mapping.map(body.getArguments().take_front(numCarry), carry);
+      for (auto [x, arg] :
+           llvm::zip(op.getXs(), body.getArguments().drop_front(numCarry))) {
+        Value slice = NarrowOp::create(b, loc, x, 0, t, 1);
+        mapping.map(arg, ReshapeOp::create(b, loc, arg.getType(), slice));
+      }
+      for (Operation &inner : body.without_terminator())
+        b.clone(inner, mapping);
+      SmallVector<Value> yielded = llvm::map_to_vector(
+          body.getTerminator()->getOperands(),
+          [&](Value v) { return mapping.lookupOrDefault(v); });
+      carry.assign(yielded.begin(), yielded.begin() + numCarry);
+      for (auto [j, y] :
+           llvm::enumerate(ArrayRef(yielded).drop_front(numCarry))) {
+        auto type = cast<RankedTensorType>(y.getType());
+        SmallVector<int64_t> shape = {1};
+        llvm::append_range(shape, type.getShape());
+        steps[j][t] = ReshapeOp::create(b, loc, type.clone(shape), y);
+      }
+    }
+    SmallVector<Value> results = carry;
+    for (ArrayRef<Value> parts : steps)
+      results.push_back(parts.size() == 1
+                            ? parts[0]
+                            : Value(ConcatOp::create(b, loc, parts, 0)));
+    b.replaceOp(op, results);
+    return success();
+  }
+};
+
 class Expander {
 public:
   Expander(ModuleOp module, bool unusedIsError)
@@ -162,11 +214,12 @@ FailureOr<func::FuncOp> Expander::prepareCopy(func::FuncOp callee,
   if (failed(inlineCalls(fn)))
     return failure();
   // RLX's prepare_graph_for_ad: fused ops and regions back to primitives,
-  // and the ops without rules of their own (dot_general, if, while)
+  // and the ops without rules of their own (dot_general, if, while, scan)
   // rewritten into ops with rules.
   RewritePatternSet patterns(fn.getContext());
   populateLegalizePatterns(patterns);
   populateUnfuseElementwiseRegionsPatterns(patterns);
+  patterns.add<UnrollScan>(fn.getContext());
   (void)applyPatternsGreedily(fn, std::move(patterns));
   return fn;
 }
