@@ -21,15 +21,28 @@ namespace rlx {
 using namespace mlir;
 
 namespace {
+/// The number of operations in the body of the linalg op `op`.
+size_t bodySize(linalg::LinalgOp op) {
+  return op->getRegion(0).front().getOperations().size();
+}
+
 struct CPUFuseElementwisePass
     : rlx::impl::CPUFuseElementwisePassBase<CPUFuseElementwisePass> {
+  using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    unsigned limit = maxBodyOps;
     linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *fused) {
+        patterns, [limit](OpOperand *fused) {
           auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
-          return consumer &&
-                 consumer.getNumLoops() == consumer.getNumParallelLoops();
+          if (!consumer ||
+              consumer.getNumLoops() != consumer.getNumParallelLoops())
+            return false;
+          // A producer read only here moves into the consumer; one read
+          // elsewhere too is duplicated, which is bounded.
+          auto producer = fused->get().getDefiningOp<linalg::LinalgOp>();
+          return !producer || producer->hasOneUse() ||
+                 bodySize(consumer) + bodySize(producer) <= limit;
         });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

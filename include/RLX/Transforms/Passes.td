@@ -62,7 +62,18 @@ def CPUFuseElementwisePass
     loops are all parallel. Fusing, say, a GELU into the matmul that reads
     it would recompute the GELU once per step of the matmul's reduction;
     kept apart, each element is computed once.
+
+    A producer that other ops read too stays for them and is computed
+    again inside the consumer; it is fused only while the consumer's body
+    stays within `max-body-ops` operations. Without that bound, a graph
+    that reads each value twice per step (an unrolled loop and its
+    derivative) grows bodies exponentially in its depth.
   }];
+  let options = [
+    Option<"maxBodyOps", "max-body-ops", "unsigned", /*default=*/"64",
+           "Fuse a producer that has other readers only while the fused "
+           "body has at most this many operations">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
