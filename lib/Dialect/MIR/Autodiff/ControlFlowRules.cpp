@@ -15,25 +15,11 @@
 
 #include "RuleUtils.h"
 
-#include "mlir/IR/IRMapping.h"
+#include "RLX/Dialect/MIR/IR/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
 using namespace mlir::rlx::autodiff;
-
-/// Clones the single block of `region` at `b` on `args`; returns the
-/// values it yields.
-static SmallVector<Value> inlineRegion(OpBuilder &b, Region &region,
-                                       ValueRange args) {
-  Block &block = region.front();
-  IRMapping mapping;
-  mapping.map(block.getArguments(), args);
-  for (Operation &op : block.without_terminator())
-    b.clone(op, mapping);
-  return llvm::map_to_vector(
-      block.getTerminator()->getOperands(),
-      [&](Value v) { return mapping.lookupOrDefault(v); });
-}
 
 /// `values` with null entries replaced by zeros of the types of `like`.
 static FailureOr<SmallVector<Value>>
@@ -53,7 +39,7 @@ static LogicalResult customFnVjp(CustomFnOp op, OpBuilder &b, ValueRange ct,
     return vjpOf(
         b, op.getInputs(),
         [&](OpBuilder &nb) -> FailureOr<SmallVector<Value>> {
-          return inlineRegion(nb, op.getFwd(), op.getInputs());
+          return cloneRegionBody(nb, op.getFwd(), op.getInputs());
         },
         ct, out);
   FailureOr<SmallVector<Value>> cts =
@@ -63,7 +49,7 @@ static LogicalResult customFnVjp(CustomFnOp op, OpBuilder &b, ValueRange ct,
   SmallVector<Value> args(op.getInputs());
   llvm::append_range(args, op.getResults());
   llvm::append_range(args, *cts);
-  SmallVector<Value> grads = inlineRegion(b, op.getVjp(), args);
+  SmallVector<Value> grads = cloneRegionBody(b, op.getVjp(), args);
   for (auto [input, grad] : llvm::zip(op.getInputs(), grads))
     out.push_back(isDifferentiable(input.getType()) ? grad : Value());
   return success();
@@ -75,7 +61,7 @@ static LogicalResult customFnJvp(CustomFnOp op, OpBuilder &b, ValueRange t,
     return jvpOf(
         b, op.getInputs(),
         [&](OpBuilder &nb) -> FailureOr<SmallVector<Value>> {
-          return inlineRegion(nb, op.getFwd(), op.getInputs());
+          return cloneRegionBody(nb, op.getFwd(), op.getInputs());
         },
         t, out);
   FailureOr<SmallVector<Value>> ts = orZeros(b, op.getLoc(), t, op.getInputs());
@@ -84,7 +70,7 @@ static LogicalResult customFnJvp(CustomFnOp op, OpBuilder &b, ValueRange t,
   SmallVector<Value> args(op.getInputs());
   llvm::append_range(args, *ts);
   // The region yields (y..., dy...); y is the op's own result.
-  SmallVector<Value> yielded = inlineRegion(b, op.getJvp(), args);
+  SmallVector<Value> yielded = cloneRegionBody(b, op.getJvp(), args);
   for (auto [result, tangent] :
        llvm::zip(op.getResults(),
                  ArrayRef<Value>(yielded).drop_front(op.getNumResults())))

@@ -14,10 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/IR/RegionUtils.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
 
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -38,21 +38,6 @@ static bool isSideEffectFree(Region &region) {
     if (!isMemoryEffectFree(&op))
       return false;
   return true;
-}
-
-/// Clones the ops of the single-block `region` before the rewriter's
-/// insertion point with its arguments bound to `args`; returns the values
-/// its terminator yields.
-static SmallVector<Value> cloneRegion(PatternRewriter &b, Region &region,
-                                      ValueRange args) {
-  Block &block = region.front();
-  IRMapping mapping;
-  mapping.map(block.getArguments(), args);
-  for (Operation &op : block.without_terminator())
-    b.clone(op, mapping);
-  return llvm::map_to_vector(
-      block.getTerminator()->getOperands(),
-      [&](Value v) { return mapping.lookupOrDefault(v); });
 }
 
 namespace {
@@ -130,8 +115,8 @@ struct LegalizeIf : OpRewritePattern<IfOp> {
     if (!isSideEffectFree(op.getThenRegion()) ||
         !isSideEffectFree(op.getElseRegion()))
       return b.notifyMatchFailure(op, "a region has side effects");
-    SmallVector<Value> onTrue = cloneRegion(b, op.getThenRegion(), {});
-    SmallVector<Value> onFalse = cloneRegion(b, op.getElseRegion(), {});
+    SmallVector<Value> onTrue = cloneRegionBody(b, op.getThenRegion(), {});
+    SmallVector<Value> onFalse = cloneRegionBody(b, op.getElseRegion(), {});
     SmallVector<Value> results;
     for (auto [t, f, result] : llvm::zip(onTrue, onFalse, op.getResults()))
       results.push_back(WhereOp::create(b, op.getLoc(), result.getType(),
@@ -154,13 +139,13 @@ struct LegalizeWhile : OpRewritePattern<WhileOp> {
     SmallVector<Value> carried(op.getInits());
     Value active;
     for (uint64_t i = 0; i < *bound; ++i) {
-      Value holds = cloneRegion(b, op.getCond(), carried).front();
+      Value holds = cloneRegionBody(b, op.getCond(), carried).front();
       // active && holds, as where(active, holds, active).
       active = active ? WhereOp::create(b, op.getLoc(), holds.getType(), active,
                                         holds, active)
                             .getResult()
                       : holds;
-      SmallVector<Value> next = cloneRegion(b, op.getBody(), carried);
+      SmallVector<Value> next = cloneRegionBody(b, op.getBody(), carried);
       for (auto [i, step] : llvm::enumerate(next))
         carried[i] = WhereOp::create(b, op.getLoc(), carried[i].getType(),
                                      active, step, carried[i]);
