@@ -167,3 +167,27 @@ func.func @main(%x: tensor<4xf64>, %l: tensor<f64>) -> tensor<4xf64> {
       : (tensor<4xf64>, tensor<f64>) -> (tensor<f64>, tensor<4xf64>)
   return %dx : tensor<4xf64>
 }
+
+// -----
+
+// relu's VJP passes the cotangent where the activation is positive: it
+// tests relu's result (so the pre-activation can die at the relu) and
+// selects the cotangent itself, with no mask tensor multiplied in.
+// CHECK-LABEL: func.func private @relu_loss_grad_0(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<6xf32>
+// CHECK:         %[[Y:.+]] = rlx.relu %[[X]] : tensor<6xf32>
+// CHECK:         %[[P:.+]] = rlx.cmp gt, %[[Y]], %{{.+}} : tensor<6xf32>, tensor<f32>
+// CHECK:         %[[D:.+]] = rlx.where %[[P]], %{{.+}}, %{{.+}} : tensor<6xi1>, tensor<6xf32>, tensor<f32>
+// CHECK-NOT:     rlx.mul
+// CHECK:         return %{{.+}}, %[[D]]
+func.func @relu_loss(%x: tensor<6xf32>) -> tensor<f32> {
+  %y = rlx.relu %x : tensor<6xf32>
+  %s = rlx.reduce sum %y axes = [0] : tensor<6xf32>
+  return %s : tensor<f32>
+}
+
+func.func @relu_main(%x: tensor<6xf32>) -> (tensor<f32>, tensor<6xf32>) {
+  %l, %dx = rlx.grad @relu_loss(%x) wrt [0]
+      : (tensor<6xf32>) -> (tensor<f32>, tensor<6xf32>)
+  return %l, %dx : tensor<f32>, tensor<6xf32>
+}

@@ -122,9 +122,18 @@ static Value indicator(OpT op, OpBuilder &b, CmpPredicate pred) {
   return WhereOp::create(b, loc, cond, c(op, b, 1.0), c(op, b, 0.0));
 }
 
-// d relu = [x > 0] (0 at 0, as torch)
-static Value dRelu(ReluOp op, OpBuilder &b) {
-  return indicator(op, b, CmpPredicate::GT);
+// d relu = [x > 0] (0 at 0, as torch): the seed passes where y = relu(x) is
+// positive, zero elsewhere. Testing y rather than x lets x die at the relu
+// (a backward then keeps one activation, not two), and the where takes the
+// seed itself instead of multiplying it by a materialized mask. Its own
+// transpose, as for the other unary rules.
+static LogicalResult reluRule(ReluOp op, OpBuilder &b, ValueRange seeds,
+                              SmallVectorImpl<Value> &out) {
+  Location loc = op.getLoc();
+  Value positive =
+      CmpOp::create(b, loc, CmpPredicate::GT, op.getResult(), c(op, b, 0.0));
+  out.push_back(WhereOp::create(b, loc, positive, seeds[0], c(op, b, 0.0)));
+  return success();
 }
 
 // d |x| = sign(x) (0 at 0, as torch)
@@ -428,7 +437,7 @@ void autodiff::attachElementwiseRules(MLIRContext *ctx) {
   attachUnary<TanOp, dTan>(ctx);
   attachUnary<AtanOp, dAtan>(ctx);
   attachUnary<SiluOp, dSilu>(ctx);
-  attachUnary<ReluOp, dRelu>(ctx);
+  attach<ReluOp, reluRule, reluRule>(ctx);
   attachUnary<AbsOp, dAbs>(ctx);
   attachUnary<GeluOp, dGelu>(ctx);
   attach<NegOp, negVjp, linearRule<NegOp>>(ctx);
