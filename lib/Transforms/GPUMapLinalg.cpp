@@ -336,15 +336,14 @@ std::optional<RowRegisters::Key> heldKey(linalg::GenericOp op,
   bool readsColumns = false;
   for (unsigned d = rowDims; d < map.getNumDims(); ++d)
     readsColumns |= map.isFunctionOfDim(d);
-  return RowRegisters::Key{operand.get(), map, lanes,
-                           readsColumns ? step : -1};
+  return RowRegisters::Key{operand.get(), map, lanes, readsColumns ? step : -1};
 }
 
 /// loadLanes through the registers of a row group.
 SmallVector<Value> loadHeld(ImplicitLocOpBuilder &b, linalg::GenericOp op,
                             OpOperand &operand, ValueRange ivs, unsigned d,
-                            int64_t lanes, unsigned rowDims,
-                            RowRegisters &regs, int64_t step) {
+                            int64_t lanes, unsigned rowDims, RowRegisters &regs,
+                            int64_t step) {
   std::optional<RowRegisters::Key> key =
       heldKey(op, operand, rowDims, lanes, step);
   if (!key) {
@@ -375,9 +374,8 @@ void storeHeld(ImplicitLocOpBuilder &b, linalg::GenericOp op,
   }
   // Points held under another map or lanes may be the ones written here.
   regs.dropIf([&](const RowRegisters::Key &k) {
-    return std::get<0>(k) == buffer &&
-           (std::get<1>(k) != std::get<1>(*key) ||
-            std::get<2>(k) != std::get<2>(*key));
+    return std::get<0>(k) == buffer && (std::get<1>(k) != std::get<1>(*key) ||
+                                        std::get<2>(k) != std::get<2>(*key));
   });
   auto unseen = regs.unseenStores.find(*key);
   if (unseen != regs.unseenStores.end())
@@ -400,9 +398,9 @@ int64_t heldSteps(int64_t cols, int64_t lanes, int64_t block) {
 SmallVector<Value> stepIvs(ImplicitLocOpBuilder &b, ValueRange rowIvs,
                            ArrayRef<int64_t> colRanges, Value tid,
                            int64_t lanes, int64_t block, int64_t step) {
-  Value col = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, tid, cst(b, lanes)),
-      cst(b, step * block * lanes));
+  Value col =
+      arith::AddIOp::create(b, arith::MulIOp::create(b, tid, cst(b, lanes)),
+                            cst(b, step * block * lanes));
   SmallVector<Value> ivs(rowIvs);
   llvm::append_range(ivs, delinearize(b, col, colRanges));
   return ivs;
@@ -461,9 +459,8 @@ void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
         if (isa<MemRefType>(in->get().getType()))
           regs->flush(in->get());
     Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
-    auto loop = scf::ForOp::create(b, start, cst(b, cols),
-                                   cst(b, block * s.lanes),
-                                   ValueRange{neutral});
+    auto loop = scf::ForOp::create(
+        b, start, cst(b, cols), cst(b, block * s.lanes), ValueRange{neutral});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> ivs = rowIvs;
@@ -595,8 +592,7 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
   int64_t steps = heldSteps(product(colRanges), s.lanes, block);
   if (steps) {
     for (int64_t step = 0; step < steps; ++step)
-      computeAt(stepIvs(b, rowIvs, colRanges, tid, s.lanes, block, step),
-                step);
+      computeAt(stepIvs(b, rowIvs, colRanges, tid, s.lanes, block, step), step);
     return;
   }
   for (OpOperand &operand : op->getOpOperands())
