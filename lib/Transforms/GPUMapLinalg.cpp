@@ -8,7 +8,8 @@
 //
 // The first CUDA schedules: a row group (consecutive ops over the same
 // rows with a row reduction among them: softmax, the norms) becomes one
-// kernel of one block per row; any other linalg.generic one kernel, one
+// kernel of one block per row, holding a row that fits in registers across
+// its ops; any other linalg.generic one kernel, one
 // block per row for a row reduction, else one thread per point (16-byte
 // vector accesses where the innermost loop is contiguous in every operand
 // that reads it).
@@ -274,35 +275,159 @@ MemRefType warpWordsType(linalg::GenericOp op, int64_t block) {
                              op.getContext(), gpu::AddressSpace::Workgroup));
 }
 
+/// At most this many steps along a row per thread keep the row in
+/// registers (8 x 16 bytes per operand and thread).
+constexpr int64_t kMaxHeldSteps = 8;
+
+/// What the threads of a row group hold in registers: the values each
+/// thread loaded or stored at its points of the row, so that a later op of
+/// the group reads them again without going to memory, and the stores that
+/// no memory read has seen yet, so that one the same thread overwrites at
+/// the same point is dropped. A point is named by its buffer, the operand's
+/// map (a projected permutation, so distinct steps are distinct addresses),
+/// the lanes and the thread's step along the row (-1 where the map reads no
+/// column: one value per row).
+struct RowRegisters {
+  using Key = std::tuple<Value, AffineMap, int64_t, int64_t>;
+  DenseMap<Key, SmallVector<Value>> values;
+  DenseMap<Key, Operation *> unseenStores;
+
+  /// Forgets what is held of `buffer`: it is read or written another way.
+  void flush(Value buffer) {
+    dropIf([&](const Key &k) { return std::get<0>(k) == buffer; });
+  }
+
+  /// A read from memory sees every store to `buffer` so far.
+  void seen(Value buffer) {
+    SmallVector<Key> keys;
+    for (auto &entry : unseenStores)
+      if (std::get<0>(entry.first) == buffer)
+        keys.push_back(entry.first);
+    for (const Key &k : keys)
+      unseenStores.erase(k);
+  }
+
+  template <typename Pred> void dropIf(Pred pred) {
+    SmallVector<Key> keys;
+    for (auto &entry : values)
+      if (pred(entry.first))
+        keys.push_back(entry.first);
+    for (auto &entry : unseenStores)
+      if (pred(entry.first))
+        keys.push_back(entry.first);
+    for (const Key &k : keys) {
+      values.erase(k);
+      unseenStores.erase(k);
+    }
+  }
+};
+
+/// The key of `operand` at step `step`, or nullopt where its points are
+/// not tracked (a scalar operand, or a map that is no projected
+/// permutation).
+std::optional<RowRegisters::Key> heldKey(linalg::GenericOp op,
+                                         OpOperand &operand, unsigned rowDims,
+                                         int64_t lanes, int64_t step) {
+  if (!isa<MemRefType>(operand.get().getType()))
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (!map.isProjectedPermutation())
+    return std::nullopt;
+  bool readsColumns = false;
+  for (unsigned d = rowDims; d < map.getNumDims(); ++d)
+    readsColumns |= map.isFunctionOfDim(d);
+  return RowRegisters::Key{operand.get(), map, lanes, readsColumns ? step : -1};
+}
+
+/// loadLanes through the registers of a row group.
+SmallVector<Value> loadHeld(ImplicitLocOpBuilder &b, linalg::GenericOp op,
+                            OpOperand &operand, ValueRange ivs, unsigned d,
+                            int64_t lanes, unsigned rowDims, RowRegisters &regs,
+                            int64_t step) {
+  std::optional<RowRegisters::Key> key =
+      heldKey(op, operand, rowDims, lanes, step);
+  if (!key) {
+    if (isa<MemRefType>(operand.get().getType()))
+      regs.flush(operand.get());
+    return loadLanes(b, op, operand, ivs, d, lanes);
+  }
+  auto held = regs.values.find(*key);
+  if (held != regs.values.end())
+    return held->second;
+  regs.seen(operand.get());
+  SmallVector<Value> loaded = loadLanes(b, op, operand, ivs, d, lanes);
+  regs.values[*key] = loaded;
+  return loaded;
+}
+
+/// storeLanes through the registers of a row group.
+void storeHeld(ImplicitLocOpBuilder &b, linalg::GenericOp op,
+               OpOperand &operand, ValueRange ivs, ArrayRef<Value> lanes,
+               unsigned rowDims, RowRegisters &regs, int64_t step) {
+  std::optional<RowRegisters::Key> key =
+      heldKey(op, operand, rowDims, lanes.size(), step);
+  Value buffer = operand.get();
+  if (!key) {
+    regs.flush(buffer);
+    storeLanes(b, op, operand, ivs, lanes);
+    return;
+  }
+  // Points held under another map or lanes may be the ones written here.
+  regs.dropIf([&](const RowRegisters::Key &k) {
+    return std::get<0>(k) == buffer && (std::get<1>(k) != std::get<1>(*key) ||
+                                        std::get<2>(k) != std::get<2>(*key));
+  });
+  auto unseen = regs.unseenStores.find(*key);
+  if (unseen != regs.unseenStores.end())
+    unseen->second->erase();
+  storeLanes(b, op, operand, ivs, lanes);
+  regs.unseenStores[*key] = &*std::prev(b.getInsertionPoint());
+  regs.values[*key] = SmallVector<Value>(lanes);
+}
+
+/// The steps along a row of `cols` points each thread of a `block` takes
+/// if they fit in registers, else 0 (a loop over memory).
+int64_t heldSteps(int64_t cols, int64_t lanes, int64_t block) {
+  if (cols % (block * lanes))
+    return 0;
+  int64_t steps = cols / (block * lanes);
+  return steps <= kMaxHeldSteps ? steps : 0;
+}
+
+/// The column indices of step `step` of thread `tid` along a row.
+SmallVector<Value> stepIvs(ImplicitLocOpBuilder &b, ValueRange rowIvs,
+                           ArrayRef<int64_t> colRanges, Value tid,
+                           int64_t lanes, int64_t block, int64_t step) {
+  Value col =
+      arith::AddIOp::create(b, arith::MulIOp::create(b, tid, cst(b, lanes)),
+                            cst(b, step * block * lanes));
+  SmallVector<Value> ivs(rowIvs);
+  llvm::append_range(ivs, delinearize(b, col, colRanges));
+  return ivs;
+}
+
 /// The reduction of one row (`rowIvs`) by the `block` threads of a block:
 /// strided per-thread partial values, then warp shuffles and one word of
-/// `smem` per warp; thread 0 stores the row's result.
+/// `smem` per warp; thread 0 stores the row's result. In a row group
+/// (`regs`), a row that fits is folded in straight-line code through the
+/// group's registers.
 void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
                           const RowReduction &red, int64_t block,
-                          ValueRange rowIvs, Value tid, Value smem) {
+                          ValueRange rowIvs, Value tid, Value smem,
+                          RowRegisters *regs = nullptr) {
   linalg::GenericOp op = s.op;
   ArrayRef<int64_t> colRanges = ArrayRef(s.ranges).drop_front(rowIvs.size());
   int64_t cols = product(colRanges);
   int64_t warps = block / kWarpSize;
   Type accType = op.getBlock()->getArguments().back().getType();
   Value neutral = arith::ConstantOp::create(b, red.neutral);
-
-  // Each thread folds points tid*lanes, tid*lanes + block*lanes, ...
   unsigned innermost = s.ranges.size() - 1;
-  Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
-  auto loop = scf::ForOp::create(b, start, cst(b, cols),
-                                 cst(b, block * s.lanes), ValueRange{neutral});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> ivs = rowIvs;
-    llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
-    SmallVector<SmallVector<Value>> inputs;
-    for (OpOperand *in : op.getDpsInputOperands())
-      inputs.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
-    Value acc = loop.getRegionIterArgs()[0];
+
+  // Folds the lanes at `ivs` into `acc`.
+  auto fold = [&](ValueRange ivs, Value acc,
+                  ArrayRef<SmallVector<Value>> inputs) {
     for (int64_t l = 0; l < s.lanes; ++l) {
-      SmallVector<Value> laneIvs = ivs;
+      SmallVector<Value> laneIvs(ivs);
       if (l)
         laneIvs[innermost] =
             arith::AddIOp::create(b, ivs[innermost], cst(b, l));
@@ -312,9 +437,43 @@ void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
       args.push_back(acc);
       acc = cloneBody(b, op, laneIvs, args)[0];
     }
-    scf::YieldOp::create(b, acc);
+    return acc;
+  };
+
+  // Each thread folds points tid*lanes, tid*lanes + block*lanes, ...
+  Value partial;
+  if (int64_t steps = regs ? heldSteps(cols, s.lanes, block) : 0) {
+    partial = neutral;
+    for (int64_t step = 0; step < steps; ++step) {
+      SmallVector<Value> ivs =
+          stepIvs(b, rowIvs, colRanges, tid, s.lanes, block, step);
+      SmallVector<SmallVector<Value>> inputs;
+      for (OpOperand *in : op.getDpsInputOperands())
+        inputs.push_back(loadHeld(b, op, *in, ivs, innermost, s.lanes,
+                                  rowIvs.size(), *regs, step));
+      partial = fold(ivs, partial, inputs);
+    }
+  } else {
+    if (regs)
+      for (OpOperand *in : op.getDpsInputOperands())
+        if (isa<MemRefType>(in->get().getType()))
+          regs->flush(in->get());
+    Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
+    auto loop = scf::ForOp::create(
+        b, start, cst(b, cols), cst(b, block * s.lanes), ValueRange{neutral});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> ivs = rowIvs;
+    llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
+    SmallVector<SmallVector<Value>> inputs;
+    for (OpOperand *in : op.getDpsInputOperands())
+      inputs.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
+    scf::YieldOp::create(b, fold(ivs, loop.getRegionIterArgs()[0], inputs));
+    partial = loop.getResult(0);
   }
-  Value partial = warpReduce(b, red, loop.getResult(0));
+  if (regs)
+    regs->flush(op.getDpsInitOperand(0)->get());
+  partial = warpReduce(b, red, partial);
   if (warps > 1) {
     Value lane = arith::RemUIOp::create(b, tid, cst(b, kWarpSize));
     Value warp = arith::DivUIOp::create(b, tid, cst(b, kWarpSize));
@@ -377,12 +536,68 @@ void emitRowReduction(ImplicitLocOpBuilder &b, const Schedule &s,
 }
 
 /// An elementwise op over one row (`rowIvs`, its leading loops) by the
-/// `block` threads of a block, `lanes` consecutive points per thread.
+/// `block` threads of a block, `lanes` consecutive points per thread: in
+/// straight-line code through the group's registers (`regs`) where the row
+/// fits, else a loop over memory.
 void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
-                            int64_t block, ValueRange rowIvs, Value tid) {
+                            int64_t block, ValueRange rowIvs, Value tid,
+                            RowRegisters &regs) {
   linalg::GenericOp op = s.op;
   ArrayRef<int64_t> colRanges = ArrayRef(s.ranges).drop_front(rowIvs.size());
   unsigned innermost = s.ranges.size() - 1;
+  unsigned rowDims = rowIvs.size();
+
+  // Computes the op at `ivs` (step `step` if held, else -1).
+  auto computeAt = [&](ValueRange ivs, int64_t step) {
+    auto load = [&](OpOperand &operand) {
+      return step < 0 ? loadLanes(b, op, operand, ivs, innermost, s.lanes)
+                      : loadHeld(b, op, operand, ivs, innermost, s.lanes,
+                                 rowDims, regs, step);
+    };
+    SmallVector<SmallVector<Value>> ins, outs;
+    for (OpOperand *in : op.getDpsInputOperands())
+      ins.push_back(load(*in));
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (op.getMatchingBlockArgument(&init).use_empty()) {
+        Type elem = op.getMatchingBlockArgument(&init).getType();
+        outs.push_back(SmallVector<Value>(
+            s.lanes, arith::ConstantOp::create(
+                         b, cast<TypedAttr>(b.getZeroAttr(elem)))));
+        continue;
+      }
+      outs.push_back(load(init));
+    }
+    SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
+    for (int64_t l = 0; l < s.lanes; ++l) {
+      SmallVector<Value> laneIvs(ivs);
+      if (l)
+        laneIvs[innermost] =
+            arith::AddIOp::create(b, ivs[innermost], cst(b, l));
+      SmallVector<Value> args;
+      for (auto &lanes : ins)
+        args.push_back(lanes[l]);
+      for (auto &lanes : outs)
+        args.push_back(lanes[l]);
+      for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
+        results[r].push_back(v);
+    }
+    for (auto [init, lanes] : llvm::zip(op.getDpsInitsMutable(), results)) {
+      if (step < 0)
+        storeLanes(b, op, init, ivs, lanes);
+      else
+        storeHeld(b, op, init, ivs, lanes, rowDims, regs, step);
+    }
+  };
+
+  int64_t steps = heldSteps(product(colRanges), s.lanes, block);
+  if (steps) {
+    for (int64_t step = 0; step < steps; ++step)
+      computeAt(stepIvs(b, rowIvs, colRanges, tid, s.lanes, block, step), step);
+    return;
+  }
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<MemRefType>(operand.get().getType()))
+      regs.flush(operand.get());
   Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
   auto loop = scf::ForOp::create(b, start, cst(b, product(colRanges)),
                                  cst(b, block * s.lanes));
@@ -390,41 +605,15 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> ivs(rowIvs);
   llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
-  SmallVector<SmallVector<Value>> ins, outs;
-  for (OpOperand *in : op.getDpsInputOperands())
-    ins.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    if (op.getMatchingBlockArgument(&init).use_empty()) {
-      Type elem = op.getMatchingBlockArgument(&init).getType();
-      outs.push_back(SmallVector<Value>(
-          s.lanes,
-          arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(elem)))));
-      continue;
-    }
-    outs.push_back(loadLanes(b, op, init, ivs, innermost, s.lanes));
-  }
-  SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
-  for (int64_t l = 0; l < s.lanes; ++l) {
-    SmallVector<Value> laneIvs(ivs);
-    if (l)
-      laneIvs[innermost] = arith::AddIOp::create(b, ivs[innermost], cst(b, l));
-    SmallVector<Value> args;
-    for (auto &lanes : ins)
-      args.push_back(lanes[l]);
-    for (auto &lanes : outs)
-      args.push_back(lanes[l]);
-    for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
-      results[r].push_back(v);
-  }
-  for (auto [init, lanes] : llvm::zip(op.getDpsInitsMutable(), results))
-    storeLanes(b, op, init, ivs, lanes);
+  computeAt(ivs, -1);
 }
 
 /// A row group: consecutive ops over the same rows (the leading loops),
 /// at least one of them a row reduction, each reading what the others
 /// write only within its own row. It runs as one kernel of one block per
-/// row, the ops one after the other with a barrier between them, so that
-/// a row is read from memory once and re-read from the caches.
+/// row, the ops one after the other with a barrier between them; a row
+/// that fits stays in registers (RowRegisters), a longer one is re-read
+/// from the caches.
 struct RowGroup {
   SmallVector<Schedule> ops;
   SmallVector<std::optional<RowReduction>> reductions;
@@ -485,12 +674,14 @@ void emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g, int64_t blockSize) {
   Value tid = launch.getThreadIds().x;
   SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
   unsigned nextSmem = 0;
+  RowRegisters regs;
   for (auto [s, red] : llvm::zip(g.ops, g.reductions)) {
     if (red)
       emitRowReductionBody(b, s, *red, block, rowIvs, tid,
-                           launch.getWorkgroupAttributions()[nextSmem++]);
+                           launch.getWorkgroupAttributions()[nextSmem++],
+                           &regs);
     else
-      emitRowElementwiseBody(b, s, block, rowIvs, tid);
+      emitRowElementwiseBody(b, s, block, rowIvs, tid, regs);
     gpu::BarrierOp::create(b);
   }
 }

@@ -58,22 +58,25 @@ func.func @row_sum(%x: memref<128x4096xf32>, %y: memref<128xf32>) {
 
 // A row group (RMS norm on buffers): the initial value, the row sum and
 // the normalization run as one kernel of one block per row, a barrier
-// after each; the last two read the sum of their own row only.
+// after each; the last two read the sum of their own row only. The row
+// fits in registers (64 threads x 4 lanes, one step each): x is loaded
+// once, by the sum, and the normalization reuses it.
 // CHECK-LABEL: func.func @row_group
 // CHECK:         gpu.launch
 // CHECK-SAME:      workgroup(%[[W:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
 // CHECK:           scf.for
 // CHECK:             memref.store %{{.*}}, %[[SUM:.*]][%[[ROW:.*]]] : memref<16xf32>
 // CHECK:           gpu.barrier
-// CHECK:           scf.for
-// CHECK:             vector.load
+// CHECK-NOT:       scf.for
+// CHECK:           vector.load %{{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<16x256xf32>, vector<4xf32>
 // CHECK:           gpu.shuffle  xor
 // CHECK:           gpu.barrier
 // CHECK:           memref.store %{{.*}}, %[[SUM]][%[[ROW]]]
 // CHECK:           gpu.barrier
-// CHECK:           scf.for
-// CHECK:             memref.load %[[SUM]][%[[ROW]]]
-// CHECK:             vector.store
+// CHECK-NOT:       vector.load
+// CHECK:           memref.load %[[SUM]][%[[ROW]]]
+// CHECK-NOT:       vector.load
+// CHECK:           vector.store
 // CHECK:           gpu.barrier
 // CHECK-NOT:     gpu.launch
 func.func @row_group(%x: memref<16x256xf32>, %y: memref<16x256xf32>) {
@@ -101,6 +104,112 @@ func.func @row_group(%x: memref<16x256xf32>, %y: memref<16x256xf32>) {
     linalg.yield %n : f32
   }
   memref.dealloc %sum : memref<16xf32>
+  return
+}
+
+// -----
+
+// Softmax as the linalg lowering writes it: e = exp(x - max) into the
+// output, its row sum, then out *= 1 / sum. With the row in registers
+// (256 threads x 4 lanes x 2 steps) x is loaded once per step, exp runs
+// once per point, the sum and the scaling read e from registers, and the
+// store of e, overwritten by the same thread before any read from memory,
+// is dropped: one vector load and one vector store per step.
+// CHECK-LABEL: func.func @softmax_held
+// CHECK:         gpu.launch
+// CHECK-COUNT-2:   vector.load %{{.*}} : memref<8x2048xf32>, vector<4xf32>
+// CHECK-NOT:       vector.load
+// CHECK-COUNT-8:   math.exp
+// CHECK-NOT:       math.exp
+// CHECK-NOT:       vector.store
+// CHECK:           gpu.barrier
+// CHECK-NOT:       vector.load
+// CHECK-COUNT-2:   vector.store %{{.*}} : memref<8x2048xf32>, vector<4xf32>
+// CHECK-NOT:       vector.store
+// CHECK:           gpu.terminator
+func.func @softmax_held(%x: memref<8x2048xf32>, %y: memref<8x2048xf32>) {
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %t = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%ninf : f32) outs(%t : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x2048xf32>) outs(%t : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %t : memref<8x2048xf32>, memref<8xf32>)
+      outs(%y : memref<8x2048xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%t : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<8x2048xf32>) outs(%t : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<8xf32>) outs(%y : memref<8x2048xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %r = arith.divf %one, %s : f32
+    %n = arith.mulf %o, %r : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %t : memref<8xf32>
+  return
+}
+
+// -----
+
+// A row longer than registers hold (65536 f32: 64 steps of 256 threads x
+// 4 lanes) keeps the loops over memory: x is read by the sum's loop and
+// again by the normalization's.
+// CHECK-LABEL: func.func @row_group_long
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK:             vector.load %{{.*}} : memref<4x65536xf32>, vector<4xf32>
+// CHECK:           gpu.shuffle  xor
+// CHECK:           scf.for
+// CHECK:             vector.load %{{.*}} : memref<4x65536xf32>, vector<4xf32>
+// CHECK:             vector.store
+func.func @row_group_long(%x: memref<4x65536xf32>, %y: memref<4x65536xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x65536xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<4x65536xf32>, memref<4xf32>)
+      outs(%y : memref<4x65536xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %n = arith.subf %a, %s : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %sum : memref<4xf32>
   return
 }
 

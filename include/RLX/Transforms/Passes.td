@@ -209,8 +209,14 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     writes only within its own row (softmax's max, sum and normalization,
     the norms' statistics and output, the initial values of the
     reductions), run as one kernel of one block per row, one op after the
-    other with a barrier between them: a row is read from memory once and
-    re-read from the caches.
+    other with a barrier between them. Where an op's row divides into at
+    most 8 steps of the block's threads x 16 bytes, its points are computed
+    in straight-line code and the group keeps each thread's values in
+    registers: a later op reads them from there (the row is loaded from
+    memory once), and a store that the same thread overwrites at the same
+    point before any read from memory is dropped (softmax's exp(x - max),
+    residual + norm's x + r in the output). Longer rows loop over memory
+    and are re-read from the caches.
 
     Only static shapes are supported; a dynamic one, a constant buffer
     (`memref.get_global`, host memory) or host code that reads or writes
