@@ -8,9 +8,11 @@
 # ===---------------------------------------------------------------------=== #
 #
 # For each workload: writes the RLX program, runs it with `rlx-run --bench`
-# on random inputs (median of N runs after a warm-up) and times PyTorch on
-# the same shapes in the same process run (median of N). Prints both times
-# and the ratio torch_ms / rlx_ms (above 1: RLX is faster); workloads with
+# on random inputs (median and min of N runs after a warm-up) and times
+# PyTorch on the same shapes in the same process run (median and min of N).
+# Prints both times and the ratios torch_ms / rlx_ms of the medians and of
+# the minima (above 1: RLX is faster; on a shared VM whose timings jump
+# from run to run the minima are the steadier figure); workloads with
 # matmuls are timed a second time with `rlx-run --blas` (matmuls through
 # the BLAS library, the seeds' kernel-dispatch policy).
 #
@@ -27,7 +29,7 @@ import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RLX_RUN = os.environ.get("RLX_RUN", os.path.join(ROOT, "build", "bin", "rlx-run"))
-RUNS = int(os.environ.get("RLX_BENCH_RUNS", "10"))
+RUNS = int(os.environ.get("RLX_BENCH_RUNS", "20"))
 F = torch.nn.functional
 
 
@@ -54,7 +56,8 @@ def time_torch(fn, runs):
         start = time.perf_counter()
         fn()
         times.append((time.perf_counter() - start) * 1e3)
-    return sorted(times)[len(times) // 2]
+    times.sort()
+    return times[len(times) // 2], times[0]
 
 
 def time_rlx(source, runs, flags=()):
@@ -66,7 +69,8 @@ def time_rlx(source, runs, flags=()):
                              capture_output=True, text=True, check=True).stdout
     finally:
         os.unlink(f.name)
-    return float(re.search(r"median ([0-9.]+) ms", out).group(1))
+    m = re.search(r"median ([0-9.]+) ms, min ([0-9.]+) ms", out)
+    return float(m.group(1)), float(m.group(2))
 
 
 def bert_torch(batch):
@@ -119,12 +123,15 @@ def main():
     ]
     only = sys.argv[1:]
     print("CPU: %s, torch %s with %d threads, rlx-run single-threaded, "
-          "median of %d runs" % (os.uname().machine, torch.__version__,
-                                  torch.get_num_threads(), RUNS))
+          "median / min of %d runs" % (os.uname().machine, torch.__version__,
+                                       torch.get_num_threads(), RUNS))
     print("GLIBC_TUNABLES=%s" % os.environ.get("GLIBC_TUNABLES", "(unset)"))
-    print("%-22s %12s %12s %12s %10s %10s" % (
-        "workload", "rlx ms", "rlx blas ms", "torch ms", "torch/rlx",
-        "torch/blas"))
+    print("%-20s %16s %16s %16s %11s %11s" % (
+        "workload", "rlx ms med/min", "blas ms med/min", "torch ms med/min",
+        "torch/rlx", "torch/blas"))
+    pair = lambda t: "%.3f/%.3f" % t if t else "-"
+    ratio = lambda a, b: "%.2f/%.2f" % (a[0] / b[0], a[1] / b[1]) if b \
+        else "-"
     for (name, source), torch_fn in workloads:
         if only and not any(o in name for o in only):
             continue
@@ -134,11 +141,9 @@ def main():
         has_matmul = "matmul" in source
         blas_ms = time_rlx(source, runs, ["--blas"]) if has_matmul else None
         torch_ms = time_torch(torch_fn, runs)
-        print("%-22s %12.3f %12s %12.3f %10.2f %10s" % (
-            name, rlx_ms, "%.3f" % blas_ms if blas_ms else "-", torch_ms,
-            torch_ms / rlx_ms, "%.2f" % (torch_ms / blas_ms) if blas_ms
-            else "-"))
-
+        print("%-20s %16s %16s %16s %11s %11s" % (
+            name, pair(rlx_ms), pair(blas_ms), pair(torch_ms),
+            ratio(torch_ms, rlx_ms), ratio(torch_ms, blas_ms)))
 
 if __name__ == "__main__":
     main()
