@@ -187,6 +187,30 @@ SmallVector<Value> cloneBody(ImplicitLocOpBuilder &b, linalg::GenericOp op,
                              [&](Value v) { return mapping.lookup(v); });
 }
 
+/// Computes `op` at `lanes` consecutive points of its innermost loop from
+/// `ivs` on: lane l of every input (`ins`) and output (`outs`) value list
+/// feeds one copy of the body. Returns, per result, its value per lane.
+SmallVector<SmallVector<Value>>
+cloneBodyPerLane(ImplicitLocOpBuilder &b, linalg::GenericOp op, ValueRange ivs,
+                 unsigned innermost, int64_t lanes,
+                 ArrayRef<SmallVector<Value>> ins,
+                 ArrayRef<SmallVector<Value>> outs) {
+  SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
+  for (int64_t l = 0; l < lanes; ++l) {
+    SmallVector<Value> laneIvs(ivs);
+    if (l)
+      laneIvs[innermost] = arith::AddIOp::create(b, ivs[innermost], cst(b, l));
+    SmallVector<Value> args;
+    for (auto &values : ins)
+      args.push_back(values[l]);
+    for (auto &values : outs)
+      args.push_back(values[l]);
+    for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
+      results[r].push_back(v);
+  }
+  return results;
+}
+
 /// A row reduction: all parallel loops first, then all reduction loops, one
 /// result whose body is `combine(acc, f(inputs))` with `acc` used once and
 /// a combiner with a neutral element and a shuffle-able type.
@@ -567,20 +591,8 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
       }
       outs.push_back(load(init));
     }
-    SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
-    for (int64_t l = 0; l < s.lanes; ++l) {
-      SmallVector<Value> laneIvs(ivs);
-      if (l)
-        laneIvs[innermost] =
-            arith::AddIOp::create(b, ivs[innermost], cst(b, l));
-      SmallVector<Value> args;
-      for (auto &lanes : ins)
-        args.push_back(lanes[l]);
-      for (auto &lanes : outs)
-        args.push_back(lanes[l]);
-      for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
-        results[r].push_back(v);
-    }
+    SmallVector<SmallVector<Value>> results =
+        cloneBodyPerLane(b, op, ivs, innermost, s.lanes, ins, outs);
     for (auto [init, lanes] : llvm::zip(op.getDpsInitsMutable(), results)) {
       if (step < 0)
         storeLanes(b, op, init, ivs, lanes);
@@ -736,21 +748,8 @@ void emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
     SmallVector<SmallVector<Value>> inputs;
     for (OpOperand *in : op.getDpsInputOperands())
       inputs.push_back(loadLanes(b, op, *in, pointIvs, innermost, s.lanes));
-    SmallVector<SmallVector<Value>> results(current.size());
-    for (int64_t l = 0; l < s.lanes; ++l) {
-      SmallVector<Value> laneIvs(pointIvs);
-      if (l)
-        laneIvs[innermost] =
-            arith::AddIOp::create(b, pointIvs[innermost], cst(b, l));
-      SmallVector<Value> args;
-      for (auto &lanes : inputs)
-        args.push_back(lanes[l]);
-      for (auto &lanes : current)
-        args.push_back(lanes[l]);
-      for (auto [r, v] : llvm::enumerate(cloneBody(b, op, laneIvs, args)))
-        results[r].push_back(v);
-    }
-    return results;
+    return cloneBodyPerLane(b, op, pointIvs, innermost, s.lanes, inputs,
+                            current);
   };
 
   if (reduction.empty()) {
