@@ -9,7 +9,7 @@ keeps. Weights and function arguments/results are outside the arena.
 
 The MLP training step comes twice: with the backward that rlx.grad
 generates (bench/memory/mlp_train_step_grad.mlir, planned after
---rlx-expand-autodiff) and with a backward written by hand in MIR
+--rlx-expand-autodiff and --inline) and with a backward written by hand in MIR
 (bench/memory/mlp_train_step.mlir), to show what the generated one costs.
 """
 
@@ -25,8 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 RLX_OPT = os.environ.get("RLX_OPT", os.path.join(ROOT, "build/bin/rlx-opt"))
 TRAIN_STEP = os.path.join(ROOT, "bench/memory/mlp_train_step_grad.mlir")
-TRAIN_PASSES = ["--rlx-expand-autodiff"]
-TRAIN_FUNCTION = "loss_grad_0_1_2_3_4_5"
+TRAIN_PASSES = ["--rlx-expand-autodiff", "--inline", "--symbol-dce"]
+TRAIN_FUNCTION = "mlp_train_step"
 HAND_STEP = os.path.join(ROOT, "bench/memory/mlp_train_step.mlir")
 
 

@@ -1,9 +1,8 @@
 // One training step of the MLP of mlp_train_step.mlir (784 -> 512 -> 512
 // -> 10, relu, batch 128, mean cross-entropy) with its backward generated
-// by rlx.grad: --rlx-expand-autodiff writes @loss_grad_0_1_2_3_4_5, the
-// forward and the reverse sweep in one function, which bench.py plans.
-// The parameters are rlx.params of the step (the weight region) and
-// arguments of the generated function.
+// by rlx.grad. bench.py plans @mlp_train_step after --rlx-expand-autodiff
+// and --inline: the forward and the reverse sweep in the step itself, its
+// parameters rlx.params of the step (the weight region).
 
 func.func private @loss(%w1: tensor<784x512xf32>, %b1: tensor<512xf32>,
                 %w2: tensor<512x512xf32>, %b2: tensor<512xf32>,

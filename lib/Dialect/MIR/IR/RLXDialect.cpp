@@ -9,14 +9,35 @@
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 
+#include "mlir/Transforms/InliningUtils.h"
+
 using namespace mlir;
 using namespace mlir::rlx;
 
 #include "RLX/Dialect/MIR/IR/RLXDialect.cpp.inc"
 
+namespace {
+/// rlx ops compute on tensors without hidden state, and the regions of its
+/// control-flow ops (if, while, scan, custom_fn) are single blocks closed by
+/// rlx.yield, so any of them may be inlined anywhere, and any single-block
+/// function body into those regions: `--inline` then folds the functions
+/// that rlx-expand-autodiff generates into their callers.
+struct RLXInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool,
+                       IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void RLXDialect::initialize() {
   registerAttributes();
   registerOps();
+  addInterfaces<RLXInlinerInterface>();
 }
 
 Operation *RLXDialect::materializeConstant(OpBuilder &builder, Attribute value,
