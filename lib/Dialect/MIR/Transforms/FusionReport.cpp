@@ -131,12 +131,10 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
     SmallVector<std::string> families;
     SmallVector<std::pair<std::string, StringRef>> off;
     if (!target.empty()) {
-      FailureOr<const TargetOps *> claims = lookupTarget(target);
-      if (failed(claims)) {
-        emitError(getOperation()->getLoc(), "unknown target '")
-            << target << "' (known: " << knownTargetsString() << ")";
+      FailureOr<const TargetOps *> claims =
+          lookupTarget(target, getOperation()->getLoc());
+      if (failed(claims))
         return signalPassFailure();
-      }
       families = familiesForTarget(**claims, {}, &off);
     }
     RewritePatternSet patterns(&getContext());

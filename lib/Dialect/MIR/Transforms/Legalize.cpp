@@ -219,12 +219,10 @@ struct LegalizeBroadcast : RewritePattern {
 struct LegalizePass : rlx::impl::LegalizePassBase<LegalizePass> {
   using Base::Base;
   void runOnOperation() override {
-    FailureOr<const TargetOps *> claims = lookupTarget(target);
-    if (failed(claims)) {
-      getOperation()->emitError("unknown target '")
-          << target << "' (known: " << knownTargetsString() << ")";
+    FailureOr<const TargetOps *> claims =
+        lookupTarget(target, getOperation()->getLoc());
+    if (failed(claims))
       return signalPassFailure();
-    }
     const TargetOps &ops = **claims;
 
     RewritePatternSet patterns(&getContext());

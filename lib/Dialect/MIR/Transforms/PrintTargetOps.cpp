@@ -26,12 +26,10 @@ struct PrintTargetOpsPass
     : rlx::impl::PrintTargetOpsPassBase<PrintTargetOpsPass> {
   using Base::Base;
   void runOnOperation() override {
-    FailureOr<const TargetOps *> claims = lookupTarget(target);
-    if (failed(claims)) {
-      getOperation()->emitError("unknown target '")
-          << target << "' (known: " << knownTargetsString() << ")";
+    FailureOr<const TargetOps *> claims =
+        lookupTarget(target, getOperation()->getLoc());
+    if (failed(claims))
       return signalPassFailure();
-    }
     llvm::raw_ostream &os = llvm::outs();
     os << "// target '" << target << "' claims " << (*claims)->ops.size()
        << " ops\n";

@@ -39,6 +39,8 @@
 
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -178,15 +180,19 @@ bool TargetOps::claims(StringRef opName) const {
 
 ArrayRef<StringRef> rlx::targetNames() { return registry().names; }
 
-std::string rlx::knownTargetsString() {
-  return llvm::join(targetNames(), ", ");
-}
-
 FailureOr<const TargetOps *> rlx::lookupTarget(StringRef name) {
   for (const TargetOps &target : registry().targets)
     if (target.name == name)
       return &target;
   return failure();
+}
+
+FailureOr<const TargetOps *> rlx::lookupTarget(StringRef name, Location loc) {
+  FailureOr<const TargetOps *> target = lookupTarget(name);
+  if (failed(target))
+    emitError(loc) << "unknown target '" << name
+                   << "' (known: " << llvm::join(targetNames(), ", ") << ")";
+  return target;
 }
 
 bool rlx::claims(StringRef target, StringRef opName) {

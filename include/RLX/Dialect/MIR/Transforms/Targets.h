@@ -17,6 +17,7 @@
 #ifndef RLX_DIALECT_MIR_TRANSFORMS_TARGETS_H
 #define RLX_DIALECT_MIR_TRANSFORMS_TARGETS_H
 
+#include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -48,11 +49,13 @@ struct TargetOps {
 /// The known targets' names, in a fixed order.
 ArrayRef<StringRef> targetNames();
 
-/// The known target names joined by ", " (for diagnostics).
-std::string knownTargetsString();
-
 /// The claims of the target `name`; failure when it is unknown.
 FailureOr<const TargetOps *> lookupTarget(StringRef name);
+
+/// As above, and an unknown name is an error at `loc` naming the known
+/// targets (`unknown target 'tpu' (known: cpu, cuda, ...)`), as every pass
+/// with a `target` option reports it.
+FailureOr<const TargetOps *> lookupTarget(StringRef name, Location loc);
 
 /// Whether the target `target` claims the op `opName`; false when the
 /// target is unknown.
