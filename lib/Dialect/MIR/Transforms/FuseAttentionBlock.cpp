@@ -92,7 +92,7 @@ static Value matchHeadGroup(Value v, int64_t start) {
   return narrow.getInput();
 }
 
-FailureOr<AttentionBlockMatch>
+FailureOr<AttentionBlockParts>
 rlx::matchAttentionBlock(PatternRewriter &rewriter, Operation *op) {
   auto fail = [&](const char *why) {
     return rewriter.notifyMatchFailure(op, why);
@@ -164,7 +164,7 @@ rlx::matchAttentionBlock(PatternRewriter &rewriter, Operation *op) {
   // The fused op's rope tables are [S, D / 2] of the input's type.
   if (cos && cos.getType() != x.clone({x.getDimSize(1), d / 2}))
     return fail("rope tables of another shape than [S, D / 2]");
-  return AttentionBlockMatch{in->input,
+  return AttentionBlockParts{in->input,
                              in->weight,
                              out->weight,
                              in->bias,
@@ -202,7 +202,7 @@ struct FuseAttentionBlock : OpRewritePattern<RootOp> {
             return rewriter.notifyMatchFailure(op,
                                                "left to the output bias add");
     }
-    FailureOr<AttentionBlockMatch> m = matchAttentionBlock(rewriter, op);
+    FailureOr<AttentionBlockParts> m = matchAttentionBlock(rewriter, op);
     if (failed(m))
       return failure();
     IntegerAttr kvHeadsAttr = m->kvHeads == m->heads

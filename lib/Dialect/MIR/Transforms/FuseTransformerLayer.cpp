@@ -177,7 +177,7 @@ struct FuseTransformerLayer : OpRewritePattern<RootOp> {
 
     // The attention block: already fused, or its primitive chain.
     Value a, x;
-    AttentionBlockMatch block;
+    AttentionBlockParts block;
     bool found = false;
     for (auto [cand, other] :
          {std::pair{ln1->rhs, ln1->lhs}, std::pair{ln1->lhs, ln1->rhs}}) {
@@ -185,7 +185,7 @@ struct FuseTransformerLayer : OpRewritePattern<RootOp> {
       if (!def || !cand.hasOneUse())
         continue;
       if (auto fused = dyn_cast<FusedAttentionBlockOp>(def)) {
-        block = AttentionBlockMatch{
+        block = AttentionBlockParts{
             fused.getInput(),
             fused.getWQkv(),
             fused.getWOut(),
@@ -202,7 +202,7 @@ struct FuseTransformerLayer : OpRewritePattern<RootOp> {
             fused.getScaleAttr(),
             fused.getRopeStyle()};
       } else if (isa<AddOp, MatmulOp, FusedMatmulBiasActOp>(def)) {
-        FailureOr<AttentionBlockMatch> m = matchAttentionBlock(rewriter, def);
+        FailureOr<AttentionBlockParts> m = matchAttentionBlock(rewriter, def);
         if (failed(m))
           continue;
         block = *m;

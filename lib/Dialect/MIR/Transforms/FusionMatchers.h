@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Matchers that more than one fusion pattern family uses (private to
-// RLXMIRTransforms).
+// Matchers that more than one fusion pattern family uses, and the parts of
+// an attention block that fusion matches and unfusing builds from (private
+// to RLXMIRTransforms).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +21,9 @@
 namespace mlir {
 namespace rlx {
 
-/// The operands and attributes of an rlx.fused_attention_block that a
-/// primitive attention chain computes.
-struct AttentionBlockMatch {
+/// The operands and attributes of an rlx.fused_attention_block: what a
+/// primitive attention chain computes, and what unfusing rebuilds it from.
+struct AttentionBlockParts {
   Value input, wQkv, wOut, qkvBias, outBias, cos, sin, attnMask;
   int64_t heads, kvHeads;
   MaskKind mask;
@@ -35,7 +36,7 @@ struct AttentionBlockMatch {
 /// output projection of the attention chain that `--rlx-unfuse` builds
 /// for rlx.fused_attention_block, every intermediate read by the chain
 /// only. Reports why not on `op` through `rewriter`.
-FailureOr<AttentionBlockMatch> matchAttentionBlock(PatternRewriter &rewriter,
+FailureOr<AttentionBlockParts> matchAttentionBlock(PatternRewriter &rewriter,
                                                    Operation *op);
 
 } // namespace rlx

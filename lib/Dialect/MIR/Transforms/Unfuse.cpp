@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FusionMatchers.h"
+
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
@@ -58,16 +60,6 @@ static Value linear(PatternRewriter &b, Location loc, Value x, Value w,
     y = AddOp::create(b, loc, y, bias);
   return y;
 }
-
-/// The operands and attributes of an attention block.
-struct AttentionBlockParts {
-  Value input, wQkv, wOut, qkvBias, outBias, cos, sin, attnMask;
-  int64_t heads, kvHeads;
-  MaskKind mask;
-  IntegerAttr window;
-  FloatAttr scale;
-  RopeStyle ropeStyle;
-};
 
 /// The attention block of rlx.fused_attention_block's description, for
 /// static [B, S, E] inputs.
