@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Dialect/MIR/IR/NpyDtype.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/InitAllDialects.h"
 #include "RLX/Pipelines/HostTarget.h"
@@ -65,6 +66,7 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 using mlir::rlx::runtime::NpyArray;
+using mlir::rlx::npyDtype;
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
                                       cl::Required);
@@ -180,24 +182,6 @@ extern "C" void rlxFree(void *p) {
 //===----------------------------------------------------------------------===//
 // Tensors and memref descriptors
 //===----------------------------------------------------------------------===//
-
-/// The .npy dtype that holds `type` (bf16 is exchanged as f32).
-static std::string npyDtype(Type type) {
-  if (type.isF32() || type.isBF16())
-    return "f4";
-  if (type.isF64())
-    return "f8";
-  if (type.isF16())
-    return "f2";
-  if (type.isInteger(1))
-    return "b1";
-  if (auto c = dyn_cast<ComplexType>(type); c && c.getElementType().isF32())
-    return "c8";
-  if (auto i = dyn_cast<IntegerType>(type))
-    return std::string(i.isUnsigned() ? "u" : "i") +
-           std::to_string(i.getWidth() / 8);
-  return "";
-}
 
 /// Bytes per element in memory (bf16 is 2 bytes in memory).
 static int64_t memBytes(Type type) {

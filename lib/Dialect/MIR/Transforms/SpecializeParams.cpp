@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Dialect/MIR/IR/NpyDtype.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Runtime/Npy.h"
@@ -29,26 +30,6 @@ namespace rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 using mlir::rlx::runtime::NpyArray;
-
-/// The .npy dtype that holds `type`, as rlx-run exchanges it (bf16 as f4);
-/// empty for an element type without one.
-static std::string npyDtype(Type type) {
-  if (type.isF32() || type.isBF16())
-    return "f4";
-  if (type.isF64())
-    return "f8";
-  if (type.isF16())
-    return "f2";
-  if (type.isInteger(1))
-    return "b1";
-  if (auto c = dyn_cast<ComplexType>(type); c && c.getElementType().isF32())
-    return "c8";
-  if (auto i = dyn_cast<IntegerType>(type);
-      i && llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth()))
-    return std::string(i.isUnsigned() ? "u" : "i") +
-           std::to_string(i.getWidth() / 8);
-  return "";
-}
 
 static std::string shapeStr(ArrayRef<int64_t> shape) {
   std::string s = "[";
