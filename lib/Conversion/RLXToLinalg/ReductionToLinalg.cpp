@@ -107,18 +107,38 @@ static Value keepDims(OpBuilder &b, Location loc, Value tensor,
                                        shape);
 }
 
+/// The max of `input` along `axis` in `acc` (the elements cast to it),
+/// -inf for an empty row.
+static Value buildRowMax(OpBuilder &b, Location loc, Value input,
+                         int64_t axis, Type acc) {
+  return buildReduction(
+      b, loc, input, axis, acc, createScalarConstant(b, loc, acc, -INFINITY),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value x = castScalar(nb, nloc, args[0], acc, false, false);
+        return arith::MaximumFOp::create(nb, nloc, args[1], x);
+      });
+}
+
+/// exp(x - max) for the scalars `x` and `max` of `acc`, and 0 where x is
+/// -inf, also when the whole row is -inf (where x - max would be NaN): a
+/// masked element weighs nothing.
+static Value buildShiftedExp(OpBuilder &b, Location loc, Value x, Value max,
+                             Type acc) {
+  Value e =
+      math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
+  Value isNegInf =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                            createScalarConstant(b, loc, acc, -INFINITY));
+  return arith::SelectOp::create(b, loc, isNegInf,
+                                 createScalarConstant(b, loc, acc, 0), e);
+}
+
 std::pair<Value, Value> rlx::softmaxStats(OpBuilder &b, Location loc,
                                             Value input, int64_t axis,
                                             Type acc) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
-  Value max = buildReduction(
-      b, loc, input, axis, acc,
-      createScalarConstant(b, loc, acc, -INFINITY),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value x = castScalar(nb, nloc, args[0], acc, false, false);
-        return arith::MaximumFOp::create(nb, nloc, args[1], x);
-      });
+  Value max = buildRowMax(b, loc, input, axis, acc);
   // exp(x - max) summed; rows of -inf (fully masked) sum to 0.
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
@@ -134,15 +154,7 @@ std::pair<Value, Value> rlx::softmaxStats(OpBuilder &b, Location loc,
       ArrayRef<AffineMap>{id, row, row}, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value x = castScalar(nb, nloc, args[0], acc, false, false);
-        Value e = math::ExpOp::create(
-            nb, nloc, arith::SubFOp::create(nb, nloc, x, args[1]));
-        // A -inf element adds nothing, also when the whole row is -inf
-        // (where x - max would be NaN).
-        Value isNegInf = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::OEQ, x,
-            createScalarConstant(nb, nloc, acc, -INFINITY));
-        e = arith::SelectOp::create(nb, nloc, isNegInf,
-                                    createScalarConstant(nb, nloc, acc, 0), e);
+        Value e = buildShiftedExp(nb, nloc, x, args[1], acc);
         linalg::YieldOp::create(nb, nloc,
                                 arith::AddFOp::create(nb, nloc, args[2], e)
                                     .getResult());
@@ -289,25 +301,11 @@ static Value buildExpOnceSoftmax(OpBuilder &b, Location loc, Value input,
   Type element = type.getElementType();
   AffineMap id = b.getMultiDimIdentityMap(rank);
   AffineMap row = getDropDimsMap(ctx, rank, axis);
-  Value max = buildReduction(
-      b, loc, input, axis, element,
-      createScalarConstant(b, loc, element, -INFINITY),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        return arith::MaximumFOp::create(nb, nloc, args[1], args[0]);
-      });
-  SmallVector<Value> dims = getDynamicDims(b, loc, input);
-  // A -inf element gives 0, also when the whole row is -inf (where
-  // x - max would be NaN).
+  Value max = buildRowMax(b, loc, input, axis, element);
   Value exps = buildMappedGeneric(
-      b, loc, type, dims, ValueRange{input, max}, {id, row},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value e = math::ExpOp::create(
-            nb, nloc, arith::SubFOp::create(nb, nloc, args[0], args[1]));
-        Value isNegInf = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::OEQ, args[0],
-            createScalarConstant(nb, nloc, element, -INFINITY));
-        return arith::SelectOp::create(
-            nb, nloc, isNegInf, createScalarConstant(nb, nloc, element, 0), e);
+      b, loc, type, getDynamicDims(b, loc, input), ValueRange{input, max},
+      {id, row}, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return buildShiftedExp(nb, nloc, args[0], args[1], element);
       });
   Value sum = buildReduction(
       b, loc, exps, axis, element, createScalarConstant(b, loc, element, 0),
