@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 import rlxtest
-from rlxtest import Case, Suite, rand
+from rlxtest import Case, Suite, rand, weight
 from rlxtest import tensor_type as T
 
 # fused_swiglu accepts a rank-1 input (as its type inference and the
@@ -44,12 +44,6 @@ def rounder(elem):
     """The values of `elem` as float64 (rounding each chain step)."""
     return lambda x: rlxtest.as_elem(np.asarray(x, np.float64),
                                      elem).astype(np.float64)
-
-
-def weight(shape, fan_in, elem):
-    """Uniform weights of variance 1 / fan_in (activations stay O(1))."""
-    a = math.sqrt(3.0 / fan_in)
-    return rand(r, shape, elem, -a, a)
 
 
 def activation(x, kind):
@@ -90,7 +84,7 @@ def mba_case(name, act, elem="f32", xshape=(3, 5, 8), N=6, bias=True,
     rnd = rounder(elem)
     x = rand(r, xshape, elem, -2, 2)
     wshape = wshape or ((N, K) if transpose_b else (K, N))
-    w = weight(wshape, K, elem)
+    w = weight(r, wshape, K, elem)
     wm = np.swapaxes(w, -1, -2) if transpose_b else w
     y = rnd(np.matmul(x.astype(np.float64), wm.astype(np.float64)))
     args = [("%x", T(x.shape, elem), x), ("%w", T(w.shape, elem), w)]
@@ -179,7 +173,7 @@ def swiglu_case(name, elem, xshape, Fh):
     E = xshape[-1]
     rnd = rounder(elem)
     x = rand(r, xshape, elem, -2, 2)
-    wg, wu = weight((E, Fh), E, elem), weight((E, Fh), E, elem)
+    wg, wu = weight(r, (E, Fh), E, elem), weight(r, (E, Fh), E, elem)
     x64 = x.astype(np.float64)
     gate = rnd(activation(rnd(x64 @ wg), "silu"))
     up = rnd(x64 @ wu)
@@ -235,35 +229,13 @@ def block_case(name, elem="f32", B=2, S=5, E=16, H=4, Hkv=None, D=None,
                window=None, mshape=None, scale=None):
     Hkv_ = Hkv or H
     D = D or E // H
-    cols = (H + 2 * Hkv_) * D
     rnd = rounder(elem)
-    x = rand(r, (B, S, E), elem, -1.5, 1.5)
-    wqkv, wout = weight((E, cols), E, elem), weight((H * D, E), H * D, elem)
-    args = [("%x", T(x.shape, elem), x), ("%wqkv", T(wqkv.shape, elem), wqkv),
-            ("%wo", T(wout.shape, elem), wout)]
-    syntax = ""
-    bq = bo = cos = sin = mask = None
-    if qkv_bias:
-        bq = rand(r, (cols,), elem, -0.5, 0.5)
-        args.append(("%bq", T(bq.shape, elem), bq))
-        syntax += " qkv_bias %bq"
-    if out_bias:
-        bo = rand(r, (E,), elem, -0.5, 0.5)
-        args.append(("%bo", T(bo.shape, elem), bo))
-        syntax += " out_bias %bo"
-    if rope_style:
-        theta = r.uniform(-np.pi, np.pi, (S, D // 2))
-        cos = rlxtest.as_elem(np.cos(theta), elem)
-        sin = rlxtest.as_elem(np.sin(theta), elem)
-        args += [("%cos", T(cos.shape, elem), cos),
-                 ("%sin", T(sin.shape, elem), sin)]
-        syntax += " rope(%cos, %sin)"
-    if kind in ("custom", "bias"):
-        mask = (r.random(mshape) < 0.7 if kind == "custom"
-                else rand(r, mshape, elem, -2, 2))
-        args.append(("%m", T(mshape, "i1" if kind == "custom" else elem),
-                     mask))
-        syntax += " attn_mask %m"
+    ops = rlxtest.attention_block_operands(
+        r, elem, B, S, E, H, Hkv_, D, qkv_bias, out_bias, bool(rope_style),
+        kind, mshape)
+    x, wqkv, wout, args, syntax = ops.x, ops.wqkv, ops.wout, ops.args, \
+        ops.syntax
+    bq, bo, cos, sin, mask = ops.bq, ops.bo, ops.cos, ops.sin, ops.mask
     syntax += " heads = %d" % H
     if Hkv is not None:
         syntax += " kv_heads = %d" % Hkv
@@ -324,15 +296,15 @@ def layer_case(name, elem="f32", B=2, S=4, E=16, H=2, Fh=32, kind="none",
     rnd = rounder(elem)
     D = E // H
     x = rand(r, (B, S, E), elem, -1.5, 1.5)
-    p = {"wqkv": weight((E, 3 * E), E, elem),
+    p = {"wqkv": weight(r, (E, 3 * E), E, elem),
          "bqkv": rand(r, (3 * E,), elem, -0.5, 0.5),
-         "wo": weight((E, E), E, elem),
+         "wo": weight(r, (E, E), E, elem),
          "bo": rand(r, (E,), elem, -0.5, 0.5),
          "g1": rand(r, (E,), elem, 0.5, 1.5),
          "b1": rand(r, (E,), elem, -0.5, 0.5),
-         "w1": weight((E, Fh), E, elem),
+         "w1": weight(r, (E, Fh), E, elem),
          "c1": rand(r, (Fh,), elem, -0.5, 0.5),
-         "w2": weight((Fh, E), Fh, elem),
+         "w2": weight(r, (Fh, E), Fh, elem),
          "c2": rand(r, (E,), elem, -0.5, 0.5),
          "g2": rand(r, (E,), elem, 0.5, 1.5),
          "b2": rand(r, (E,), elem, -0.5, 0.5)}

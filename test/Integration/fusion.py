@@ -21,7 +21,7 @@ import subprocess
 import numpy as np
 
 import rlxtest
-from rlxtest import Case, Suite, rand
+from rlxtest import Case, Suite, rand, weight
 from rlxtest import tensor_type as T
 
 RLX_OPT = os.environ.get("RLX_OPT", "rlx-opt")
@@ -41,12 +41,6 @@ def fuse(text, passes=("--rlx-fuse",)):
         raise AssertionError("rlx-opt %s exited with %d:\n%s" %
                              (" ".join(passes), p.returncode, p.stderr))
     return p.stdout
-
-
-def weight(shape, fan_in, elem):
-    """Uniform weights of variance 1 / fan_in (activations stay O(1))."""
-    a = math.sqrt(3.0 / fan_in)
-    return rand(r, shape, elem, -a, a)
 
 
 def f64(x):
@@ -85,7 +79,7 @@ def mba_case(act, elem="f32", xshape=(3, 5, 8), N=6, bias_first=False,
              transpose_b=False):
     K = xshape[-1]
     x = rand(r, xshape, elem)
-    w = weight((N, K) if transpose_b else (K, N), K, elem)
+    w = weight(r, (N, K) if transpose_b else (K, N), K, elem)
     b = rand(r, (N,), elem, -1, 1)
     y = f64(x) @ (f64(w).T if transpose_b else f64(w)) + b
     e = activation(y, act)
@@ -136,7 +130,7 @@ def residual_case(kind, elem, shape, eps=None):
 def swiglu_case(elem, xshape, F, swapped=False):
     E = xshape[-1]
     x = rand(r, xshape, elem)
-    wg, wu = weight((E, F), E, elem), weight((E, F), E, elem)
+    wg, wu = weight(r, (E, F), E, elem), weight(r, (E, F), E, elem)
     e = activation(f64(x) @ wg, "silu") * (f64(x) @ wu)
     tx, tw, th = T(xshape, elem), T((E, F), elem), T(e.shape, elem)
     body = """
@@ -158,7 +152,7 @@ def swiglu_concat_case(elem, xshape, F, concat):
     weights (concat=True) or of one merged [E, 2F] weight."""
     E = xshape[-1]
     x = rand(r, xshape, elem)
-    wg, wu = weight((E, F), E, elem), weight((E, F), E, elem)
+    wg, wu = weight(r, (E, F), E, elem), weight(r, (E, F), E, elem)
     e = activation(f64(x) @ wg, "silu") * (f64(x) @ wu)
     lead = list(e.shape[:-1])
     tx, tw, th = T(xshape, elem), T((E, F), elem), T(e.shape, elem)
@@ -193,8 +187,8 @@ def block_case(elem, S=5, E=8, F=12):
     x, res = rand(r, (S, E), elem), rand(r, (S, E), elem)
     g, lg = rand(r, (E,), elem, 0.5, 1.5), rand(r, (E,), elem, 0.5, 1.5)
     lb, bd = rand(r, (E,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
-    wg, wu = weight((E, F), E, elem), weight((E, F), E, elem)
-    wd = weight((F, E), F, elem)
+    wg, wu = weight(r, (E, F), E, elem), weight(r, (E, F), E, elem)
+    wd = weight(r, (F, E), F, elem)
     s = f64(x) + res
     n = rms_norm(s, g, float(np.float32(1e-6)))
     h = activation(n @ wg, "silu") * (n @ wu)
@@ -231,7 +225,8 @@ def attention_case(name, H=2, Hkv=None, D=4, B=2, S=5, E=8, kind="none",
     cols = (H + 2 * Hkv) * D
     elem = "f32"
     x = rand(r, (B, S, E), elem)
-    wqkv, wout = weight((E, cols), E, elem), weight((H * D, E), H * D, elem)
+    wqkv = weight(r, (E, cols), E, elem)
+    wout = weight(r, (H * D, E), H * D, elem)
     args = [("%x", T(x.shape, elem), x), ("%wqkv", T(wqkv.shape, elem), wqkv),
             ("%wout", T(wout.shape, elem), wout)]
     body = ["%qkv = rlx.matmul %x, %wqkv : {}, {}".format(
@@ -323,7 +318,7 @@ def transformer_layer_case(name, act="gelu", kind="none", mshape=None, B=2,
     x, a = f64(args[0][2]), c.expected[0]
     g1, g2 = rand(r, (E,), elem, 0.5, 1.5), rand(r, (E,), elem, 0.5, 1.5)
     b1, b2 = rand(r, (E,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
-    w1, w2 = weight((E, F), E, elem), weight((F, E), F, elem)
+    w1, w2 = weight(r, (E, F), E, elem), weight(r, (F, E), F, elem)
     c1, c2 = rand(r, (F,), elem, -1, 1), rand(r, (E,), elem, -1, 1)
     tv, tx, th = T((E,), elem), T((B, S, E), elem), T((B, S, F), elem)
     args += [("%g1", tv, g1), ("%b1", tv, b1), ("%w1", T(w1.shape, elem), w1),
@@ -363,7 +358,7 @@ def shared_input_case(elem, xshape, widths):
     tx = T(xshape, elem)
     args, body, results, expected = [("%x", tx, x)], [], [], []
     for i, n in enumerate(widths):
-        w = weight((K, n), K, elem)
+        w = weight(r, (K, n), K, elem)
         args.append(("%%w%d" % i, T(w.shape, elem), w))
         y = f64(x) @ w
         body.append("%%m%d = rlx.matmul %%x, %%w%d : %s, %s" %

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 
 import rlxtest
-from rlxtest import Case, Suite, rand
+from rlxtest import Case, Suite, rand, weight
 from rlxtest import tensor_type as T
 
 # linear, mlp and swiglu accept a rank-1 input (their verifiers ask for
@@ -51,12 +51,6 @@ def f64(x):
 
 def f32(v):
     return float(np.float32(v))
-
-
-def weight(shape, fan_in, elem):
-    """Uniform weights of variance 1 / fan_in (activations stay O(1))."""
-    a = math.sqrt(3.0 / fan_in)
-    return rand(r, shape, elem, -a, a)
 
 
 def functional(args, result):
@@ -217,7 +211,7 @@ def linear_case(name, act, elem="f32", xshape=(2, 3, 8), N=6, bias=True,
                 default_act=False):
     K = xshape[-1]
     x = rand(r, xshape, elem)
-    w = weight((K, N), K, elem)
+    w = weight(r, (K, N), K, elem)
     args = [("%x", T(x.shape, elem), x), ("%w", T(w.shape, elem), w)]
     b = None
     if bias:
@@ -237,7 +231,7 @@ def linear_case(name, act, elem="f32", xshape=(2, 3, 8), N=6, bias=True,
 def mlp_case(name, act, elem="f32", xshape=(4, 12), Hd=16, N=5):
     K = xshape[-1]
     x = rand(r, xshape, elem)
-    w1, w2 = weight((K, Hd), K, elem), weight((Hd, N), Hd, elem)
+    w1, w2 = weight(r, (K, Hd), K, elem), weight(r, (Hd, N), Hd, elem)
     b1, b2 = rand(r, (Hd,), elem, -1, 1), rand(r, (N,), elem, -1, 1)
     args = [("%x", T(x.shape, elem), x), ("%w1", T(w1.shape, elem), w1),
             ("%b1", T(b1.shape, elem), b1), ("%w2", T(w2.shape, elem), w2),
@@ -256,8 +250,8 @@ def swiglu_case(name, elem="f32", xshape=(2, 3, 16), Fh=24, N=None):
     E = xshape[-1]
     N = N or E
     x = rand(r, xshape, elem)
-    wg, wu = weight((E, Fh), E, elem), weight((E, Fh), E, elem)
-    wd = weight((Fh, N), Fh, elem)
+    wg, wu = weight(r, (E, Fh), E, elem), weight(r, (E, Fh), E, elem)
+    wd = weight(r, (Fh, N), Fh, elem)
     args = [("%x", T(x.shape, elem), x), ("%wg", T(wg.shape, elem), wg),
             ("%wu", T(wu.shape, elem), wu), ("%wd", T(wd.shape, elem), wd)]
     e = swiglu(x, wg, wu, wd)
@@ -349,34 +343,12 @@ def block_case(name, elem="f32", B=2, S=5, E=16, H=4, Hkv=None, D=None,
                explicit_neox=False, window=None, mshape=None, scale=None):
     Hkv_ = Hkv or H
     D = D or E // H
-    cols = (H + 2 * Hkv_) * D
-    x = rand(r, (B, S, E), elem, -1.5, 1.5)
-    wqkv, wout = weight((E, cols), E, elem), weight((H * D, E), H * D, elem)
-    args = [("%x", T(x.shape, elem), x), ("%wqkv", T(wqkv.shape, elem), wqkv),
-            ("%wo", T(wout.shape, elem), wout)]
-    syntax = ""
-    bq = bo = cos = sin = mask = None
-    if qkv_bias:
-        bq = rand(r, (cols,), elem, -0.5, 0.5)
-        args.append(("%bq", T(bq.shape, elem), bq))
-        syntax += " qkv_bias %bq"
-    if out_bias:
-        bo = rand(r, (E,), elem, -0.5, 0.5)
-        args.append(("%bo", T(bo.shape, elem), bo))
-        syntax += " out_bias %bo"
-    if rope_style:
-        theta = r.uniform(-np.pi, np.pi, (S, D // 2))
-        cos = rlxtest.as_elem(np.cos(theta), elem)
-        sin = rlxtest.as_elem(np.sin(theta), elem)
-        args += [("%cos", T(cos.shape, elem), cos),
-                 ("%sin", T(sin.shape, elem), sin)]
-        syntax += " rope(%cos, %sin)"
-    if kind in ("custom", "bias"):
-        mask = (r.random(mshape) < 0.7 if kind == "custom"
-                else rand(r, mshape, elem, -2, 2))
-        args.append(("%m", T(mshape, "i1" if kind == "custom" else elem),
-                     mask))
-        syntax += " attn_mask %m"
+    ops = rlxtest.attention_block_operands(
+        r, elem, B, S, E, H, Hkv_, D, qkv_bias, out_bias, bool(rope_style),
+        kind, mshape)
+    x, wqkv, wout, args, syntax = ops.x, ops.wqkv, ops.wout, ops.args, \
+        ops.syntax
+    bq, bo, cos, sin, mask = ops.bq, ops.bo, ops.cos, ops.sin, ops.mask
     attrs = ["num_heads = %d : i64" % H]
     if Hkv is not None:
         attrs.append("num_kv_heads = %d : i64" % Hkv)
@@ -433,11 +405,11 @@ suite.run([
 
 
 def bert_weights(E, Fh, elem):
-    return [weight((E, 3 * E), E, elem), rand(r, (3 * E,), elem, -0.5, 0.5),
-            weight((E, E), E, elem), rand(r, (E,), elem, -0.5, 0.5),
+    return [weight(r, (E, 3 * E), E, elem), rand(r, (3 * E,), elem, -0.5, 0.5),
+            weight(r, (E, E), E, elem), rand(r, (E,), elem, -0.5, 0.5),
             rand(r, (E,), elem, 0.5, 1.5), rand(r, (E,), elem, -0.5, 0.5),
-            weight((E, Fh), E, elem), rand(r, (Fh,), elem, -0.5, 0.5),
-            weight((Fh, E), Fh, elem), rand(r, (E,), elem, -0.5, 0.5),
+            weight(r, (E, Fh), E, elem), rand(r, (Fh,), elem, -0.5, 0.5),
+            weight(r, (Fh, E), Fh, elem), rand(r, (E,), elem, -0.5, 0.5),
             rand(r, (E,), elem, 0.5, 1.5), rand(r, (E,), elem, -0.5, 0.5)]
 
 
@@ -449,11 +421,11 @@ def llama_weights(E, H, Hkv, D, Fh, S, elem, random_rope=False):
     else:
         cos, sin = rope_tables(S, D, elem)
     return [rand(r, (E,), elem, 0.5, 1.5),
-            weight((E, (H + 2 * Hkv) * D), E, elem),
-            weight((H * D, E), H * D, elem), cos, sin,
+            weight(r, (E, (H + 2 * Hkv) * D), E, elem),
+            weight(r, (H * D, E), H * D, elem), cos, sin,
             rand(r, (E,), elem, 0.5, 1.5),
-            weight((E, Fh), E, elem), weight((E, Fh), E, elem),
-            weight((Fh, E), Fh, elem)]
+            weight(r, (E, Fh), E, elem), weight(r, (E, Fh), E, elem),
+            weight(r, (Fh, E), Fh, elem)]
 
 
 def layer_case(style, name, elem="f32", B=2, S=4, E=16, H=2, Hkv=None,
@@ -517,7 +489,7 @@ def conv_case(name, elem="f32", xshape=(2, 3, 8, 8), Cout=8, k=(3, 3),
               act=None):
     N, Cin = xshape[:2]
     x = rand(r, xshape, elem)
-    w = weight((Cout, Cin) + k, Cin * int(np.prod(k)), elem)
+    w = weight(r, (Cout, Cin) + k, Cin * int(np.prod(k)), elem)
     b = rand(r, (Cout,), elem, -0.5, 0.5)
     g, beta = rand(r, (Cout,), elem, 0.5, 1.5), rand(r, (Cout,), elem, -1, 1)
     pd = padding or [0] * (2 * len(k))

@@ -13,17 +13,12 @@ import torch
 import torch.nn.functional as F
 
 import rlxtest
-from rlxtest import Suite, rand
+from rlxtest import Suite, rand, weight
 from rlxtest import tensor_type as T
 
 suite = Suite("layer_grads")
 r = rlxtest.rng()
 RTOL = {"f64": 1e-9, "f32": 1e-4}
-
-
-def weight(shape, fan_in, elem):
-    a = math.sqrt(3.0 / fan_in)
-    return rand(r, shape, elem, -a, a)
 
 
 def layer_norm(x, g, b, eps):
@@ -84,22 +79,23 @@ def layer_check(style, elem, tag, B=2, S=5, E=32, H=4, Hkv=2, Fh=64):
     x = rand(r, (B, S, E), elem, -1.5, 1.5)
     if style == "bert":
         eps = 1e-12
-        w = [weight((E, 3 * E), E, elem), rand(r, (3 * E,), elem, -.5, .5),
-             weight((E, E), E, elem), rand(r, (E,), elem, -.5, .5),
+        w = [weight(r, (E, 3 * E), E, elem), rand(r, (3 * E,), elem, -.5, .5),
+             weight(r, (E, E), E, elem), rand(r, (E,), elem, -.5, .5),
              rand(r, (E,), elem, .5, 1.5), rand(r, (E,), elem, -.5, .5),
-             weight((E, Fh), E, elem), rand(r, (Fh,), elem, -.5, .5),
-             weight((Fh, E), Fh, elem), rand(r, (E,), elem, -.5, .5),
+             weight(r, (E, Fh), E, elem), rand(r, (Fh,), elem, -.5, .5),
+             weight(r, (Fh, E), Fh, elem), rand(r, (E,), elem, -.5, .5),
              rand(r, (E,), elem, .5, 1.5), rand(r, (E,), elem, -.5, .5)]
         attrs = 'style = "bert", num_heads = %d : i64, epsilon = 1.0e-12 : f32' % H
     else:
         eps = 1e-6
         theta = r.uniform(-np.pi, np.pi, (S, D // 2))
         w = [rand(r, (E,), elem, .5, 1.5),
-             weight((E, (H + 2 * Hkv) * D), E, elem), weight((E, E), E, elem),
+             weight(r, (E, (H + 2 * Hkv) * D), E, elem),
+             weight(r, (E, E), E, elem),
              rlxtest.as_elem(np.cos(theta), elem),
              rlxtest.as_elem(np.sin(theta), elem),
-             rand(r, (E,), elem, .5, 1.5), weight((E, Fh), E, elem),
-             weight((E, Fh), E, elem), weight((Fh, E), Fh, elem)]
+             rand(r, (E,), elem, .5, 1.5), weight(r, (E, Fh), E, elem),
+             weight(r, (E, Fh), E, elem), weight(r, (Fh, E), Fh, elem)]
         attrs = ('style = "llama", num_heads = %d : i64, num_kv_heads = %d '
                  ': i64, mask = "causal", epsilon = 1.0e-6 : f32' % (H, Hkv))
     c = rand(r, (B, S, E), elem, -1, 1)

@@ -12,6 +12,7 @@ failure and can be fixed with RLX_TEST_SEED=N.
 """
 
 import math
+import types
 import os
 import re
 import subprocess
@@ -102,6 +103,56 @@ def rand(r, shape, elem, lo=-2.0, hi=2.0, nonzero=False):
     if nonzero:
         x = np.where(np.abs(x) < 0.25, np.copysign(0.25, x) + x, x)
     return as_elem(x, elem)
+
+
+def weight(r, shape, fan_in, elem):
+    """Uniform weights of variance 1 / fan_in (activations stay O(1))."""
+    a = math.sqrt(3.0 / fan_in)
+    return rand(r, shape, elem, -a, a)
+
+
+def attention_block_operands(r, elem, B, S, E, H, Hkv, D, qkv_bias=False,
+                             out_bias=False, rope=False, kind="none",
+                             mshape=None):
+    """Random operands of an attention block (rlx_hir.attention_block and
+    rlx.fused_attention_block take the same ones): x [B, S, E], w_qkv
+    [E, (H + 2 Hkv) D], w_out [H D, E], and as asked the biases, rope's cos
+    and sin [S, D / 2] (of random angles) and the custom (i1) or bias mask
+    of shape `mshape`. Returns a namespace of the arrays (None where not
+    asked), `args` ((name, type, value) in operand order) and `syntax`, the
+    ops' clauses for the optional operands (" qkv_bias %bq" ...)."""
+    cols = (H + 2 * Hkv) * D
+    x = rand(r, (B, S, E), elem, -1.5, 1.5)
+    wqkv = weight(r, (E, cols), E, elem)
+    wout = weight(r, (H * D, E), H * D, elem)
+    ops = types.SimpleNamespace(x=x, wqkv=wqkv, wout=wout, bq=None, bo=None,
+                                cos=None, sin=None, mask=None, syntax="")
+    ops.args = [("%x", tensor_type(x.shape, elem), x),
+                ("%wqkv", tensor_type(wqkv.shape, elem), wqkv),
+                ("%wo", tensor_type(wout.shape, elem), wout)]
+
+    def add(name, value, elem_type, clause):
+        ops.args.append((name, tensor_type(value.shape, elem_type), value))
+        ops.syntax += clause
+
+    if qkv_bias:
+        ops.bq = rand(r, (cols,), elem, -0.5, 0.5)
+        add("%bq", ops.bq, elem, " qkv_bias %bq")
+    if out_bias:
+        ops.bo = rand(r, (E,), elem, -0.5, 0.5)
+        add("%bo", ops.bo, elem, " out_bias %bo")
+    if rope:
+        theta = r.uniform(-np.pi, np.pi, (S, D // 2))
+        ops.cos = as_elem(np.cos(theta), elem)
+        ops.sin = as_elem(np.sin(theta), elem)
+        add("%cos", ops.cos, elem, "")
+        add("%sin", ops.sin, elem, " rope(%cos, %sin)")
+    if kind in ("custom", "bias"):
+        ops.mask = (r.random(mshape) < 0.7 if kind == "custom"
+                    else rand(r, mshape, elem, -2, 2))
+        add("%m", ops.mask, "i1" if kind == "custom" else elem,
+            " attn_mask %m")
+    return ops
 
 
 def assert_close(actual, expected, rtol, atol, what, dtype=None):
