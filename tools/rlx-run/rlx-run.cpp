@@ -48,6 +48,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -208,11 +209,30 @@ static float fromBF16(uint16_t h) {
   return f;
 }
 
+/// Storage on 64-byte boundaries, as a framework's tensors are (PyTorch
+/// aligns to 64 bytes): the compiled kernels load 64-byte vectors, and from
+/// malloc's 16-byte alignment every such load straddles two cache lines,
+/// which made memory-bound kernels about 1.5x slower.
+template <typename T> struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <typename U> CacheLineAllocator(const CacheLineAllocator<U> &) {}
+  T *allocate(size_t n) {
+    size_t bytes = std::max<size_t>((n * sizeof(T) + 63) / 64 * 64, 64);
+    void *p = std::aligned_alloc(64, bytes);
+    if (!p)
+      llvm::report_bad_alloc_error("rlx-run: out of memory for a tensor");
+    return static_cast<T *>(p);
+  }
+  void deallocate(T *p, size_t) { std::free(p); }
+  bool operator==(const CacheLineAllocator &) const { return true; }
+};
+
 /// A tensor argument or result in memory, row-major.
 struct HostTensor {
   Type elementType;
   std::vector<int64_t> shape;
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t, CacheLineAllocator<uint8_t>> bytes;
 };
 
 static std::string shapeStr(ArrayRef<int64_t> shape) {
@@ -244,7 +264,7 @@ static bool fromNpy(const NpyArray &a, RankedTensorType type,
   t.elementType = element;
   t.shape = a.shape;
   if (!element.isBF16()) {
-    t.bytes = a.data;
+    t.bytes.assign(a.data.begin(), a.data.end());
     return true;
   }
   int64_t n = a.numElements();
@@ -263,7 +283,7 @@ static NpyArray toNpy(const HostTensor &t) {
   a.dtype = npyDtype(t.elementType);
   a.shape = t.shape;
   if (!t.elementType.isBF16()) {
-    a.data = t.bytes;
+    a.data.assign(t.bytes.begin(), t.bytes.end());
     return a;
   }
   int64_t n = t.bytes.size() / 2;
