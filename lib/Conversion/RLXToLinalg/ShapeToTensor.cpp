@@ -21,8 +21,12 @@ using namespace mlir::rlx;
 
 namespace {
 
-/// rlx.reshape -> tensor.reshape with a shape operand; at most one dynamic
-/// result dim, sized so that the element count is kept.
+/// rlx.reshape between static shapes -> tensor.collapse_shape to one dim
+/// and tensor.expand_shape to the result (either alone where the ranks
+/// allow): views with their shapes in the types. Otherwise tensor.reshape
+/// with a shape operand; at most one dynamic result dim, sized so that the
+/// element count is kept. The shape operand is a constant buffer in host
+/// memory, which GPU kernels cannot read, so static reshapes avoid it.
 struct ReshapePattern : OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -36,6 +40,23 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inType = cast<RankedTensorType>(input.getType());
+    if (inType.hasStaticShape() && type.hasStaticShape() &&
+        inType.getRank() > 0 && type.getRank() > 0) {
+      Value flat = input;
+      if (inType.getRank() > 1) {
+        SmallVector<ReassociationIndices> one = {
+            llvm::to_vector(llvm::seq<int64_t>(0, inType.getRank()))};
+        flat = tensor::CollapseShapeOp::create(rewriter, loc, input, one);
+      }
+      if (type.getRank() == 1) {
+        rewriter.replaceOp(op, flat);
+        return success();
+      }
+      SmallVector<ReassociationIndices> one = {
+          llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))};
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, type, flat, one);
+      return success();
+    }
     SmallVector<Value> sizes;
     int64_t staticProduct = 1;
     for (int64_t d : type.getShape())
