@@ -102,22 +102,24 @@ bool readsAsLastDim(AffineMap map, unsigned d) {
 }
 
 /// Lanes per thread along the innermost loop `d`: 16 bytes of the widest
-/// element, if every operand reading `d` has it as its contiguous last dim,
-/// its buffer has the identity layout (so a multiple of the lanes is a
-/// 16-byte aligned address) and the loop divides evenly.
+/// element among the operands that read `d`, if each has it as its
+/// contiguous last dim, its buffer has the identity layout (so a multiple
+/// of the lanes is a 16-byte aligned address) and the loop divides evenly.
+/// Operands that do not read `d` (a norm's f32 row statistics next to its
+/// bf16 row) are loaded once per thread and do not narrow the vectors.
 int64_t vectorLanes(linalg::GenericOp op, unsigned d, int64_t range) {
   int64_t widest = 0;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (!type)
       continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isFunctionOfDim(d))
+      continue;
     unsigned bits = type.getElementTypeBitWidth();
     if (bits % 8 || !type.getElementType().isIntOrFloat())
       return 1;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (map.isFunctionOfDim(d) && !type.getLayout().isIdentity())
-      return 1;
-    if (!readsAsLastDim(map, d))
+    if (!type.getLayout().isIdentity() || !readsAsLastDim(map, d))
       return 1;
     widest = std::max<int64_t>(widest, bits / 8);
   }

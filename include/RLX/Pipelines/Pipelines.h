@@ -74,6 +74,11 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size", llvm::cl::desc("Threads per block of each kernel"),
       llvm::cl::init(256)};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Approximate f32 exp and shared divisors in the kernels "
+                     "(rlx-gpu-fast-math)"),
+      llvm::cl::init(true)};
 };
 
 /// rlx (MIR) -> linalg -> buffers -> one gpu.launch per linalg op -> the

@@ -237,4 +237,39 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUFastMathPass : Pass<"rlx-gpu-fast-math"> {
+  let summary = "Cheaper f32 exp and divisions in GPU kernels";
+  let description = [{
+    The kernels of the memory-bound ops are short of issue slots, not of
+    bandwidth, once their loads are 16 bytes wide and a row is read once:
+    bf16 softmax moves 4 bytes per element, so at 3 TB/s an H100 has about
+    40 instructions per element, and libdevice's accurate `__nv_expf` and
+    an IEEE division take about 10 each. This pass, run on the kernels
+    before NVVM conversion, makes two rewrites:
+
+    - f32 `math.exp` gets `fastmath<afn>`, which the NVVM conversion lowers
+      to `__nv_fast_expf` (`ex2.approx` of `x * log2(e)`, as CUDA's `__expf`
+      and Triton's `exp`): relative error about 2^-21 plus the rounding of
+      `x * log2(e)`, `|x| * 2^-24`;
+    - f32 `arith.divf`s that share their divisor (softmax's row sum, used
+      once per element a thread holds) become multiplications by one
+      reciprocal computed after the divisor's definition: two roundings
+      instead of one, and a divisor below 2^-126 gives an infinite
+      reciprocal where the quotient might have been finite.
+
+    ```mlir
+    %e = math.exp %x : f32
+    %a = arith.divf %e, %s : f32
+    %b = arith.divf %f, %s : f32
+    // becomes
+    %r = arith.divf %one, %s : f32
+    %e = math.exp %x fastmath<afn> : f32
+    %a = arith.mulf %e, %r : f32
+    %b = arith.mulf %f, %r : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // RLX_TRANSFORMS_PASSES_TD
