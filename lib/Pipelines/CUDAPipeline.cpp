@@ -56,6 +56,7 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
 
   GPUMapLinalgPassOptions map;
   map.blockSize = options.blockSize;
+  map.warpRows = options.warpRows;
   pm.addNestedPass<func::FuncOp>(createGPUMapLinalgPass(map));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

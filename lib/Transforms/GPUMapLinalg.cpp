@@ -31,6 +31,8 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <numeric>
+
 namespace mlir {
 namespace rlx {
 #define GEN_PASS_DEF_GPUMAPLINALGPASS
@@ -851,31 +853,62 @@ bool isPrivateTo(Value buffer, RowGroup &g, gpu::LaunchOp launch) {
   });
 }
 
-void emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g, int64_t blockSize) {
-  ArrayRef<int64_t> rowRanges =
-      ArrayRef(g.ops.front().ranges).take_front(g.rowDims);
-  int64_t block = kWarpSize;
+/// Rows per block of `blockSize` threads if every op of `g` fits its row
+/// in the registers of one warp (a short row: 768 bf16 are 3 steps of 32
+/// threads x 8 lanes), else 0. A warp per row needs no workgroup memory
+/// or barrier in its reductions, and each thread has several 16-byte
+/// loads in flight.
+int64_t warpRowsPerBlock(RowGroup &g, int64_t blockSize, int64_t rows) {
   for (Schedule &s : g.ops) {
     int64_t cols = product(ArrayRef(s.ranges).drop_front(g.rowDims));
-    block = std::max(block, rowBlockSize(cols, s.lanes, blockSize));
+    if (cols > 1 && !heldSteps(cols, s.lanes, kWarpSize))
+      return 0;
+  }
+  return std::gcd(std::max<int64_t>(1, blockSize / kWarpSize), rows);
+}
+
+void emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g, int64_t blockSize,
+                  bool warpRows) {
+  ArrayRef<int64_t> rowRanges =
+      ArrayRef(g.ops.front().ranges).take_front(g.rowDims);
+  int64_t rows = product(rowRanges);
+  // `block` threads work on a row, `rowsPerBlock` rows per thread block.
+  int64_t block = kWarpSize;
+  int64_t rowsPerBlock = warpRows ? warpRowsPerBlock(g, blockSize, rows) : 0;
+  if (!rowsPerBlock) {
+    rowsPerBlock = 1;
+    for (Schedule &s : g.ops) {
+      int64_t cols = product(ArrayRef(s.ranges).drop_front(g.rowDims));
+      block = std::max(block, rowBlockSize(cols, s.lanes, blockSize));
+    }
   }
   SmallVector<Type> smemTypes;
-  for (auto [s, red] : llvm::zip(g.ops, g.reductions))
-    if (red)
-      smemTypes.push_back(warpWordsType(s.op, block));
+  if (block > kWarpSize)
+    for (auto [s, red] : llvm::zip(g.ops, g.reductions))
+      if (red)
+        smemTypes.push_back(warpWordsType(s.op, block));
   // At the last op: allocations between the ops dominate it.
-  gpu::LaunchOp launch =
-      createLaunch(b, g.ops.back().op, product(rowRanges), block, smemTypes);
+  gpu::LaunchOp launch = createLaunch(b, g.ops.back().op, rows / rowsPerBlock,
+                                      block * rowsPerBlock, smemTypes);
   Value tid = launch.getThreadIds().x;
-  SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
+  Value row = launch.getBlockIds().x;
+  if (rowsPerBlock > 1) {
+    row = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, row, cst(b, rowsPerBlock)),
+        arith::DivUIOp::create(b, tid, cst(b, kWarpSize)));
+    tid = arith::RemUIOp::create(b, tid, cst(b, kWarpSize));
+  }
+  SmallVector<Value> rowIvs = delinearize(b, row, rowRanges);
   unsigned nextSmem = 0;
   RowRegisters regs;
   SmallVector<gpu::BarrierOp> betweenOps;
   for (auto [s, red] : llvm::zip(g.ops, g.reductions)) {
     if (red)
-      emitRowReductionBody(b, s, *red, block, rowIvs, tid,
-                           launch.getWorkgroupAttributions()[nextSmem++],
-                           &regs);
+      emitRowReductionBody(
+          b, s, *red, block, rowIvs, tid,
+          block > kWarpSize ? Value(launch.getWorkgroupAttributions()[nextSmem++])
+                            : Value(),
+          &regs);
     else
       emitRowElementwiseBody(b, s, block, rowIvs, tid, regs);
     betweenOps.push_back(gpu::BarrierOp::create(b));
@@ -1095,7 +1128,7 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
     if (fuseRows) {
       for (RowGroup &g : findRowGroups(func)) {
         ImplicitLocOpBuilder b(g.ops.back().op.getLoc(), g.ops.back().op);
-        emitRowGroup(b, g, blockSize);
+        emitRowGroup(b, g, blockSize, warpRows);
         for (Schedule &s : g.ops)
           rewriter.eraseOp(s.op);
       }

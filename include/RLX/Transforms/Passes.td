@@ -208,15 +208,21 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     at least one of them a row reduction, each reading what another
     writes only within its own row (softmax's max, sum and normalization,
     the norms' statistics and output, the initial values of the
-    reductions), run as one kernel of one block per row, one op after the
-    other with a barrier between them. Where an op's row divides into at
-    most 8 steps of the block's threads x 16 bytes, its points are computed
-    in straight-line code and the group keeps each thread's values in
-    registers: a later op reads them from there (the row is loaded from
-    memory once), and a store that the same thread overwrites at the same
-    point before any read from memory is dropped (softmax's exp(x - max),
-    residual + norm's x + r in the output). Longer rows loop over memory
-    and are re-read from the caches.
+    reductions), run as one kernel of one block per row (with `warp-rows`,
+    one warp per row and several rows per block where every op's row fits
+    in one warp's registers), one op after the other. Where an op's row
+    divides into at most 8 steps of the row's threads x 16 bytes, its
+    points are computed in straight-line code and the group keeps each
+    thread's values in registers: a later op reads them from there (the
+    row is loaded from memory once), and a store that the same thread
+    overwrites at the same point before any read from memory is dropped
+    (softmax's exp(x - max), residual + norm's x + r in the output).
+    Longer rows loop over memory and are re-read from the caches. Every
+    thread holds each row statistic (the initial value and the total of a
+    reduction, which the shuffles leave in every lane); thread 0 stores it
+    unless only the group uses its buffer, which then goes. A barrier
+    separates two ops only where one writes a buffer that the other
+    touches through memory.
 
     Only static shapes are supported; a dynamic one, a constant buffer
     (`memref.get_global`, host memory) or host code that reads or writes
@@ -229,6 +235,9 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     Option<"fuseRows", "fuse-rows", "bool", "true",
            "Run each group of consecutive ops over the same rows with a row "
            "reduction among them as one kernel">,
+    Option<"warpRows", "warp-rows", "bool", "true",
+           "Give a row group whose rows fit in one warp's registers one warp "
+           "per row, several rows per block">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
