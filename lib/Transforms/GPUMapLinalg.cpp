@@ -8,8 +8,9 @@
 //
 // The first CUDA schedules: a row group (consecutive ops over the same
 // rows with a row reduction among them: softmax, the norms) becomes one
-// kernel of one block per row, holding a row that fits in registers across
-// its ops; any other linalg.generic one kernel, one
+// kernel of one block per row (one warp per row for short rows), holding
+// a row that fits and its statistics in registers across its ops; any
+// other linalg.generic one kernel, one
 // block per row for a row reduction, else one thread per point (16-byte
 // vector accesses where the innermost loop is contiguous in every operand
 // that reads it).
@@ -496,9 +497,10 @@ SmallVector<Value> stepIvs(ImplicitLocOpBuilder &b, ValueRange rowIvs,
 
 /// The reduction of one row (`rowIvs`) by the `block` threads of a block:
 /// strided per-thread partial values, then warp shuffles and one word of
-/// `smem` per warp; thread 0 stores the row's result. In a row group
-/// (`regs`), a row that fits is folded in straight-line code through the
-/// group's registers.
+/// `smem` per warp (no `smem` for a single warp); thread 0 stores the
+/// row's result. In a row group (`regs`), a row that fits is folded in
+/// straight-line code through the group's registers, and every thread
+/// holds the result.
 void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
                           const RowReduction &red, int64_t block,
                           ValueRange rowIvs, Value tid, Value smem,
@@ -717,10 +719,10 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
 
 /// A row group: consecutive ops over the same rows (the leading loops),
 /// at least one of them a row reduction, each reading what the others
-/// write only within its own row. It runs as one kernel of one block per
-/// row, the ops one after the other with a barrier between them; a row
-/// that fits stays in registers (RowRegisters), a longer one is re-read
-/// from the caches.
+/// write only within its own row. It runs as one kernel of one block (or,
+/// for short rows, one warp) per row, the ops one after the other with a
+/// barrier between two where memory orders them; a row that fits stays in
+/// registers (RowRegisters), a longer one is re-read from the caches.
 struct RowGroup {
   SmallVector<Schedule> ops;
   SmallVector<std::optional<RowReduction>> reductions;
