@@ -4,12 +4,13 @@
 Run on the GPU machine from the folder bench/gpu/build.sh fills (it holds
 librlx_bench_kernels.so, librlx_cuda_runtime.so, gpu_peers.py and this file):
 
-    python3 bench.py [--json out.json]
+    python3 bench.py [--json out.json] [--dtypes float32,bfloat16,float16]
 
-For each workload: fresh random inputs (a new seed every run, printed),
-our output poisoned with NaN, one call, the runtime's error checked, then
-||ours - ref|| / ||ref|| against the float64 reference of gpu_peers.py
-(f32 must be below 1e-4; a NaN or an unwritten element fails). Then ours,
+For each workload and dtype: fresh random inputs (a new seed every run,
+printed), our output poisoned with NaN, one call, the runtime's error
+checked, then ||ours - ref|| / ||ref|| against the float64 reference of
+gpu_peers.py (f32 must be below 1e-4, bf16 and f16 below 1e-2; a NaN or an
+unwritten element fails). Then ours,
 eager and torch.compile are timed in the same process with CUDA events
 (gpu_peers.bench: Triton's do_bench, median). Ours runs on PyTorch's
 current stream (rlxCudaSetStream), asynchronously like the peers.
@@ -29,7 +30,12 @@ OURS = {
     "swiglu_8192x11008": "swiglu",
     "residual_layernorm_32768x768": "residual_layernorm",
 }
-TOL = {torch.float32: 1e-4}
+# The bf16 / f16 versions of these workloads: the entry point's name plus
+# the suffix.
+LOW_PRECISION = {torch.bfloat16: "_bf16", torch.float16: "_f16"}
+LOW_PRECISION_WORKLOADS = ["rmsnorm_16384x4096", "softmax_16384x4096",
+                           "swiglu_8192x11008", "residual_layernorm_32768x768"]
+TOL = {torch.float32: 1e-4, torch.bfloat16: 1e-2, torch.float16: 1e-2}
 
 
 def descriptor(t):
@@ -47,7 +53,7 @@ def descriptor(t):
 
 
 class Ours:
-    def __init__(self):
+    def __init__(self, kernels="librlx_bench_kernels.so"):
         torch.cuda.init()
         torch.empty(1, device="cuda")  # the primary context, current here
         self.rt = ctypes.CDLL(os.path.join(HERE, "librlx_cuda_runtime.so"),
@@ -55,7 +61,7 @@ class Ours:
         self.rt.rlxCudaGetLastError.restype = ctypes.c_char_p
         self.rt.rlxCudaSetStream.argtypes = [ctypes.c_void_p]
         # Its global constructors load the kernels' cubins.
-        self.lib = ctypes.CDLL(os.path.join(HERE, "librlx_bench_kernels.so"))
+        self.lib = ctypes.CDLL(os.path.join(HERE, kernels))
         self.check("loading the kernels")
 
     def check(self, what):
@@ -86,9 +92,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
     ap.add_argument("--only", default="")
+    ap.add_argument("--dtypes", default="float32,bfloat16,float16")
+    ap.add_argument("--kernels", default="librlx_bench_kernels.so",
+                    help="the kernels library (a variant built for tuning)")
     a = ap.parse_args()
+    dtypes = [getattr(torch, d) for d in a.dtypes.split(",")]
     seed = int.from_bytes(os.urandom(4), "little")
-    ours = Ours()
+    ours = Ours(a.kernels)
     # One stream for everything (PyTorch's default stream is handle 0, which
     # the runtime would take for "no stream set").
     stream = torch.cuda.Stream()
@@ -98,11 +108,15 @@ def main():
     ceil = gpu_peers.ceilings()
     print(f"{dev}: copy {ceil['copy_TBps']:.2f} TB/s; seed {seed}", flush=True)
     rows, failures = [], 0
-    for name, fn_name in OURS.items():
-        if a.only not in name:
+    jobs = [(name, torch.float32, fn_name) for name, fn_name in OURS.items()]
+    jobs += [(name, dtype, OURS[name] + suffix)
+             for dtype, suffix in LOW_PRECISION.items()
+             for name in LOW_PRECISION_WORKLOADS]
+    for name, dtype, fn_name in jobs:
+        if a.only not in name or dtype not in dtypes:
             continue
         fn, _, bytes_fn, _ = gpu_peers.WORKLOADS[name]
-        dtype = torch.float32
+        dtype_name = str(dtype).replace("torch.", "")
         args = gpu_peers.make_inputs(name, dtype, seed=seed)
         ref = gpu_peers.reference(name, args)
         out = torch.full_like(ref, float("nan"), dtype=dtype)
@@ -114,7 +128,7 @@ def main():
         ok = err < TOL[dtype]  # NaN compares false
         failures += not ok
         del ref
-        row = {"workload": name, "dtype": "float32", "rel_err": err, "ok": ok}
+        row = {"workload": name, "dtype": dtype_name, "rel_err": err, "ok": ok}
         row["ours_ms"] = gpu_peers.bench(run)
         ours.check(name + " (timed)")
         row["eager_ms"] = gpu_peers.bench(lambda: fn(*args))
@@ -122,22 +136,22 @@ def main():
         cfn(*args)
         torch.cuda.synchronize()
         row["compile_ms"] = gpu_peers.bench(lambda: cfn(*args))
-        nbytes = bytes_fn(4)
+        nbytes = bytes_fn(dtype.itemsize)
         for k in ("ours", "eager", "compile"):
             row[k + "_TBps"] = nbytes / row[k + "_ms"] / 1e9
         row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
         rows.append(row)
-        print(f"{name:30s} err {err:.1e} {'ok' if ok else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
+        print(f"{name:30s} {dtype_name:8s} err {err:.1e} {'ok' if ok else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
               f"  eager {row['eager_ms']:.3f}  compile {row['compile_ms']:.3f}", flush=True)
         del args, out, run
         torch.cuda.empty_cache()
 
-    print(f"\n{dev}, copy ceiling {ceil['copy_TBps']:.2f} TB/s, f32, seed {seed}")
-    print("| workload | rel err | ours ms | ours TB/s | eager ms | eager TB/s"
+    print(f"\n{dev}, copy ceiling {ceil['copy_TBps']:.2f} TB/s, seed {seed}")
+    print("| workload | dtype | rel err | ours ms | ours TB/s | eager ms | eager TB/s"
           " | compile ms | compile TB/s | compile/ours |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['workload']} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} "
+        print(f"| {r['workload']} | {r['dtype']} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} "
               f"| {r['ours_ms']:.3f} | {r['ours_TBps']:.2f} | {r['eager_ms']:.3f} "
               f"| {r['eager_TBps']:.2f} | {r['compile_ms']:.3f} | {r['compile_TBps']:.2f} "
               f"| {r['compile/ours']:.2f} |")

@@ -17,6 +17,9 @@
 #     # on the GPU machine, with OUT_DIR carried:
 #     python3 OUT_DIR/bench.py
 #
+# RLX_CUDA_OPTIONS='block-size=128 fast-math=false' builds the kernels with
+# these rlx-cuda-pipeline options (for tuning; see bench.py --kernels).
+#
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 
@@ -27,7 +30,7 @@ PEERS="${RLX_GPU_PEERS:-$ROOT/../shared/bench/gpu_peers.py}"
 
 mkdir -p "$OUT"
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
-  "$ROOT/bench/gpu/kernels.mlir" -o "$OUT/kernels.o" \
+  --cuda-options="${RLX_CUDA_OPTIONS:-}" "$ROOT/bench/gpu/kernels.mlir" -o "$OUT/kernels.o" \
   --header="$OUT/kernels.h"
 cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
 # $ORIGIN: the kernels library finds the runtime beside it.

@@ -1,5 +1,6 @@
-// The memory-bound workloads of shared/bench/gpu_peers.py in f32, at its
-// shapes, compiled by bench/gpu/build.sh with rlx-compile --target=cuda.
+// The memory-bound workloads of shared/bench/gpu_peers.py in f32, bf16 and
+// f16 (the entry point's name ends in _bf16 / _f16), at its shapes,
+// compiled by bench/gpu/build.sh with rlx-compile --target=cuda.
 
 func.func @rmsnorm(%x: tensor<16384x4096xf32>, %w: tensor<4096xf32>) -> tensor<16384x4096xf32> {
   %y = rlx.rms_norm %x, %w {epsilon = 1.0e-6 : f32} : tensor<16384x4096xf32>, tensor<4096xf32>
@@ -22,4 +23,50 @@ func.func @residual_layernorm(%x: tensor<32768x768xf32>, %r: tensor<32768x768xf3
   %s = rlx.add %x, %r : tensor<32768x768xf32>, tensor<32768x768xf32>
   %y = rlx.layer_norm %s, %w, %b {epsilon = 1.0e-5 : f32} : tensor<32768x768xf32>, tensor<768xf32>
   return %y : tensor<32768x768xf32>
+}
+
+func.func @rmsnorm_bf16(%x: tensor<16384x4096xbf16>, %w: tensor<4096xbf16>) -> tensor<16384x4096xbf16> {
+  %y = rlx.rms_norm %x, %w {epsilon = 1.0e-6 : f32} : tensor<16384x4096xbf16>, tensor<4096xbf16>
+  return %y : tensor<16384x4096xbf16>
+}
+
+func.func @softmax_bf16(%x: tensor<16384x4096xbf16>) -> tensor<16384x4096xbf16> {
+  %y = rlx.softmax %x axis = -1 : tensor<16384x4096xbf16>
+  return %y : tensor<16384x4096xbf16>
+}
+
+func.func @swiglu_bf16(%g: tensor<8192x11008xbf16>, %u: tensor<8192x11008xbf16>) -> tensor<8192x11008xbf16> {
+  %s = rlx.silu %g : tensor<8192x11008xbf16>
+  %y = rlx.mul %s, %u : tensor<8192x11008xbf16>, tensor<8192x11008xbf16>
+  return %y : tensor<8192x11008xbf16>
+}
+
+func.func @residual_layernorm_bf16(%x: tensor<32768x768xbf16>, %r: tensor<32768x768xbf16>,
+                                   %w: tensor<768xbf16>, %b: tensor<768xbf16>) -> tensor<32768x768xbf16> {
+  %s = rlx.add %x, %r : tensor<32768x768xbf16>, tensor<32768x768xbf16>
+  %y = rlx.layer_norm %s, %w, %b {epsilon = 1.0e-5 : f32} : tensor<32768x768xbf16>, tensor<768xbf16>
+  return %y : tensor<32768x768xbf16>
+}
+
+func.func @rmsnorm_f16(%x: tensor<16384x4096xf16>, %w: tensor<4096xf16>) -> tensor<16384x4096xf16> {
+  %y = rlx.rms_norm %x, %w {epsilon = 1.0e-6 : f32} : tensor<16384x4096xf16>, tensor<4096xf16>
+  return %y : tensor<16384x4096xf16>
+}
+
+func.func @softmax_f16(%x: tensor<16384x4096xf16>) -> tensor<16384x4096xf16> {
+  %y = rlx.softmax %x axis = -1 : tensor<16384x4096xf16>
+  return %y : tensor<16384x4096xf16>
+}
+
+func.func @swiglu_f16(%g: tensor<8192x11008xf16>, %u: tensor<8192x11008xf16>) -> tensor<8192x11008xf16> {
+  %s = rlx.silu %g : tensor<8192x11008xf16>
+  %y = rlx.mul %s, %u : tensor<8192x11008xf16>, tensor<8192x11008xf16>
+  return %y : tensor<8192x11008xf16>
+}
+
+func.func @residual_layernorm_f16(%x: tensor<32768x768xf16>, %r: tensor<32768x768xf16>,
+                                  %w: tensor<768xf16>, %b: tensor<768xf16>) -> tensor<32768x768xf16> {
+  %s = rlx.add %x, %r : tensor<32768x768xf16>, tensor<32768x768xf16>
+  %y = rlx.layer_norm %s, %w, %b {epsilon = 1.0e-5 : f32} : tensor<32768x768xf16>, tensor<768xf16>
+  return %y : tensor<32768x768xf16>
 }

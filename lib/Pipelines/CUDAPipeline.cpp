@@ -56,10 +56,15 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
 
   GPUMapLinalgPassOptions map;
   map.blockSize = options.blockSize;
+  map.warpRows = options.warpRows;
   pm.addNestedPass<func::FuncOp>(createGPUMapLinalgPass(map));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
+  // Canonicalization hoisted the kernels' constants (shuffle offsets, loop
+  // bounds, the warp size) to the host function; outlining alone would pass
+  // them as kernel arguments, unknown to the device compiler.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
@@ -68,6 +73,8 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  if (options.fastMath)
+    kernels.addPass(createGPUFastMathPass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());

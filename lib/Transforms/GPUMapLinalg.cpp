@@ -8,8 +8,9 @@
 //
 // The first CUDA schedules: a row group (consecutive ops over the same
 // rows with a row reduction among them: softmax, the norms) becomes one
-// kernel of one block per row, holding a row that fits in registers across
-// its ops; any other linalg.generic one kernel, one
+// kernel of one block per row (one warp per row for short rows), holding
+// a row that fits and its statistics in registers across its ops; any
+// other linalg.generic one kernel, one
 // block per row for a row reduction, else one thread per point (16-byte
 // vector accesses where the innermost loop is contiguous in every operand
 // that reads it).
@@ -30,6 +31,8 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
 
 namespace mlir {
 namespace rlx {
@@ -102,22 +105,24 @@ bool readsAsLastDim(AffineMap map, unsigned d) {
 }
 
 /// Lanes per thread along the innermost loop `d`: 16 bytes of the widest
-/// element, if every operand reading `d` has it as its contiguous last dim,
-/// its buffer has the identity layout (so a multiple of the lanes is a
-/// 16-byte aligned address) and the loop divides evenly.
+/// element among the operands that read `d`, if each has it as its
+/// contiguous last dim, its buffer has the identity layout (so a multiple
+/// of the lanes is a 16-byte aligned address) and the loop divides evenly.
+/// Operands that do not read `d` (a norm's f32 row statistics next to its
+/// bf16 row) are loaded once per thread and do not narrow the vectors.
 int64_t vectorLanes(linalg::GenericOp op, unsigned d, int64_t range) {
   int64_t widest = 0;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (!type)
       continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isFunctionOfDim(d))
+      continue;
     unsigned bits = type.getElementTypeBitWidth();
     if (bits % 8 || !type.getElementType().isIntOrFloat())
       return 1;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (map.isFunctionOfDim(d) && !type.getLayout().isIdentity())
-      return 1;
-    if (!readsAsLastDim(map, d))
+    if (!type.getLayout().isIdentity() || !readsAsLastDim(map, d))
       return 1;
     widest = std::max<int64_t>(widest, bits / 8);
   }
@@ -309,8 +314,11 @@ constexpr int64_t kMaxHeldSteps = 8;
 /// no memory read has seen yet, so that one the same thread overwrites at
 /// the same point is dropped. A point is named by its buffer, the operand's
 /// map (a projected permutation, so distinct steps are distinct addresses),
-/// the lanes and the thread's step along the row (-1 where the map reads no
-/// column: one value per row).
+/// the lanes and the thread's step along the row. A row scalar (a map that
+/// reads no column: a norm's statistics) is one value per row that every
+/// thread holds; its key has the map on the row dims alone, one lane and
+/// step -1, so that the ops of the group that write and read it (the
+/// initial value, the reduction, the normalization) find one another.
 struct RowRegisters {
   using Key = std::tuple<Value, AffineMap, int64_t, int64_t>;
   DenseMap<Key, SmallVector<Value>> values;
@@ -346,6 +354,15 @@ struct RowRegisters {
   }
 };
 
+/// Whether `map` reads a loop past the `rowDims` row loops (else it
+/// addresses one value per row).
+bool readsColumns(AffineMap map, unsigned rowDims) {
+  for (unsigned d = rowDims; d < map.getNumDims(); ++d)
+    if (map.isFunctionOfDim(d))
+      return true;
+  return false;
+}
+
 /// The key of `operand` at step `step`, or nullopt where its points are
 /// not tracked (a scalar operand, or a map that is no projected
 /// permutation).
@@ -357,10 +374,12 @@ std::optional<RowRegisters::Key> heldKey(linalg::GenericOp op,
   AffineMap map = op.getMatchingIndexingMap(&operand);
   if (!map.isProjectedPermutation())
     return std::nullopt;
-  bool readsColumns = false;
-  for (unsigned d = rowDims; d < map.getNumDims(); ++d)
-    readsColumns |= map.isFunctionOfDim(d);
-  return RowRegisters::Key{operand.get(), map, lanes, readsColumns ? step : -1};
+  if (!readsColumns(map, rowDims))
+    return RowRegisters::Key{
+        operand.get(),
+        AffineMap::get(rowDims, 0, map.getResults(), map.getContext()), 1,
+        -1};
+  return RowRegisters::Key{operand.get(), map, lanes, step};
 }
 
 /// loadLanes through the registers of a row group.
@@ -375,25 +394,45 @@ SmallVector<Value> loadHeld(ImplicitLocOpBuilder &b, linalg::GenericOp op,
       regs.flush(operand.get());
     return loadLanes(b, op, operand, ivs, d, lanes);
   }
+  bool rowScalar = std::get<3>(*key) < 0;
   auto held = regs.values.find(*key);
   if (held != regs.values.end())
-    return held->second;
+    return rowScalar ? SmallVector<Value>(lanes, held->second.front())
+                     : held->second;
   regs.seen(operand.get());
   SmallVector<Value> loaded = loadLanes(b, op, operand, ivs, d, lanes);
-  regs.values[*key] = loaded;
+  regs.values[*key] =
+      rowScalar ? SmallVector<Value>{loaded.front()} : loaded;
   return loaded;
 }
 
-/// storeLanes through the registers of a row group.
+/// storeLanes through the registers of a row group. With `storeIf`, only
+/// the threads where it holds store to memory (thread 0 for a row scalar
+/// that every thread computed); all hold the values.
 void storeHeld(ImplicitLocOpBuilder &b, linalg::GenericOp op,
                OpOperand &operand, ValueRange ivs, ArrayRef<Value> lanes,
-               unsigned rowDims, RowRegisters &regs, int64_t step) {
+               unsigned rowDims, RowRegisters &regs, int64_t step,
+               Value storeIf = nullptr) {
   std::optional<RowRegisters::Key> key =
       heldKey(op, operand, rowDims, lanes.size(), step);
   Value buffer = operand.get();
+  auto store = [&] {
+    if (!storeIf) {
+      storeLanes(b, op, operand, ivs, lanes);
+      return &*std::prev(b.getInsertionPoint());
+    }
+    OpBuilder::InsertionGuard guard(b);
+    auto guarded = scf::IfOp::create(b, storeIf, /*withElse=*/false);
+    b.setInsertionPointToStart(guarded.thenBlock());
+    storeLanes(b, op, operand, ivs, lanes);
+    return &*std::prev(b.getInsertionPoint());
+  };
+  // A row scalar has one value per row.
+  if (key && std::get<3>(*key) < 0 && lanes.size() != 1)
+    key = std::nullopt;
   if (!key) {
     regs.flush(buffer);
-    storeLanes(b, op, operand, ivs, lanes);
+    store();
     return;
   }
   // Points held under another map or lanes may be the ones written here.
@@ -404,9 +443,35 @@ void storeHeld(ImplicitLocOpBuilder &b, linalg::GenericOp op,
   auto unseen = regs.unseenStores.find(*key);
   if (unseen != regs.unseenStores.end())
     unseen->second->erase();
-  storeLanes(b, op, operand, ivs, lanes);
-  regs.unseenStores[*key] = &*std::prev(b.getInsertionPoint());
+  regs.unseenStores[*key] = store();
   regs.values[*key] = SmallVector<Value>(lanes);
+}
+
+/// Before a loop over the memory of a row: the row scalars among
+/// `operands` come from the group's registers (or are loaded here, before
+/// the loop, where later ops can reuse them); every other buffer the loop
+/// reads or writes is forgotten. Returns each row scalar's lanes.
+DenseMap<OpOperand *, SmallVector<Value>>
+rowScalarsBeforeLoop(ImplicitLocOpBuilder &b, linalg::GenericOp op,
+                     ArrayRef<OpOperand *> operands, ValueRange rowIvs,
+                     int64_t lanes, RowRegisters &regs) {
+  DenseMap<OpOperand *, SmallVector<Value>> held;
+  unsigned rowDims = rowIvs.size();
+  for (OpOperand *operand : operands) {
+    if (!isa<MemRefType>(operand->get().getType()))
+      continue;
+    if (op.isDpsInit(operand) || !op.getMatchingIndexingMap(operand)
+                                         .isProjectedPermutation() ||
+        readsColumns(op.getMatchingIndexingMap(operand), rowDims)) {
+      regs.flush(operand->get());
+      continue;
+    }
+    SmallVector<Value> ivs(rowIvs);
+    ivs.append(op.getNumLoops() - rowDims, cst(b, 0));
+    held[operand] = loadHeld(b, op, *operand, ivs, op.getNumLoops() - 1, lanes,
+                             rowDims, regs, -1);
+  }
+  return held;
 }
 
 /// The steps along a row of `cols` points each thread of a `block` takes
@@ -432,9 +497,10 @@ SmallVector<Value> stepIvs(ImplicitLocOpBuilder &b, ValueRange rowIvs,
 
 /// The reduction of one row (`rowIvs`) by the `block` threads of a block:
 /// strided per-thread partial values, then warp shuffles and one word of
-/// `smem` per warp; thread 0 stores the row's result. In a row group
-/// (`regs`), a row that fits is folded in straight-line code through the
-/// group's registers.
+/// `smem` per warp (no `smem` for a single warp); thread 0 stores the
+/// row's result. In a row group (`regs`), a row that fits is folded in
+/// straight-line code through the group's registers, and every thread
+/// holds the result.
 void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
                           const RowReduction &red, int64_t block,
                           ValueRange rowIvs, Value tid, Value smem,
@@ -478,10 +544,10 @@ void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
       partial = fold(ivs, partial, inputs);
     }
   } else {
+    DenseMap<OpOperand *, SmallVector<Value>> held;
     if (regs)
-      for (OpOperand *in : op.getDpsInputOperands())
-        if (isa<MemRefType>(in->get().getType()))
-          regs->flush(in->get());
+      held = rowScalarsBeforeLoop(b, op, op.getDpsInputOperands(), rowIvs,
+                                  s.lanes, *regs);
     Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
     auto loop = scf::ForOp::create(
         b, start, cst(b, cols), cst(b, block * s.lanes), ValueRange{neutral});
@@ -490,13 +556,15 @@ void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
     SmallVector<Value> ivs = rowIvs;
     llvm::append_range(ivs, delinearize(b, loop.getInductionVar(), colRanges));
     SmallVector<SmallVector<Value>> inputs;
-    for (OpOperand *in : op.getDpsInputOperands())
-      inputs.push_back(loadLanes(b, op, *in, ivs, innermost, s.lanes));
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      auto it = held.find(in);
+      inputs.push_back(it != held.end()
+                           ? it->second
+                           : loadLanes(b, op, *in, ivs, innermost, s.lanes));
+    }
     scf::YieldOp::create(b, fold(ivs, loop.getRegionIterArgs()[0], inputs));
     partial = loop.getResult(0);
   }
-  if (regs)
-    regs->flush(op.getDpsInitOperand(0)->get());
   partial = warpReduce(b, red, partial);
   if (warps > 1) {
     Value lane = arith::RemUIOp::create(b, tid, cst(b, kWarpSize));
@@ -524,14 +592,25 @@ void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
     }
     partial = warpReduce(b, red, read.getResult(0));
   }
+  // Every thread now has the row's total.
   Value isThread0 =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, cst(b, 0));
-  auto store = scf::IfOp::create(b, isThread0, /*withElse=*/false);
-  b.setInsertionPointToStart(store.thenBlock());
   OpOperand &init = op.getDpsInitsMutable()[0];
   // The output map reads parallel loops only; pad ivs for the map.
   SmallVector<Value> ivs = rowIvs;
   ivs.append(colRanges.size(), cst(b, 0));
+  if (regs) {
+    // In a row group every thread combines it with the initial value and
+    // holds the result for the group's later ops; thread 0 stores it.
+    unsigned rowDims = rowIvs.size();
+    Value initial =
+        loadHeld(b, op, init, ivs, innermost, 1, rowDims, *regs, -1)[0];
+    storeHeld(b, op, init, ivs, {combine(b, red, initial, partial)}, rowDims,
+              *regs, -1, isThread0);
+    return;
+  }
+  auto store = scf::IfOp::create(b, isThread0, /*withElse=*/false);
+  b.setInsertionPointToStart(store.thenBlock());
   Value initial = loadLanes(b, op, init, ivs, innermost, 1)[0];
   storeLanes(b, op, init, ivs, {combine(b, red, initial, partial)});
   b.setInsertionPointAfter(store);
@@ -571,12 +650,20 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
   unsigned innermost = s.ranges.size() - 1;
   unsigned rowDims = rowIvs.size();
 
-  // Computes the op at `ivs` (step `step` if held, else -1).
-  auto computeAt = [&](ValueRange ivs, int64_t step) {
+  // Row scalars that a loop over memory reads from registers.
+  DenseMap<OpOperand *, SmallVector<Value>> heldInLoop;
+
+  // Computes the op at `ivs` (step `step` if held, else -1); only threads
+  // where `storeIf` holds store.
+  auto computeAt = [&](ValueRange ivs, int64_t step, Value storeIf = {}) {
     auto load = [&](OpOperand &operand) {
-      return step < 0 ? loadLanes(b, op, operand, ivs, innermost, s.lanes)
-                      : loadHeld(b, op, operand, ivs, innermost, s.lanes,
-                                 rowDims, regs, step);
+      if (step >= 0)
+        return loadHeld(b, op, operand, ivs, innermost, s.lanes, rowDims, regs,
+                        step);
+      auto held = heldInLoop.find(&operand);
+      return held != heldInLoop.end()
+                 ? held->second
+                 : loadLanes(b, op, operand, ivs, innermost, s.lanes);
     };
     SmallVector<SmallVector<Value>> ins, outs;
     for (OpOperand *in : op.getDpsInputOperands())
@@ -597,19 +684,29 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
       if (step < 0)
         storeLanes(b, op, init, ivs, lanes);
       else
-        storeHeld(b, op, init, ivs, lanes, rowDims, regs, step);
+        storeHeld(b, op, init, ivs, lanes, rowDims, regs, step, storeIf);
     }
   };
 
+  // An op on row scalars alone (the initial value of a reduction): every
+  // thread computes and holds it, thread 0 stores it.
+  if (colRanges.empty()) {
+    computeAt(rowIvs, 0,
+              arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid,
+                                    cst(b, 0)));
+    return;
+  }
   int64_t steps = heldSteps(product(colRanges), s.lanes, block);
   if (steps) {
     for (int64_t step = 0; step < steps; ++step)
       computeAt(stepIvs(b, rowIvs, colRanges, tid, s.lanes, block, step), step);
     return;
   }
-  for (OpOperand &operand : op->getOpOperands())
-    if (isa<MemRefType>(operand.get().getType()))
-      regs.flush(operand.get());
+  heldInLoop = rowScalarsBeforeLoop(
+      b, op,
+      llvm::map_to_vector(op->getOpOperands(),
+                          [](OpOperand &operand) { return &operand; }),
+      rowIvs, s.lanes, regs);
   Value start = arith::MulIOp::create(b, tid, cst(b, s.lanes));
   auto loop = scf::ForOp::create(b, start, cst(b, product(colRanges)),
                                  cst(b, block * s.lanes));
@@ -622,10 +719,10 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
 
 /// A row group: consecutive ops over the same rows (the leading loops),
 /// at least one of them a row reduction, each reading what the others
-/// write only within its own row. It runs as one kernel of one block per
-/// row, the ops one after the other with a barrier between them; a row
-/// that fits stays in registers (RowRegisters), a longer one is re-read
-/// from the caches.
+/// write only within its own row. It runs as one kernel of one block (or,
+/// for short rows, one warp) per row, the ops one after the other with a
+/// barrier between two where memory orders them; a row that fits stays in
+/// registers (RowRegisters), a longer one is re-read from the caches.
 struct RowGroup {
   SmallVector<Schedule> ops;
   SmallVector<std::optional<RowReduction>> reductions;
@@ -668,34 +765,162 @@ bool isValidRowGroup(RowGroup &g) {
   return true;
 }
 
-void emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g, int64_t blockSize) {
-  ArrayRef<int64_t> rowRanges =
-      ArrayRef(g.ops.front().ranges).take_front(g.rowDims);
-  int64_t block = kWarpSize;
+/// The buffers an op and the ops in it read and write.
+struct MemoryAccesses {
+  llvm::SmallDenseSet<Value, 4> reads, writes;
+  bool unknown = false;
+
+  void add(Operation *top) {
+    top->walk([&](Operation *op) {
+      if (op->hasTrait<OpTrait::IsTerminator>() ||
+          op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return;
+      auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!iface) {
+        unknown |= !isMemoryEffectFree(op);
+        return;
+      }
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffects(effects);
+      for (MemoryEffects::EffectInstance &effect : effects) {
+        if (isa<MemoryEffects::Allocate, MemoryEffects::Free>(
+                effect.getEffect()))
+          continue;
+        if (!effect.getValue())
+          unknown = true;
+        else if (isa<MemoryEffects::Read>(effect.getEffect()))
+          reads.insert(effect.getValue());
+        else
+          writes.insert(effect.getValue());
+      }
+    });
+  }
+
+  void add(const MemoryAccesses &other) {
+    reads.insert(other.reads.begin(), other.reads.end());
+    writes.insert(other.writes.begin(), other.writes.end());
+    unknown |= other.unknown;
+  }
+
+  /// Whether `later` may touch memory that these accesses touched, with a
+  /// write on either side (then a barrier must order them).
+  bool conflictsWith(const MemoryAccesses &later) const {
+    if (unknown || later.unknown)
+      return true;
+    auto meets = [](auto &a, auto &b) {
+      return llvm::any_of(a, [&](Value v) { return b.contains(v); });
+    };
+    return meets(writes, later.reads) || meets(writes, later.writes) ||
+           meets(reads, later.writes);
+  }
+};
+
+/// Erases the barriers of `removable` (at the top level of `body`) that
+/// order no memory access: where no buffer that the threads touched since
+/// the last barrier kept is written on one side and touched on the other
+/// (softmax's max, sum and normalization, all held in registers).
+void pruneBarriers(Block &body, ArrayRef<gpu::BarrierOp> removable) {
+  SmallVector<MemoryAccesses> segments(1);
+  SmallVector<gpu::BarrierOp> barriers;
+  for (Operation &op : body) {
+    if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
+      barriers.push_back(barrier);
+      segments.emplace_back();
+      continue;
+    }
+    segments.back().add(&op);
+  }
+  MemoryAccesses sinceBarrier = segments.front();
+  for (auto [barrier, next] :
+       llvm::zip(barriers, ArrayRef(segments).drop_front())) {
+    if (llvm::is_contained(removable, barrier) &&
+        !sinceBarrier.conflictsWith(next)) {
+      barrier.erase();
+      sinceBarrier.add(next);
+      continue;
+    }
+    sinceBarrier = next;
+  }
+}
+
+/// Whether `buffer` is an allocation that only the ops of `g`, the kernel
+/// `launch` that replaces them and its deallocation use.
+bool isPrivateTo(Value buffer, RowGroup &g, gpu::LaunchOp launch) {
+  if (!buffer.getDefiningOp<memref::AllocOp>())
+    return false;
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    return isa<memref::DeallocOp>(user) || launch->isAncestor(user) ||
+           llvm::any_of(g.ops,
+                        [&](Schedule &s) { return s.op.getOperation() == user; });
+  });
+}
+
+/// Rows per block of `blockSize` threads if every op of `g` fits its row
+/// in the registers of one warp (a short row: 768 bf16 are 3 steps of 32
+/// threads x 8 lanes), else 0. A warp per row needs no workgroup memory
+/// or barrier in its reductions, and each thread has several 16-byte
+/// loads in flight.
+int64_t warpRowsPerBlock(RowGroup &g, int64_t blockSize, int64_t rows) {
   for (Schedule &s : g.ops) {
     int64_t cols = product(ArrayRef(s.ranges).drop_front(g.rowDims));
-    block = std::max(block, rowBlockSize(cols, s.lanes, blockSize));
+    if (cols > 1 && !heldSteps(cols, s.lanes, kWarpSize))
+      return 0;
+  }
+  return std::gcd(std::max<int64_t>(1, blockSize / kWarpSize), rows);
+}
+
+void emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g, int64_t blockSize,
+                  bool warpRows) {
+  ArrayRef<int64_t> rowRanges =
+      ArrayRef(g.ops.front().ranges).take_front(g.rowDims);
+  int64_t rows = product(rowRanges);
+  // `block` threads work on a row, `rowsPerBlock` rows per thread block.
+  int64_t block = kWarpSize;
+  int64_t rowsPerBlock = warpRows ? warpRowsPerBlock(g, blockSize, rows) : 0;
+  if (!rowsPerBlock) {
+    rowsPerBlock = 1;
+    for (Schedule &s : g.ops) {
+      int64_t cols = product(ArrayRef(s.ranges).drop_front(g.rowDims));
+      block = std::max(block, rowBlockSize(cols, s.lanes, blockSize));
+    }
   }
   SmallVector<Type> smemTypes;
-  for (auto [s, red] : llvm::zip(g.ops, g.reductions))
-    if (red)
-      smemTypes.push_back(warpWordsType(s.op, block));
+  if (block > kWarpSize)
+    for (auto [s, red] : llvm::zip(g.ops, g.reductions))
+      if (red)
+        smemTypes.push_back(warpWordsType(s.op, block));
   // At the last op: allocations between the ops dominate it.
-  gpu::LaunchOp launch =
-      createLaunch(b, g.ops.back().op, product(rowRanges), block, smemTypes);
+  gpu::LaunchOp launch = createLaunch(b, g.ops.back().op, rows / rowsPerBlock,
+                                      block * rowsPerBlock, smemTypes);
   Value tid = launch.getThreadIds().x;
-  SmallVector<Value> rowIvs = delinearize(b, launch.getBlockIds().x, rowRanges);
+  Value row = launch.getBlockIds().x;
+  if (rowsPerBlock > 1) {
+    row = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, row, cst(b, rowsPerBlock)),
+        arith::DivUIOp::create(b, tid, cst(b, kWarpSize)));
+    tid = arith::RemUIOp::create(b, tid, cst(b, kWarpSize));
+  }
+  SmallVector<Value> rowIvs = delinearize(b, row, rowRanges);
   unsigned nextSmem = 0;
   RowRegisters regs;
+  SmallVector<gpu::BarrierOp> betweenOps;
   for (auto [s, red] : llvm::zip(g.ops, g.reductions)) {
     if (red)
-      emitRowReductionBody(b, s, *red, block, rowIvs, tid,
-                           launch.getWorkgroupAttributions()[nextSmem++],
-                           &regs);
+      emitRowReductionBody(
+          b, s, *red, block, rowIvs, tid,
+          block > kWarpSize ? Value(launch.getWorkgroupAttributions()[nextSmem++])
+                            : Value(),
+          &regs);
     else
       emitRowElementwiseBody(b, s, block, rowIvs, tid, regs);
-    gpu::BarrierOp::create(b);
+    betweenOps.push_back(gpu::BarrierOp::create(b));
   }
+  // What no memory read has seen by the end, in a buffer nobody else
+  // uses (the row statistics), is never read.
+  for (auto &[key, store] : regs.unseenStores)
+    if (isPrivateTo(std::get<0>(key), g, launch))
+      store->erase();
+  pruneBarriers(launch.getBody().front(), betweenOps);
 }
 
 /// One thread per point of the parallel loops (times `lanes` consecutive
@@ -905,7 +1130,7 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
     if (fuseRows) {
       for (RowGroup &g : findRowGroups(func)) {
         ImplicitLocOpBuilder b(g.ops.back().op.getLoc(), g.ops.back().op);
-        emitRowGroup(b, g, blockSize);
+        emitRowGroup(b, g, blockSize, warpRows);
         for (Schedule &s : g.ops)
           rewriter.eraseOp(s.op);
       }
@@ -950,6 +1175,18 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
     });
     if (result.wasInterrupted())
       return signalPassFailure();
+
+    // Allocations whose accesses all went to registers are not needed.
+    SmallVector<memref::AllocOp> unused;
+    func.walk([&](memref::AllocOp alloc) {
+      if (llvm::all_of(alloc->getUsers(), llvm::IsaPred<memref::DeallocOp>))
+        unused.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : unused) {
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        rewriter.eraseOp(user);
+      rewriter.eraseOp(alloc);
+    }
 
     // Host allocations become device allocations.
     func.walk([&](Operation *op) {

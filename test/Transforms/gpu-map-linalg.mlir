@@ -57,28 +57,32 @@ func.func @row_sum(%x: memref<128x4096xf32>, %y: memref<128xf32>) {
 // -----
 
 // A row group (RMS norm on buffers): the initial value, the row sum and
-// the normalization run as one kernel of one block per row, a barrier
-// after each; the last two read the sum of their own row only. The row
-// fits in registers (64 threads x 4 lanes, one step each): x is loaded
-// once, by the sum, and the normalization reuses it.
+// the normalization run as one kernel; the last two read the sum of their
+// own row only. A row of 256 f32 fits in one warp's registers (2 steps of
+// 32 threads x 4 lanes): one warp per row, 8 rows per block of 256
+// threads. x is loaded once, by the sum, and the normalization reuses it.
+// Every thread holds the initial value and the row's total (the shuffles
+// leave it in every lane), so the sum buffer is neither stored nor read
+// and its allocation goes; a warp needs no workgroup memory or barrier.
 // CHECK-LABEL: func.func @row_group
-// CHECK:         gpu.launch
-// CHECK-SAME:      workgroup(%[[W:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
-// CHECK:           scf.for
-// CHECK:             memref.store %{{.*}}, %[[SUM:.*]][%[[ROW:.*]]] : memref<16xf32>
-// CHECK:           gpu.barrier
-// CHECK-NOT:       scf.for
-// CHECK:           vector.load %{{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<16x256xf32>, vector<4xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK:         gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %[[C2]], {{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %[[C256]], {{.*}}) {
+// CHECK-DAG:       %[[WARP:.*]] = arith.divui %[[T]], %c32
+// CHECK-DAG:       %[[FIRST:.*]] = arith.muli %[[B]], %c8
+// CHECK-DAG:       %[[ROW:.*]] = arith.addi %[[FIRST]], %[[WARP]]
+// CHECK-DAG:       arith.remui %[[T]], %c32
+// CHECK-COUNT-2:   vector.load %{{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<16x256xf32>, vector<4xf32>
+// CHECK-NOT:       vector.load
 // CHECK:           gpu.shuffle  xor
-// CHECK:           gpu.barrier
-// CHECK:           memref.store %{{.*}}, %[[SUM]][%[[ROW]]]
-// CHECK:           gpu.barrier
+// CHECK-NOT:       gpu.barrier
 // CHECK-NOT:       vector.load
-// CHECK:           memref.load %[[SUM]][%[[ROW]]]
-// CHECK-NOT:       vector.load
-// CHECK:           vector.store
-// CHECK:           gpu.barrier
-// CHECK-NOT:     gpu.launch
+// CHECK:           math.rsqrt
+// CHECK-COUNT-2:   vector.store
+// CHECK-NOT:       gpu.barrier
+// CHECK:           gpu.terminator
+// CHECK-NOT:     memref.dealloc
 func.func @row_group(%x: memref<16x256xf32>, %y: memref<16x256xf32>) {
   %zero = arith.constant 0.0 : f32
   %sum = memref.alloc() : memref<16xf32>
@@ -104,6 +108,158 @@ func.func @row_group(%x: memref<16x256xf32>, %y: memref<16x256xf32>) {
     linalg.yield %n : f32
   }
   memref.dealloc %sum : memref<16xf32>
+  return
+}
+
+// -----
+
+// The same with rows of 4096 f32 (32 steps of a warp, too many registers):
+// one block of 256 threads per row, 4 steps of 4 lanes each; the only
+// barrier is the one between the warps' words of the sum.
+// CHECK-LABEL: func.func @row_group_block
+// CHECK-NOT:     memref.alloc
+// CHECK:         gpu.launch
+// CHECK-SAME:      workgroup(%[[W:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT:       gpu.barrier
+// CHECK-COUNT-4:   vector.load %{{.*}} {alignment = 16 : i64} : memref<16x4096xf32>, vector<4xf32>
+// CHECK:           gpu.shuffle  xor
+// CHECK:           memref.store %{{.*}}, %[[W]]
+// CHECK:           gpu.barrier
+// CHECK:           memref.load %[[W]]
+// CHECK:           gpu.shuffle  xor
+// CHECK-NOT:       gpu.barrier
+// CHECK-NOT:       vector.load
+// CHECK:           math.rsqrt
+// CHECK-NOT:       gpu.barrier
+// CHECK-COUNT-4:   vector.store
+// CHECK-NOT:       gpu.barrier
+// CHECK:           gpu.terminator
+// CHECK-NOT:     memref.dealloc
+func.func @row_group_block(%x: memref<16x4096xf32>, %y: memref<16x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x4096xf32>) outs(%sum : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %s = arith.addf %acc, %sq : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<16x4096xf32>, memref<16xf32>)
+      outs(%y : memref<16x4096xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %r = math.rsqrt %s : f32
+    %n = arith.mulf %a, %r : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %sum : memref<16xf32>
+  return
+}
+
+// -----
+
+// The row sums are also a result: every thread holds its row's sum for
+// the normalization (no load of it), and thread 0 stores it.
+// CHECK-LABEL: func.func @row_group_stats_out
+// CHECK:         gpu.launch
+// CHECK:           gpu.shuffle  xor
+// CHECK-NOT:       memref<16xf32>
+// CHECK:           scf.if %{{[0-9]+}} {{{$}}
+// CHECK-NEXT:        memref.store %{{.*}}, %arg1[%{{.*}}] : memref<16xf32>
+// CHECK-NOT:       memref<16xf32>
+// CHECK:           vector.store
+// CHECK-NOT:       memref<16xf32>
+// CHECK:           gpu.terminator
+func.func @row_group_stats_out(%x: memref<16x256xf32>, %sum: memref<16xf32>,
+                               %y: memref<16x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%sum : memref<16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x256xf32>) outs(%sum : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<16x256xf32>, memref<16xf32>)
+      outs(%y : memref<16x256xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %n = arith.subf %a, %s : f32
+    linalg.yield %n : f32
+  }
+  return
+}
+
+// -----
+
+// Long rows (loops over memory): t = 2x goes to memory and the sum reads
+// it there, written by other threads: a barrier between them. The
+// normalization reads t and the sum from registers (loaded before its
+// loop), and nothing it touches was written since that barrier: none
+// before it. The sum is never stored.
+// CHECK-LABEL: func.func @row_group_through_memory
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK:             vector.store %{{.*}}, %[[T:.*]][
+// CHECK:           gpu.barrier
+// CHECK:           scf.for
+// CHECK:             vector.load %[[T]]
+// CHECK:           gpu.barrier
+// CHECK:           gpu.shuffle  xor
+// CHECK-NOT:       gpu.barrier
+// CHECK-NOT:       memref<4xf32>
+// CHECK:           scf.for
+// CHECK:             vector.load %[[T]]
+// CHECK-NOT:         memref<4xf32>
+// CHECK:             vector.store
+// CHECK-NOT:       gpu.barrier
+// CHECK:           gpu.terminator
+func.func @row_group_through_memory(%x: memref<4x65536xf32>,
+                                    %y: memref<4x65536xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<4x65536xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x65536xf32>) outs(%t : memref<4x65536xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.addf %a, %a : f32
+    linalg.yield %d : f32
+  }
+  %sum = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%t : memref<4x65536xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t, %sum : memref<4x65536xf32>, memref<4xf32>)
+      outs(%y : memref<4x65536xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %n = arith.subf %a, %s : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %sum : memref<4xf32>
+  memref.dealloc %t : memref<4x65536xf32>
   return
 }
 

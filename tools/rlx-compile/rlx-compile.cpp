@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas]
-//             [--target=cuda [--chip=sm_90] [--cuda-toolkit=DIR]]
+//             [--target=cuda [--chip=sm_90] [--cuda-toolkit=DIR]
+//              [--cuda-options='block-size=128 fast-math=false']]
 //
 // Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
 // to LLVM IR, optimizes for the host CPU and writes a relocatable object.
@@ -75,6 +76,12 @@ static cl::opt<std::string>
     cudaToolkit("cuda-toolkit",
                 cl::desc("CUDA toolkit whose ptxas compiles the kernels"),
                 cl::init("/usr/local/cuda"));
+static cl::opt<std::string>
+    cudaOptions("cuda-options",
+                cl::desc("More options of --rlx-cuda-pipeline for "
+                         "--target=cuda, e.g. 'block-size=128' (chip and "
+                         "toolkit come from --chip and --cuda-toolkit)"),
+                cl::init(""));
 
 /// The C type of one element, or "" for types the header cannot spell.
 static std::string cElementType(Type type) {
@@ -245,6 +252,10 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (target == "cuda") {
     rlx::CUDAPipelineOptions options;
+    if (failed(options.parseFromString(cudaOptions, llvm::errs()))) {
+      llvm::errs() << "rlx-compile: error: bad --cuda-options\n";
+      return 1;
+    }
     options.chip = chip;
     options.toolkit = cudaToolkit;
     rlx::buildCUDAPipeline(pm, options);

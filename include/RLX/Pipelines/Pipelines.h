@@ -79,6 +79,16 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size", llvm::cl::desc("Threads per block of each kernel"),
       llvm::cl::init(256)};
+  PassOptions::Option<bool> warpRows{
+      *this, "warp-rows",
+      llvm::cl::desc("One warp per row for row groups whose rows fit in a "
+                     "warp's registers (rlx-gpu-map-linalg warp-rows)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Approximate f32 exp and shared divisors in the kernels "
+                     "(rlx-gpu-fast-math)"),
+      llvm::cl::init(true)};
 };
 
 /// rlx (MIR) -> linalg -> buffers -> one gpu.launch per linalg op -> the

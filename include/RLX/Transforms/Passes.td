@@ -248,15 +248,21 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     at least one of them a row reduction, each reading what another
     writes only within its own row (softmax's max, sum and normalization,
     the norms' statistics and output, the initial values of the
-    reductions), run as one kernel of one block per row, one op after the
-    other with a barrier between them. Where an op's row divides into at
-    most 8 steps of the block's threads x 16 bytes, its points are computed
-    in straight-line code and the group keeps each thread's values in
-    registers: a later op reads them from there (the row is loaded from
-    memory once), and a store that the same thread overwrites at the same
-    point before any read from memory is dropped (softmax's exp(x - max),
-    residual + norm's x + r in the output). Longer rows loop over memory
-    and are re-read from the caches.
+    reductions), run as one kernel of one block per row (with `warp-rows`,
+    one warp per row and several rows per block where every op's row fits
+    in one warp's registers), one op after the other. Where an op's row
+    divides into at most 8 steps of the row's threads x 16 bytes, its
+    points are computed in straight-line code and the group keeps each
+    thread's values in registers: a later op reads them from there (the
+    row is loaded from memory once), and a store that the same thread
+    overwrites at the same point before any read from memory is dropped
+    (softmax's exp(x - max), residual + norm's x + r in the output).
+    Longer rows loop over memory and are re-read from the caches. Every
+    thread holds each row statistic (the initial value and the total of a
+    reduction, which the shuffles leave in every lane); thread 0 stores it
+    unless only the group uses its buffer, which then goes. A barrier
+    separates two ops only where one writes a buffer that the other
+    touches through memory.
 
     Only static shapes are supported; a dynamic one, a constant buffer
     (`memref.get_global`, host memory) or host code that reads or writes
@@ -269,12 +275,50 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     Option<"fuseRows", "fuse-rows", "bool", "true",
            "Run each group of consecutive ops over the same rows with a row "
            "reduction among them as one kernel">,
+    Option<"warpRows", "warp-rows", "bool", "true",
+           "Give a row group whose rows fit in one warp's registers one warp "
+           "per row, several rows per block">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def GPUFastMathPass : Pass<"rlx-gpu-fast-math"> {
+  let summary = "Cheaper f32 exp and divisions in GPU kernels";
+  let description = [{
+    The kernels of the memory-bound ops are short of issue slots, not of
+    bandwidth, once their loads are 16 bytes wide and a row is read once:
+    bf16 softmax moves 4 bytes per element, so at 3 TB/s an H100 has about
+    40 instructions per element, and libdevice's accurate `__nv_expf` and
+    an IEEE division take about 10 each. This pass, run on the kernels
+    before NVVM conversion, makes two rewrites:
+
+    - f32 `math.exp` gets `fastmath<afn>`, which the NVVM conversion lowers
+      to `__nv_fast_expf` (`ex2.approx` of `x * log2(e)`, as CUDA's `__expf`
+      and Triton's `exp`): relative error about 2^-21 plus the rounding of
+      `x * log2(e)`, `|x| * 2^-24`;
+    - f32 `arith.divf`s that share their divisor (softmax's row sum, used
+      once per element a thread holds) become multiplications by one
+      reciprocal computed after the divisor's definition: two roundings
+      instead of one, and a divisor below 2^-126 gives an infinite
+      reciprocal where the quotient might have been finite.
+
+    ```mlir
+    %e = math.exp %x : f32
+    %a = arith.divf %e, %s : f32
+    %b = arith.divf %f, %s : f32
+    // becomes
+    %r = arith.divf %one, %s : f32
+    %e = math.exp %x fastmath<afn> : f32
+    %a = arith.mulf %e, %r : f32
+    %b = arith.mulf %f, %r : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 #endif // RLX_TRANSFORMS_PASSES_TD
