@@ -214,11 +214,12 @@ FailureOr<func::FuncOp> Expander::prepareCopy(func::FuncOp callee,
   if (failed(inlineCalls(fn)))
     return failure();
   // RLX's prepare_graph_for_ad: fused ops and regions back to primitives,
-  // and the ops without rules of their own (dot_general, if, while, scan)
-  // rewritten into ops with rules.
+  // and the ops without rules of their own (dot_general, if, while, scan,
+  // selective_scan) rewritten into ops with rules.
   RewritePatternSet patterns(fn.getContext());
   populateLegalizePatterns(patterns);
   populateUnfuseElementwiseRegionsPatterns(patterns);
+  populateSelectiveScanToScanPatterns(patterns);
   patterns.add<UnrollScan>(fn.getContext());
   (void)applyPatternsGreedily(fn, std::move(patterns));
   return fn;
