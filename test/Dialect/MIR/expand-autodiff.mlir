@@ -249,3 +249,35 @@ func.func @main(%x: tensor<2x9xf64>) -> (tensor<f64>, tensor<2x9xf64>) {
       : (tensor<2x9xf64>) -> (tensor<f64>, tensor<2x9xf64>)
   return %l, %dx : tensor<f64>, tensor<2x9xf64>
 }
+
+// -----
+
+// A scan is differentiated as a loop: the captured %w becomes a carry, a
+// second forward scan records the carry each step starts from, and the VJP
+// is a reverse scan over (carry, x, dy) carrying the carries' cotangents
+// (of h and of w), whose per-step outputs are the cotangents of xs.
+// CHECK-LABEL: func.func private @rnn_grad_0_1_2(
+// CHECK-SAME:    %[[H0:[^:]+]]: tensor<3xf64>, %[[A:[^:]+]]: tensor<4x3xf64>, %[[W:[^:]+]]: tensor<3xf64>)
+// CHECK:         %[[F:.+]]:3 = rlx.scan init(%[[H0]], %[[W]] : tensor<3xf64>, tensor<3xf64>) xs(%[[A]] : tensor<4x3xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<4x3xf64>)
+// CHECK:         %[[S:.+]]:5 = rlx.scan init(%[[H0]], %[[W]] : tensor<3xf64>, tensor<3xf64>) xs(%[[A]] : tensor<4x3xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<4x3xf64>, tensor<4x3xf64>, tensor<4x3xf64>)
+// CHECK:           ^bb0(%[[C:[^:]+]]: tensor<3xf64>, %[[CW:[^:]+]]: tensor<3xf64>, %{{.+}}: tensor<3xf64>):
+// CHECK:           rlx.yield %{{.+}}, %[[CW]], %{{.+}}, %[[C]], %[[CW]] :
+// CHECK:         %[[B:.+]]:3 = rlx.scan init(%{{.+}}, %{{.+}} : tensor<3xf64>, tensor<3xf64>) xs(%[[S]]#3, %[[S]]#4, %[[A]], %{{.+}} : tensor<4x3xf64>, tensor<4x3xf64>, tensor<4x3xf64>, tensor<4x3xf64>) {reverse = true} -> (tensor<3xf64>, tensor<3xf64>, tensor<4x3xf64>)
+// CHECK:         return %{{.+}}, %[[B]]#0, %[[B]]#2, %[[B]]#1
+func.func @rnn(%h0: tensor<3xf64>, %a: tensor<4x3xf64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %h, %ys = rlx.scan init(%h0 : tensor<3xf64>) xs(%a : tensor<4x3xf64>) -> (tensor<3xf64>, tensor<4x3xf64>) {
+  ^bb0(%c: tensor<3xf64>, %xt: tensor<3xf64>):
+    %m = rlx.mul %c, %w : tensor<3xf64>
+    %s = rlx.add %m, %xt : tensor<3xf64>
+    %n = rlx.tanh %s : tensor<3xf64>
+    rlx.yield %n, %n : tensor<3xf64>, tensor<3xf64>
+  }
+  %l = rlx.reduce sum %ys axes = [0, 1] : tensor<4x3xf64>
+  return %l : tensor<f64>
+}
+
+func.func @main(%h0: tensor<3xf64>, %a: tensor<4x3xf64>, %w: tensor<3xf64>) -> (tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>) {
+  %l, %g:3 = rlx.grad @rnn(%h0, %a, %w) wrt [0, 1, 2]
+      : (tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>)
+  return %g#0, %g#1, %g#2 : tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>
+}
