@@ -585,6 +585,19 @@ WHILE = (
 control += [
     Op("while", [x("a", (4,), values=np.array([0.2, 0.25, 0.3, 0.4]) +
                    r.uniform(0, 0.01, 4))], WHILE, t((4,)))]
+# selective_scan is rewritten into an rlx.scan, then unrolled: every
+# operand, with and without softplus on delta; A < 0 so the state decays.
+SSM_TYPES = ", ".join(t(s) for s in ((2, 3, 5), (2, 3, 5), (3, 4), (2, 4, 5),
+                                     (2, 4, 5), (3,)))
+control += [
+    Op("selective_scan" + ("/softplus" if softplus else ""),
+       [x("u", (2, 3, 5)), x("dt", (2, 3, 5), -1.0 if softplus else 0.1, 0.8),
+        x("a", (3, 4), -1.5, -0.2), x("b", (2, 4, 5)), x("c", (2, 4, 5)),
+        x("d", (3,))],
+       "  %%y = rlx.selective_scan %%u, %%dt, %%a, %%b, %%c, %%d%s : %s" %
+       (" {delta_softplus = true}" if softplus else "", SSM_TYPES),
+       t((2, 3, 5)))
+    for softplus in (False, True)]
 control += [
     Op("custom_fn/fwd_only", [x("a", (3, 4)), x("b", (4,))],
        "  %y = rlx.custom_fn (%a, %b) : (tensor<3x4xf64>, tensor<4xf64>) -> "
@@ -608,8 +621,91 @@ control += [
        t((3, 4))),
 ]
 
+# ---------------------------------------------------------------------------
+# fft family, through real-input, real-output compositions (the complex
+# values in between carry PyTorch-convention cotangents): spectral energy
+# sum(|rfft(x)|^2 w) with |X|^2 = 2 Re(X)^2 - Re(X X), filtering
+# irfft(rfft(x) h), and fft / ifft of a complex signal a + i b read back
+# through Re(F h). Odd, even and non-power-of-two lengths, n cropping and
+# zero-padding, every norm.
+# ---------------------------------------------------------------------------
+
+def tc(shape):
+    return T(shape, "complex<f64>")
+
+
+def cconst(name, shape, values=None):
+    v = rand(r, shape, "complex<f64>") if values is None else values
+    return (name, tc(shape), np.asarray(v, np.complex128), "i")
+
+
+def energy(m, n=None, norm="backward"):
+    bins = (m if n is None else n) // 2 + 1
+    nattr = "" if n is None else " n = %d" % n
+    return Op("rfft/energy/m%d%s/%s" % (m, "" if n is None else "_n%d" % n,
+                                         norm),
+              [x("a", (2, m))],
+              "  %%f = rlx.rfft %%a%s {norm = \"%s\"} : %s\n"
+              "  %%re = rlx.cast %%f : %s -> %s\n"
+              "  %%ff = rlx.mul %%f, %%f : %s\n"
+              "  %%reff = rlx.cast %%ff : %s -> %s\n"
+              "  %%sq = rlx.mul %%re, %%re : %s\n"
+              "  %%two = rlx.add %%sq, %%sq : %s\n"
+              "  %%y = rlx.sub %%two, %%reff : %s" %
+              (nattr, norm, t((2, m)), tc((2, bins)), t((2, bins)),
+               tc((2, bins)), tc((2, bins)), t((2, bins)), t((2, bins)),
+               t((2, bins)), t((2, bins))), t((2, bins)))
+
+
+def filtered(m, n_in=None, n_out=None, norm="backward"):
+    n = m if n_in is None else n_in
+    bins = n // 2 + 1
+    out = 2 * (bins - 1) if n_out is None else n_out
+    a_in = "" if n_in is None else " n = %d" % n_in
+    a_out = "" if n_out is None else " n = %d" % n_out
+    return Op("irfft/filter/m%d_n%s_out%s/%s" % (m, n_in, n_out, norm),
+              [x("a", (3, m)), cconst("h", (bins,))],
+              "  %%f = rlx.rfft %%a%s {norm = \"%s\"} : %s\n"
+              "  %%g = rlx.mul %%f, %%h : %s, %s\n"
+              "  %%y = rlx.irfft %%g%s {norm = \"%s\"} : %s" %
+              (a_in, norm, t((3, m)), tc((3, bins)), tc((bins,)), a_out,
+               norm, tc((3, bins))), t((3, out)))
+
+
+def complex_fft(m, inverse, norm):
+    s = (2, m)
+    return Op("fft/%s/m%d/%s" % ("inv" if inverse else "fwd", m, norm),
+              [x("a", s), x("b", s),
+               cconst("j", (), values=np.array(1j)), cconst("h", s)],
+              "  %%ca = rlx.cast %%a : %s -> %s\n"
+              "  %%cb = rlx.cast %%b : %s -> %s\n"
+              "  %%ib = rlx.mul %%cb, %%j : %s, %s\n"
+              "  %%z = rlx.add %%ca, %%ib : %s\n"
+              "  %%f = rlx.fft %%z {inverse = %s, norm = \"%s\"} : %s\n"
+              "  %%p = rlx.mul %%f, %%h : %s\n"
+              "  %%y = rlx.cast %%p : %s -> %s" %
+              (t(s), tc(s), t(s), tc(s), tc(s), tc(()), tc(s),
+               "true" if inverse else "false", norm, tc(s), tc(s), tc(s),
+               t(s)), t(s))
+
+
+fft_ops = [energy(m, n, norm)
+           for m, n, norm in ((8, None, "backward"), (9, None, "ortho"),
+                              (12, 7, "forward"), (10, 15, "backward"),
+                              (7, 12, "ortho"))]
+fft_ops += [filtered(m, n_in, n_out, norm)
+            for m, n_in, n_out, norm in ((10, None, None, "backward"),
+                                         (9, None, 9, "ortho"),
+                                         (12, 10, 14, "forward"),
+                                         (11, 13, 5, "backward"),
+                                         (6, None, 20, "ortho"))]
+fft_ops += [complex_fft(m, inverse, norm)
+            for m in (6, 7, 12)
+            for inverse, norm in ((False, "backward"), (True, "backward"),
+                                  (False, "ortho"), (True, "forward"))]
+
 groups = [elementwise, reductions, linalg, shape_ops, nn, fused,
-          backward_ops, conv, control]
+          backward_ops, conv, control, fft_ops]
 only = sys.argv[1:]
 for g in groups:
     g = [op for op in g if not only or any(op.name.startswith(o)

@@ -156,21 +156,28 @@ def unlowered():
 
 
 suite.check("no_lowering", unlowered)
-# Differentiating through an op without a rule (the fft family) is an
-# error naming it.
+# Differentiating through an op without a rule (selective_scan of dynamic
+# length, which is not unrolled) is an error naming it.
 expect_error("no_differentiation_rule", """
-func.func private @loss(%x: tensor<2x8xf32>) -> tensor<f32> {
-  %c = rlx.rfft %x : tensor<2x8xf32>
-  %y = rlx.irfft %c n = 8 : tensor<2x5xcomplex<f32>>
-  %s = rlx.reduce sum %y axes = [0, 1] : tensor<2x8xf32>
+func.func private @loss(%u: tensor<1x2x?xf32>, %dt: tensor<1x2x?xf32>,
+                        %a: tensor<2x3xf32>, %b: tensor<1x3x?xf32>,
+                        %c: tensor<1x3x?xf32>, %d: tensor<2xf32>) -> tensor<f32> {
+  %y = rlx.selective_scan %u, %dt, %a, %b, %c, %d : tensor<1x2x?xf32>,
+      tensor<1x2x?xf32>, tensor<2x3xf32>, tensor<1x3x?xf32>,
+      tensor<1x3x?xf32>, tensor<2xf32>
+  %s = rlx.reduce sum %y axes = [0, 1, 2] : tensor<1x2x?xf32>
   return %s : tensor<f32>
 }
-func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
-  %l, %g = rlx.grad @loss(%x) wrt [0]
-      : (tensor<2x8xf32>) -> (tensor<f32>, tensor<2x8xf32>)
-  return %g : tensor<2x8xf32>
+func.func @main(%u: tensor<1x2x?xf32>, %dt: tensor<1x2x?xf32>,
+                %a: tensor<2x3xf32>, %b: tensor<1x3x?xf32>,
+                %c: tensor<1x3x?xf32>, %d: tensor<2xf32>) -> tensor<2x3xf32> {
+  %l, %g = rlx.grad @loss(%u, %dt, %a, %b, %c, %d) wrt [2]
+      : (tensor<1x2x?xf32>, tensor<1x2x?xf32>, tensor<2x3xf32>,
+         tensor<1x3x?xf32>, tensor<1x3x?xf32>, tensor<2xf32>)
+      -> (tensor<f32>, tensor<2x3xf32>)
+  return %g : tensor<2x3xf32>
 }
-""", [], 0, ["'rlx.irfft' op has no differentiation rule",
+""", [], 0, ["'rlx.selective_scan' op has no differentiation rule",
              "needed to differentiate 'loss' here"])
 expect_error("parse_error", "func.func @main( {", [], 0, ["error:"])
 expect_error("missing_file", PROGRAM, None, 0, ["error: cannot open"],

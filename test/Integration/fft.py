@@ -4,8 +4,9 @@
 # cropping and zero-padding the signal, odd n, every norm) and irfft (n even
 # and odd, cropping and padding the spectrum, non-zero imaginary parts in
 # the DC and Nyquist bins, which must be ignored), against numpy.fft in
-# float64. The lowering is a direct f32 DFT, so every result is compared
-# with an absolute tolerance of 1e-5 max|ref|.
+# float64. The lowering is a direct DFT in the element type, so f32 results
+# are compared with an absolute tolerance of 1e-5 max|ref| and the f64
+# ones (complex<f64>, f64 signals) with 1e-12 max|ref|.
 
 import numpy as np
 
@@ -18,12 +19,13 @@ KNOWN_FAILURES = []
 suite = Suite("fft", KNOWN_FAILURES)
 r = rlxtest.rng()
 C = "complex<f32>"
+C64 = "complex<f64>"
 NORMS = ["backward", "ortho", "forward"]
 
 
-def tol(ref):
-    """1e-5 relative to the largest magnitude of the reference."""
-    return (0.0, 1e-5 * max(float(np.max(np.abs(ref))), 1e-30))
+def tol(ref, rel=1e-5):
+    """`rel` relative to the largest magnitude of the reference."""
+    return (0.0, rel * max(float(np.max(np.abs(ref))), 1e-30))
 
 
 def attrs(inverse=False, norm=None):
@@ -35,35 +37,37 @@ def attrs(inverse=False, norm=None):
     return " {%s}" % ", ".join(a) if a else ""
 
 
-def fft_case(shape, inverse=False, norm=None, dims=None, tag=""):
-    x = rand(r, shape, C, -2, 2)
-    t = T(dims or shape, C)
+def fft_case(shape, inverse=False, norm=None, dims=None, tag="", elem=C):
+    x = rand(r, shape, elem, -2, 2)
+    t = T(dims or shape, elem)
     f = np.fft.ifft if inverse else np.fft.fft
     e = f(x.astype(np.complex128), axis=-1, norm=norm or "backward")
     name = "fft/%s/%s/%s%s" % ("inv" if inverse else "fwd", norm or "default",
                                "x".join(map(str, shape)), tag)
     return Case(name, [("%x", t, x)],
                 "%y = rlx.fft %x{} : {}".format(attrs(inverse, norm), t),
-                [("%y", t)], [e], tol(e))
+                [("%y", t)], [e], tol(e, 1e-12 if elem == C64 else 1e-5))
 
 
-def rfft_case(shape, n=None, norm=None, dims=None, tag=""):
-    x = rand(r, shape, "f32", -2, 2)
-    t = T(dims or shape, "f32")
+def rfft_case(shape, n=None, norm=None, dims=None, tag="", elem="f32"):
+    x = rand(r, shape, elem, -2, 2)
+    t = T(dims or shape, elem)
     e = np.fft.rfft(x.astype(np.float64), n=n, axis=-1, norm=norm or "backward")
     out = list(dims or shape)[:-1] + [e.shape[-1]]
     name = "rfft/%s/%s%s%s" % (norm or "default", "x".join(map(str, shape)),
                                "" if n is None else "/n%d" % n, tag)
     body = "%y = rlx.rfft %x{}{} : {}".format(
         "" if n is None else " n = %d" % n, attrs(norm=norm), t)
-    return Case(name, [("%x", t, x)], body, [("%y", T(out, C))], [e], tol(e))
+    f64 = elem == "f64"
+    return Case(name, [("%x", t, x)], body, [("%y", T(out, C64 if f64 else C))],
+                [e], tol(e, 1e-12 if f64 else 1e-5))
 
 
-def irfft_case(shape, n=None, norm=None, dims=None, tag=""):
+def irfft_case(shape, n=None, norm=None, dims=None, tag="", elem=C):
     # Random spectra: the imaginary parts of the DC (and for even n the
     # Nyquist) bins are not zero and must be ignored, as numpy does.
-    x = rand(r, shape, C, -2, 2)
-    t = T(dims or shape, C)
+    x = rand(r, shape, elem, -2, 2)
+    t = T(dims or shape, elem)
     e = np.fft.irfft(x.astype(np.complex128), n=n, axis=-1,
                      norm=norm or "backward")
     out = list(dims or shape)[:-1] + [e.shape[-1]]
@@ -71,8 +75,10 @@ def irfft_case(shape, n=None, norm=None, dims=None, tag=""):
                                 "" if n is None else "/n%d" % n, tag)
     body = "%y = rlx.irfft %x{}{} : {}".format(
         "" if n is None else " n = %d" % n, attrs(norm=norm), t)
-    return Case(name, [("%x", t, x)], body, [("%y", T(out, "f32"))], [e],
-                tol(e))
+    f64 = elem == C64
+    return Case(name, [("%x", t, x)], body,
+                [("%y", T(out, "f64" if f64 else "f32"))], [e],
+                tol(e, 1e-12 if f64 else 1e-5))
 
 
 # fft: both directions, every norm (and the default), several lengths.
@@ -129,6 +135,16 @@ cases += [irfft_case((4, 9), n=6, tag="/crop"),
           irfft_case((5, 9), dims=(None, 9), tag="/dyn0"),
           irfft_case((5, 9), n=13, dims=(None, 9), tag="/dyn0")]
 suite.run(cases)
+
+# The same transforms in double precision.
+suite.run([fft_case((3, 13), False, "backward", elem=C64, tag="/c64"),
+           fft_case((2, 16), True, "ortho", elem=C64, tag="/c64"),
+           fft_case((4, 9), True, None, dims=(None, 9), elem=C64,
+                    tag="/c64_dyn0"),
+           rfft_case((3, 15), n=12, norm="forward", elem="f64", tag="/f64"),
+           rfft_case((2, 10), n=13, elem="f64", tag="/f64"),
+           irfft_case((3, 9), n=17, norm="ortho", elem=C64, tag="/c64"),
+           irfft_case((2, 6), n=8, elem=C64, tag="/c64")])
 
 # rfft then irfft with the signal's n restores it (odd and even lengths);
 # two ops in one function.

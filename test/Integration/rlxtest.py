@@ -33,12 +33,13 @@ INTS = SIGNED + ["ui8", "ui32"]
 NPY = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
        "bf16": np.float32, "i8": np.int8, "i16": np.int16, "i32": np.int32,
        "i64": np.int64, "ui8": np.uint8, "ui32": np.uint32, "i1": np.bool_,
-       "complex<f32>": np.complex64}
+       "complex<f32>": np.complex64, "complex<f64>": np.complex128}
 
 # Default (rtol, atol) of a result of each element type against a float64
 # reference, for ops with a few roundings; integers compare exactly.
 TOL = {"f32": (1e-5, 1e-6), "f64": (1e-12, 1e-13), "f16": (1e-2, 1e-3),
-       "bf16": (1e-2, 1e-2), "complex<f32>": (1e-5, 1e-6)}
+       "bf16": (1e-2, 1e-2), "complex<f32>": (1e-5, 1e-6),
+       "complex<f64>": (1e-12, 1e-13)}
 
 
 def rng():
@@ -91,9 +92,9 @@ def rand(r, shape, elem, lo=-2.0, hi=2.0, nonzero=False):
     shape = tuple(shape)
     if elem == "i1":
         return r.random(shape) < 0.5
-    if elem == "complex<f32>":
+    if elem.startswith("complex"):
         return (r.uniform(lo, hi, shape) +
-                1j * r.uniform(lo, hi, shape)).astype(np.complex64)
+                1j * r.uniform(lo, hi, shape)).astype(NPY[elem])
     if elem in INTS:
         x = r.integers(int(lo), int(hi), shape)
         if nonzero:

@@ -94,7 +94,8 @@ static std::string cElementType(Type type) {
   if (type.isInteger(1))
     return "bool";
   if (auto complex = dyn_cast<ComplexType>(type))
-    return complex.getElementType().isF32() ? "rlx_complex_f32" : "";
+    return complex.getElementType().isF64() ? "rlx_complex_f64"
+                                            : "rlx_complex_f32";
   if (auto integer = dyn_cast<IntegerType>(type)) {
     unsigned w = integer.getWidth();
     if (w != 8 && w != 16 && w != 32 && w != 64)
@@ -204,7 +205,8 @@ static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
      << "#ifndef RLX_GENERATED_H\n#define RLX_GENERATED_H\n\n"
         "#include <stdbool.h>\n#include <stdint.h>\n\n"
         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
-        "typedef struct {\n  float re, im;\n} rlx_complex_f32;\n\n"
+        "typedef struct {\n  float re, im;\n} rlx_complex_f32;\n"
+        "typedef struct {\n  double re, im;\n} rlx_complex_f64;\n\n"
      << structs << decls
      << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* RLX_GENERATED_H */\n";
   return success();

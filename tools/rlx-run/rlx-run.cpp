@@ -333,9 +333,14 @@ static HostTensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
                             : uint16_t(sign | (exp << 10) |
                                        ((bits >> 13) & 0x3FF));
       std::memcpy(p, &h, 2);
-    } else if (isa<ComplexType>(e)) {
-      float parts[2] = {float(normal(rng)), float(normal(rng))};
-      std::memcpy(p, parts, 8);
+    } else if (auto c = dyn_cast<ComplexType>(e)) {
+      double parts[2] = {normal(rng), normal(rng)};
+      if (c.getElementType().isF64()) {
+        std::memcpy(p, parts, 16);
+      } else {
+        float narrow[2] = {float(parts[0]), float(parts[1])};
+        std::memcpy(p, narrow, 8);
+      }
     } else if (e.isInteger(1)) {
       *p = small(rng) & 1;
     } else {
@@ -423,7 +428,7 @@ static double checksum(const HostTensor &t) {
       float f;
       std::memcpy(&f, p, 4);
       sum += f;
-    } else if (d == "f8") {
+    } else if (d == "f8" || d == "c16") {
       double f;
       std::memcpy(&f, p, 8);
       sum += f;

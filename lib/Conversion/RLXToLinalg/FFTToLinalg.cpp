@@ -9,7 +9,8 @@
 // The transforms are direct DFTs: one contraction linalg.generic per op whose
 // body computes the twiddle factor from the loop indices. This is O(n^2) but
 // exact for any length (no power-of-two restriction); the angle is reduced
-// as (j k mod n) and evaluated in f64, so long transforms keep f32 accuracy.
+// as (j k mod n) and evaluated in f64, so long transforms keep f32 accuracy
+// (f64 transforms keep f64's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,9 +40,11 @@ static Value fftScale(OpBuilder &b, Location loc, FftNorm norm, bool inverse,
   return divide ? arith::DivFOp::create(b, loc, one, nf).getResult() : one;
 }
 
-/// (cos, sin) of sign * 2 pi (a b mod n) / n, as f32 values.
+/// (cos, sin) of sign * 2 pi (a b mod n) / n, as values of `part` (f32 or
+/// f64).
 static std::pair<Value, Value> twiddle(OpBuilder &b, Location loc, Value a,
-                                       Value bIdx, Value n, double sign) {
+                                       Value bIdx, Value n, double sign,
+                                       FloatType part) {
   Value prod = arith::RemUIOp::create(
       b, loc, arith::MulIOp::create(b, loc, a, bIdx), n);
   auto toF64 = [&](Value i) {
@@ -55,10 +58,12 @@ static std::pair<Value, Value> twiddle(OpBuilder &b, Location loc, Value a,
                             createScalarConstant(b, loc, b.getF64Type(),
                                                  sign * 2.0 * M_PI)),
       toF64(n));
-  Value c = arith::TruncFOp::create(b, loc, b.getF32Type(),
-                                    math::CosOp::create(b, loc, angle));
-  Value s = arith::TruncFOp::create(b, loc, b.getF32Type(),
-                                    math::SinOp::create(b, loc, angle));
+  Value c = math::CosOp::create(b, loc, angle);
+  Value s = math::SinOp::create(b, loc, angle);
+  if (!part.isF64()) {
+    c = arith::TruncFOp::create(b, loc, part, c);
+    s = arith::TruncFOp::create(b, loc, part, s);
+  }
   return {c, s};
 }
 
@@ -135,20 +140,20 @@ struct FftPattern : OpConversionPattern<FftOp> {
     Value x = adaptor.getInput();
     auto type = cast<RankedTensorType>(x.getType());
     auto complexType = cast<ComplexType>(type.getElementType());
+    auto part = cast<FloatType>(complexType.getElementType());
     Value n = getDimSize(rewriter, loc, x, type.getRank() - 1);
     bool inverse = op.getInverse();
     Value zero = createScalarConstant(rewriter, loc, complexType, 0);
     Value dft = buildDFT(
         rewriter, loc, x, type, getDynamicDims(rewriter, loc, x), zero,
         [&](OpBuilder &b, Location l, Value in, Value acc, Value k, Value j) {
-          auto [c, s] = twiddle(b, l, k, j, n, inverse ? 1.0 : -1.0);
+          auto [c, s] = twiddle(b, l, k, j, n, inverse ? 1.0 : -1.0, part);
           Value w = complex::CreateOp::create(b, l, complexType, c, s);
           return complex::AddOp::create(b, l, acc,
                                         complex::MulOp::create(b, l, in, w))
               .getResult();
         });
-    Value scale = fftScale(rewriter, loc, op.getNorm(), inverse, n,
-                           rewriter.getF32Type());
+    Value scale = fftScale(rewriter, loc, op.getNorm(), inverse, n, part);
     rewriter.replaceOp(op, scaleAll(rewriter, loc, dft, scale));
     return success();
   }
@@ -171,6 +176,7 @@ struct RfftPattern : OpConversionPattern<RfftOp> {
     Value used = cropLast(rewriter, loc, x, std::min(m, n));
     auto outType = op.getType();
     auto complexType = cast<ComplexType>(outType.getElementType());
+    auto part = cast<FloatType>(complexType.getElementType());
     Value nv = arith::ConstantIndexOp::create(rewriter, loc, n);
     Value zero = createScalarConstant(rewriter, loc, complexType, 0);
     SmallVector<Value> dyn = getDynamicDimsExcept(
@@ -178,14 +184,14 @@ struct RfftPattern : OpConversionPattern<RfftOp> {
     Value dft = buildDFT(
         rewriter, loc, used, outType, dyn, zero,
         [&](OpBuilder &b, Location l, Value in, Value acc, Value k, Value j) {
-          auto [c, s] = twiddle(b, l, k, j, nv, -1.0);
+          auto [c, s] = twiddle(b, l, k, j, nv, -1.0, part);
           Value term = complex::CreateOp::create(
               b, l, complexType, arith::MulFOp::create(b, l, in, c),
               arith::MulFOp::create(b, l, in, s));
           return complex::AddOp::create(b, l, acc, term).getResult();
         });
-    Value scale = fftScale(rewriter, loc, op.getNorm(), /*inverse=*/false, nv,
-                           rewriter.getF32Type());
+    Value scale =
+        fftScale(rewriter, loc, op.getNorm(), /*inverse=*/false, nv, part);
     rewriter.replaceOp(op, scaleAll(rewriter, loc, dft, scale));
     return success();
   }
@@ -207,14 +213,15 @@ struct IrfftPattern : OpConversionPattern<IrfftOp> {
     int64_t n = op.getN() ? static_cast<int64_t>(*op.getN()) : 2 * (m - 1);
     Value used = cropLast(rewriter, loc, x, std::min(m, n / 2 + 1));
     auto outType = op.getType();
+    auto part = cast<FloatType>(outType.getElementType());
     Value nv = arith::ConstantIndexOp::create(rewriter, loc, n);
-    Value zero = createScalarConstant(rewriter, loc, rewriter.getF32Type(), 0);
+    Value zero = createScalarConstant(rewriter, loc, part, 0);
     SmallVector<Value> dyn = getDynamicDimsExcept(
         rewriter, loc, x, {type.getRank() - 1});
     Value dft = buildDFT(
         rewriter, loc, used, outType, dyn, zero,
         [&](OpBuilder &b, Location l, Value in, Value acc, Value t, Value k) {
-          auto [c, s] = twiddle(b, l, k, t, nv, 1.0);
+          auto [c, s] = twiddle(b, l, k, t, nv, 1.0, part);
           Value re = complex::ReOp::create(b, l, in);
           Value im = complex::ImOp::create(b, l, in);
           Value term = arith::SubFOp::create(
@@ -231,15 +238,15 @@ struct IrfftPattern : OpConversionPattern<IrfftOp> {
                     b, l, arith::CmpIPredicate::eq, k,
                     arith::ConstantIndexOp::create(b, l, n / 2)));
           Value weight = arith::SelectOp::create(
-              b, l, single, createScalarConstant(b, l, b.getF32Type(), 1),
-              createScalarConstant(b, l, b.getF32Type(), 2));
+              b, l, single, createScalarConstant(b, l, part, 1),
+              createScalarConstant(b, l, part, 2));
           return arith::AddFOp::create(b, l, acc,
                                        arith::MulFOp::create(b, l, weight,
                                                              term))
               .getResult();
         });
-    Value scale = fftScale(rewriter, loc, op.getNorm(), /*inverse=*/true, nv,
-                           rewriter.getF32Type());
+    Value scale =
+        fftScale(rewriter, loc, op.getNorm(), /*inverse=*/true, nv, part);
     rewriter.replaceOp(op, scaleAll(rewriter, loc, dft, scale));
     return success();
   }

@@ -35,7 +35,6 @@ void populateConvToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateControlFlowToSCFPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
-void populateSelectiveScanToScanPatterns(RewritePatternSet &patterns);
 void populateFFTToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateSolveToLinalgPatterns(const TypeConverter &converter,

@@ -101,7 +101,7 @@ func.func @round_int(%x: tensor<4xi32>) {
 
 // rlx.exp takes floats and complex numbers only.
 func.func @exp_int(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'rlx.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'rlx.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi32>'}}
   %0 = rlx.exp %x : tensor<4xi32>
   return
 }
@@ -110,7 +110,7 @@ func.func @exp_int(%x: tensor<4xi32>) {
 
 // rlx.log takes floats and complex numbers only.
 func.func @log_int(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'rlx.log' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'rlx.log' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi32>'}}
   %0 = rlx.log %x : tensor<4xi32>
   return
 }
@@ -155,7 +155,7 @@ func.func @abs_complex(%x: tensor<4xcomplex<f32>>) {
 
 // rlx.neg rejects unsigned integers.
 func.func @neg_unsigned(%x: tensor<4xui32>) {
-  // expected-error @+1 {{'rlx.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<4xui32>'}}
+  // expected-error @+1 {{'rlx.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xui32>'}}
   %0 = rlx.neg %x : tensor<4xui32>
   return
 }
@@ -164,7 +164,7 @@ func.func @neg_unsigned(%x: tensor<4xui32>) {
 
 // rlx.neg rejects booleans.
 func.func @neg_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi1>'}}
   %0 = rlx.neg %x : tensor<4xi1>
   return
 }
@@ -210,7 +210,7 @@ func.func @gelu_approximate_not_string(%x: tensor<4xf32>) {
 
 // rlx.add rejects booleans.
 func.func @add_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.add' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.add' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi1>'}}
   %0 = rlx.add %x, %x : tensor<4xi1>
   return
 }
@@ -219,7 +219,7 @@ func.func @add_bool(%x: tensor<4xi1>) {
 
 // rlx.sub rejects booleans.
 func.func @sub_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.sub' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.sub' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi1>'}}
   %0 = rlx.sub %x, %x : tensor<4xi1>
   return
 }
@@ -228,7 +228,7 @@ func.func @sub_bool(%x: tensor<4xi1>) {
 
 // rlx.mul rejects booleans.
 func.func @mul_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.mul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.mul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi1>'}}
   %0 = rlx.mul %x, %x : tensor<4xi1>
   return
 }
@@ -237,7 +237,7 @@ func.func @mul_bool(%x: tensor<4xi1>) {
 
 // rlx.div rejects booleans.
 func.func @div_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.div' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.div' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi1>'}}
   %0 = rlx.div %x, %x : tensor<4xi1>
   return
 }
@@ -374,7 +374,7 @@ func.func @cmp_result_shape(%x: tensor<4x8xf32>, %y: tensor<8xf32>) {
 
 // rlx.cmp: an element type outside the dialect's set.
 func.func @cmp_bad_element_type(%x: tensor<4xf8E5M2>) {
-  // expected-error @+1 {{'rlx.cmp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<4xf8E5M2>'}}
+  // expected-error @+1 {{'rlx.cmp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xf8E5M2>'}}
   %0 = rlx.cmp eq, %x, %x : tensor<4xf8E5M2>
   return
 }
@@ -465,7 +465,7 @@ func.func @fma_b_c_not_broadcastable(%a: tensor<f32>, %b: tensor<4x1xf32>, %c: t
 
 // rlx.fma rejects booleans.
 func.func @fma_bool(%x: tensor<4xi1>) {
-  // expected-error @+1 {{'rlx.fma' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'rlx.fma' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi1>'}}
   %0 = rlx.fma %x, %x, %x : tensor<4xi1>
   return
 }

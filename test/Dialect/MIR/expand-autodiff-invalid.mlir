@@ -1,20 +1,53 @@
 // RUN: rlx-opt %s --rlx-expand-autodiff --split-input-file -verify-diagnostics
 
-// An op on the path from the argument to the loss without a rule (the
-// fft family has none yet; complex values do not cut the derivative).
-func.func @loss(%x: tensor<3x8xf32>) -> tensor<f32> {
-  %c = rlx.rfft %x : tensor<3x8xf32>
-  // expected-error @+1 {{'rlx.irfft' op has no differentiation rule}}
-  %y = rlx.irfft %c n = 8 : tensor<3x5xcomplex<f32>>
-  %s = rlx.reduce sum %y axes = [0, 1] : tensor<3x8xf32>
+// An op on the path from the argument to the loss without a rule: a
+// selective_scan of dynamic length is not unrolled.
+func.func @loss(%u: tensor<1x2x?xf32>, %dt: tensor<1x2x?xf32>, %a: tensor<2x3xf32>, %b: tensor<1x3x?xf32>, %c: tensor<1x3x?xf32>, %d: tensor<2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'rlx.selective_scan' op has no differentiation rule}}
+  %y = rlx.selective_scan %u, %dt, %a, %b, %c, %d : tensor<1x2x?xf32>, tensor<1x2x?xf32>, tensor<2x3xf32>, tensor<1x3x?xf32>, tensor<1x3x?xf32>, tensor<2xf32>
+  %s = rlx.reduce sum %y axes = [0, 1, 2] : tensor<1x2x?xf32>
   return %s : tensor<f32>
 }
 
-func.func @main(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
+func.func @main(%u: tensor<1x2x?xf32>, %dt: tensor<1x2x?xf32>, %a: tensor<2x3xf32>, %b: tensor<1x3x?xf32>, %c: tensor<1x3x?xf32>, %d: tensor<2xf32>) -> tensor<2x3xf32> {
   // expected-note @+1 {{needed to differentiate 'loss' here}}
-  %l, %dx = rlx.grad @loss(%x) wrt [0]
-      : (tensor<3x8xf32>) -> (tensor<f32>, tensor<3x8xf32>)
-  return %dx : tensor<3x8xf32>
+  %l, %da = rlx.grad @loss(%u, %dt, %a, %b, %c, %d) wrt [2]
+      : (tensor<1x2x?xf32>, tensor<1x2x?xf32>, tensor<2x3xf32>, tensor<1x3x?xf32>, tensor<1x3x?xf32>, tensor<2xf32>) -> (tensor<f32>, tensor<2x3xf32>)
+  return %da : tensor<2x3xf32>
+}
+
+// -----
+
+// dequant_matmul's scales have no derivative: one that depends on a
+// differentiated argument is an error, not a zero gradient.
+func.func @scaled(%x: tensor<4x64xf32>, %w: tensor<16x64xi8>, %s: tensor<16x2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'rlx.dequant_matmul' op has no derivative with respect to operand #2, which depends on a differentiated argument}}
+  %y = rlx.dequant_matmul #rlx.quant<int8_block, 32> %x, %w, %s : tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf32>
+  %l = rlx.reduce sum %y axes = [0, 1] : tensor<4x16xf32>
+  return %l : tensor<f32>
+}
+
+func.func @main(%x: tensor<4x64xf32>, %w: tensor<16x64xi8>, %s: tensor<16x2xf32>) -> tensor<16x2xf32> {
+  // expected-note @+1 {{needed to differentiate 'scaled' here}}
+  %l, %ds = rlx.grad @scaled(%x, %w, %s) wrt [2]
+      : (tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf32>) -> (tensor<f32>, tensor<16x2xf32>)
+  return %ds : tensor<16x2xf32>
+}
+
+// -----
+
+// The same for a tangent of the scale.
+func.func @scaled_fwd(%x: tensor<4x64xf32>, %w: tensor<16x64xi8>, %s: tensor<16x2xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'rlx.dequant_matmul' op has no derivative with respect to operand #2, which depends on a differentiated argument}}
+  %y = rlx.dequant_matmul #rlx.quant<int8_block, 32> %x, %w, %s : tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf32>
+  return %y : tensor<4x16xf32>
+}
+
+func.func @main(%x: tensor<4x64xf32>, %w: tensor<16x64xi8>, %s: tensor<16x2xf32>, %tx: tensor<4x64xf32>, %tw: tensor<16x64xi8>, %ts: tensor<16x2xf32>) -> tensor<4x16xf32> {
+  // expected-note @+1 {{needed to differentiate 'scaled_fwd' here}}
+  %y, %dy = rlx.jvp @scaled_fwd(%x, %w, %s) tangents(%tx, %tw, %ts)
+      : (tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf32>, tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>)
+  return %dy : tensor<4x16xf32>
 }
 
 // -----

@@ -191,3 +191,93 @@ func.func @relu_main(%x: tensor<6xf32>) -> (tensor<f32>, tensor<6xf32>) {
       : (tensor<6xf32>) -> (tensor<f32>, tensor<6xf32>)
   return %l, %dx : tensor<f32>, tensor<6xf32>
 }
+
+// -----
+
+// The VJP of an fft is the opposite transform with the same scale (ortho
+// stays ortho); complex cotangents reach the real argument through the
+// casts (real part).
+// CHECK-LABEL: func.func private @spectrum_grad_0(
+// CHECK:         %[[ONES:.+]] = rlx.constant dense<1.000000e+00> : tensor<2x8xf32>
+// CHECK:         %[[CT:.+]] = rlx.cast %[[ONES]] : tensor<2x8xf32> -> tensor<2x8xcomplex<f32>>
+// CHECK:         %[[G:.+]] = rlx.fft %[[CT]] {inverse = true, norm = "ortho"} : tensor<2x8xcomplex<f32>>
+// CHECK:         %[[DX:.+]] = rlx.cast %[[G]] : tensor<2x8xcomplex<f32>> -> tensor<2x8xf32>
+// CHECK:         return %{{.+}}, %[[DX]]
+func.func @spectrum(%x: tensor<2x8xf32>) -> tensor<f32> {
+  %c = rlx.cast %x : tensor<2x8xf32> -> tensor<2x8xcomplex<f32>>
+  %f = rlx.fft %c {norm = "ortho"} : tensor<2x8xcomplex<f32>>
+  %r = rlx.cast %f : tensor<2x8xcomplex<f32>> -> tensor<2x8xf32>
+  %s = rlx.reduce sum %r axes = [0, 1] : tensor<2x8xf32>
+  return %s : tensor<f32>
+}
+
+func.func @main(%x: tensor<2x8xf32>) -> (tensor<f32>, tensor<2x8xf32>) {
+  %l, %dx = rlx.grad @spectrum(%x) wrt [0]
+      : (tensor<2x8xf32>) -> (tensor<f32>, tensor<2x8xf32>)
+  return %l, %dx : tensor<f32>, tensor<2x8xf32>
+}
+
+// -----
+
+// rfft / irfft: irfft's VJP is w * rfft(dy) with the dual norm (backward ->
+// forward), w = 1 at DC and Nyquist and 2 elsewhere, cropped to the 5 bins
+// it read; rfft's is irfft(dY / w) with the dual norm (forward ->
+// backward), padded back from n = 8 to the signal's 9 samples.
+// CHECK-LABEL: func.func private @power_grad_0(
+// CHECK-DAG:     %[[ONES:.+]] = rlx.constant dense<1.000000e+00> : tensor<2x12xf64>
+// CHECK-DAG:     %[[PAD:.+]] = rlx.constant dense<0.000000e+00> : tensor<2x1xf64>
+// CHECK-DAG:     %[[HALF:.+]] = rlx.constant dense<[1.000000e+00, 5.000000e-01, 5.000000e-01, 5.000000e-01, 1.000000e+00]> : tensor<5xf64>
+// CHECK-DAG:     %[[TWICE:.+]] = rlx.constant dense<[1.000000e+00, 2.000000e+00, 2.000000e+00, 2.000000e+00, 2.000000e+00, 2.000000e+00, 1.000000e+00]> : tensor<7xf64>
+// CHECK:         %[[S:.+]] = rlx.rfft %[[ONES]] n = 12 {norm = "forward"} : tensor<2x12xf64>
+// CHECK:         %[[W:.+]] = rlx.cast %[[TWICE]] : tensor<7xf64> -> tensor<7xcomplex<f64>>
+// CHECK:         %[[SW:.+]] = rlx.mul %[[S]], %[[W]]
+// CHECK:         %[[DF:.+]] = rlx.narrow %[[SW]] axis = 1 start = 0 length = 5
+// CHECK:         %[[H:.+]] = rlx.cast %[[HALF]] : tensor<5xf64> -> tensor<5xcomplex<f64>>
+// CHECK:         %[[DH:.+]] = rlx.mul %[[DF]], %[[H]]
+// CHECK:         %[[D8:.+]] = rlx.irfft %[[DH]] n = 8 : tensor<2x5xcomplex<f64>>
+// CHECK:         %[[DX:.+]] = rlx.concat %[[D8]], %[[PAD]] axis = 1
+// CHECK:         return %{{.+}}, %[[DX]]
+func.func @power(%x: tensor<2x9xf64>) -> tensor<f64> {
+  %f = rlx.rfft %x n = 8 {norm = "forward"} : tensor<2x9xf64>
+  %y = rlx.irfft %f n = 12 : tensor<2x5xcomplex<f64>>
+  %s = rlx.reduce sum %y axes = [0, 1] : tensor<2x12xf64>
+  return %s : tensor<f64>
+}
+
+func.func @main(%x: tensor<2x9xf64>) -> (tensor<f64>, tensor<2x9xf64>) {
+  %l, %dx = rlx.grad @power(%x) wrt [0]
+      : (tensor<2x9xf64>) -> (tensor<f64>, tensor<2x9xf64>)
+  return %l, %dx : tensor<f64>, tensor<2x9xf64>
+}
+
+// -----
+
+// A scan is differentiated as a loop: the captured %w becomes a carry, a
+// second forward scan records the carry each step starts from, and the VJP
+// is a reverse scan over (carry, x, dy) carrying the carries' cotangents
+// (of h and of w), whose per-step outputs are the cotangents of xs.
+// CHECK-LABEL: func.func private @rnn_grad_0_1_2(
+// CHECK-SAME:    %[[H0:[^:]+]]: tensor<3xf64>, %[[A:[^:]+]]: tensor<4x3xf64>, %[[W:[^:]+]]: tensor<3xf64>)
+// CHECK:         %[[F:.+]]:3 = rlx.scan init(%[[H0]], %[[W]] : tensor<3xf64>, tensor<3xf64>) xs(%[[A]] : tensor<4x3xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<4x3xf64>)
+// CHECK:         %[[S:.+]]:5 = rlx.scan init(%[[H0]], %[[W]] : tensor<3xf64>, tensor<3xf64>) xs(%[[A]] : tensor<4x3xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<4x3xf64>, tensor<4x3xf64>, tensor<4x3xf64>)
+// CHECK:           ^bb0(%[[C:[^:]+]]: tensor<3xf64>, %[[CW:[^:]+]]: tensor<3xf64>, %{{.+}}: tensor<3xf64>):
+// CHECK:           rlx.yield %{{.+}}, %[[CW]], %{{.+}}, %[[C]], %[[CW]] :
+// CHECK:         %[[B:.+]]:3 = rlx.scan init(%{{.+}}, %{{.+}} : tensor<3xf64>, tensor<3xf64>) xs(%[[S]]#3, %[[S]]#4, %[[A]], %{{.+}} : tensor<4x3xf64>, tensor<4x3xf64>, tensor<4x3xf64>, tensor<4x3xf64>) {reverse = true} -> (tensor<3xf64>, tensor<3xf64>, tensor<4x3xf64>)
+// CHECK:         return %{{.+}}, %[[B]]#0, %[[B]]#2, %[[B]]#1
+func.func @rnn(%h0: tensor<3xf64>, %a: tensor<4x3xf64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %h, %ys = rlx.scan init(%h0 : tensor<3xf64>) xs(%a : tensor<4x3xf64>) -> (tensor<3xf64>, tensor<4x3xf64>) {
+  ^bb0(%c: tensor<3xf64>, %xt: tensor<3xf64>):
+    %m = rlx.mul %c, %w : tensor<3xf64>
+    %s = rlx.add %m, %xt : tensor<3xf64>
+    %n = rlx.tanh %s : tensor<3xf64>
+    rlx.yield %n, %n : tensor<3xf64>, tensor<3xf64>
+  }
+  %l = rlx.reduce sum %ys axes = [0, 1] : tensor<4x3xf64>
+  return %l : tensor<f64>
+}
+
+func.func @main(%h0: tensor<3xf64>, %a: tensor<4x3xf64>, %w: tensor<3xf64>) -> (tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>) {
+  %l, %g:3 = rlx.grad @rnn(%h0, %a, %w) wrt [0, 1, 2]
+      : (tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>)
+  return %g#0, %g#1, %g#2 : tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>
+}

@@ -21,17 +21,17 @@ func.func @constant_result_type_mismatch() {
 
 // rlx.constant: an element type outside the dialect's set (i4).
 func.func @constant_bad_element_type() {
-  // expected-error @+1 {{'rlx.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<2xi4>'}}
+  // expected-error @+1 {{'rlx.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<2xi4>'}}
   %0 = rlx.constant dense<1> : tensor<2xi4>
   return
 }
 
 // -----
 
-// rlx.constant: complex<f64> is not a dialect element type.
-func.func @constant_complex_f64() {
-  // expected-error @+1 {{'rlx.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<2xcomplex<f64>>'}}
-  %0 = rlx.constant dense<(1.0, 2.0)> : tensor<2xcomplex<f64>>
+// rlx.constant: complex<f16> is not a dialect element type.
+func.func @constant_complex_f16() {
+  // expected-error @+1 {{'rlx.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<2xcomplex<f16>>'}}
+  %0 = rlx.constant dense<(1.0, 2.0)> : tensor<2xcomplex<f16>>
   return
 }
 
@@ -84,7 +84,7 @@ func.func @param_name_not_string() {
 
 // rlx.param: the result must be a ranked tensor of a dialect element type.
 func.func @param_memref() {
-  // expected-error @+1 {{'rlx.param' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'memref<4xf32>'}}
+  // expected-error @+1 {{'rlx.param' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'memref<4xf32>'}}
   %0 = "rlx.param"() {name = "w"} : () -> memref<4xf32>
   return
 }
@@ -93,7 +93,7 @@ func.func @param_memref() {
 
 // rlx.param: an element type outside the dialect's set (index).
 func.func @param_bad_element_type() {
-  // expected-error @+1 {{'rlx.param' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<4xindex>'}}
+  // expected-error @+1 {{'rlx.param' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xindex>'}}
   %0 = rlx.param "w" : tensor<4xindex>
   return
 }
@@ -120,7 +120,7 @@ func.func @cast_rank_mismatch(%x: tensor<4xf32>) {
 
 // rlx.cast: the target element type must be a dialect element type.
 func.func @cast_bad_result_type(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'rlx.cast' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<4xi4>'}}
+  // expected-error @+1 {{'rlx.cast' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xi4>'}}
   %0 = rlx.cast %x : tensor<4xf32> -> tensor<4xi4>
   return
 }
@@ -129,7 +129,7 @@ func.func @cast_bad_result_type(%x: tensor<4xf32>) {
 
 // rlx.cast: the source element type must be a dialect element type.
 func.func @cast_bad_operand_type(%x: tensor<4xf8E4M3FN>) {
-  // expected-error @+1 {{'rlx.cast' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{'rlx.cast' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xf8E4M3FN>'}}
   %0 = rlx.cast %x : tensor<4xf8E4M3FN> -> tensor<4xf32>
   return
 }
@@ -147,7 +147,7 @@ func.func @stop_gradient_type_mismatch(%x: tensor<4xf32>) {
 
 // rlx.stop_gradient: an element type outside the dialect's set.
 func.func @stop_gradient_bad_element_type(%x: tensor<4xf8E4M3FN>) {
-  // expected-error @+1 {{'rlx.stop_gradient' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements values, but got 'tensor<4xf8E4M3FN>'}}
+  // expected-error @+1 {{'rlx.stop_gradient' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or 1-bit signless integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4xf8E4M3FN>'}}
   %0 = rlx.stop_gradient %x : tensor<4xf8E4M3FN>
   return
 }

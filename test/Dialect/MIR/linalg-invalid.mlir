@@ -88,7 +88,7 @@ func.func @matmul_result_type(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>) {
 
 // rlx.matmul: booleans are not numeric.
 func.func @matmul_bool(%a: tensor<4x4xi1>) {
-  // expected-error @+1 {{'rlx.matmul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements values, but got 'tensor<4x4xi1>'}}
+  // expected-error @+1 {{'rlx.matmul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4x4xi1>'}}
   %0 = rlx.matmul %a, %a : tensor<4x4xi1>
   return
 }
@@ -251,9 +251,9 @@ func.func @dense_solve_int(%a: tensor<3x3xi32>, %b: tensor<3x2xi32>) {
 // rlx.fft / rlx.rfft / rlx.irfft
 //===----------------------------------------------------------------------===//
 
-// rlx.fft: complex<f32> only.
+// rlx.fft: complex<f32> or complex<f64> only.
 func.func @fft_real(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{'rlx.fft' op operand #0 must be ranked tensor of complex type with 32-bit float elements values, but got 'tensor<4x8xf32>'}}
+  // expected-error @+1 {{'rlx.fft' op operand #0 must be ranked tensor of complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<4x8xf32>'}}
   %0 = rlx.fft %x : tensor<4x8xf32>
   return
 }
@@ -305,10 +305,10 @@ func.func @rfft_rank0(%x: tensor<f32>) {
 
 // -----
 
-// rlx.rfft: the signal is f32.
-func.func @rfft_f64(%x: tensor<16xf64>) {
-  // expected-error @+1 {{'rlx.rfft' op operand #0 must be ranked tensor of 32-bit float values, but got 'tensor<16xf64>'}}
-  %0 = rlx.rfft %x : tensor<16xf64>
+// rlx.rfft: the signal is f32 or f64.
+func.func @rfft_f16(%x: tensor<16xf16>) {
+  // expected-error @+1 {{'rlx.rfft' op operand #0 must be ranked tensor of 32-bit float or 64-bit float values, but got 'tensor<16xf16>'}}
+  %0 = rlx.rfft %x : tensor<16xf16>
   return
 }
 
@@ -362,7 +362,7 @@ func.func @irfft_rank0(%x: tensor<complex<f32>>) {
 
 // rlx.irfft: the spectrum is complex<f32>.
 func.func @irfft_real(%x: tensor<9xf32>) {
-  // expected-error @+1 {{'rlx.irfft' op operand #0 must be ranked tensor of complex type with 32-bit float elements values, but got 'tensor<9xf32>'}}
+  // expected-error @+1 {{'rlx.irfft' op operand #0 must be ranked tensor of complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<9xf32>'}}
   %0 = rlx.irfft %x : tensor<9xf32>
   return
 }

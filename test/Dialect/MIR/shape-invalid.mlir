@@ -358,7 +358,7 @@ func.func @scatter_add_index_type(%b: tensor<100x32xf32>, %i: tensor<3xi32>, %u:
 
 // rlx.scatter_add: booleans cannot be added.
 func.func @scatter_add_bool(%b: tensor<10xi1>, %i: tensor<3xi64>, %u: tensor<3xi1>) {
-  // expected-error @+1 {{'rlx.scatter_add' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements values, but got 'tensor<10xi1>'}}
+  // expected-error @+1 {{'rlx.scatter_add' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 32-bit unsigned integer or complex type with 32-bit float elements or complex type with 64-bit float elements values, but got 'tensor<10xi1>'}}
   %0 = rlx.scatter_add %b, %i, %u axis = 0 : tensor<10xi1>, tensor<3xi64>, tensor<3xi1>
   return
 }

@@ -24,18 +24,41 @@ using namespace mlir;
 using namespace mlir::rlx;
 using namespace mlir::rlx::autodiff;
 
-/// The rule of `op`, or an error naming it (with a note at `user`, the
-/// transform op, when there is one).
+/// Attaches a note at `user`, the transform op, when there is one.
+static void noteUser(InFlightDiagnostic &diag, Operation *user) {
+  if (auto callee =
+          user ? user->getAttrOfType<FlatSymbolRefAttr>("callee") : nullptr)
+    diag.attachNote(user->getLoc())
+        << "needed to differentiate '" << callee.getValue() << "' here";
+}
+
+/// The rule of `op`, or an error naming it.
 static DifferentiableOpInterface getRule(Operation *op, Operation *user) {
   auto rule = dyn_cast<DifferentiableOpInterface>(op);
   if (!rule) {
     InFlightDiagnostic diag = op->emitOpError("has no differentiation rule");
-    if (auto callee =
-            user ? user->getAttrOfType<FlatSymbolRefAttr>("callee") : nullptr)
-      diag.attachNote(user->getLoc())
-          << "needed to differentiate '" << callee.getValue() << "' here";
+    noteUser(diag, user);
   }
   return rule;
+}
+
+/// Fails, with an error at `op`, when an operand for which `carries` holds
+/// is one that `rule` cannot differentiate.
+static LogicalResult
+checkOperandDerivatives(Operation *op, DifferentiableOpInterface rule,
+                        Operation *user, function_ref<bool(Value)> carries) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!carries(operand.get()) ||
+        rule.hasOperandDerivative(operand.getOperandNumber()))
+      continue;
+    InFlightDiagnostic diag =
+        op->emitOpError("has no derivative with respect to operand #")
+        << operand.getOperandNumber()
+        << ", which depends on a differentiated argument";
+    noteUser(diag, user);
+    return failure();
+  }
+  return success();
 }
 
 /// Checks that a rule gave one value per entry of `expected`, of its type
@@ -68,12 +91,15 @@ static LogicalResult reverseSweep(ArrayRef<Operation *> ops, OpBuilder &b,
       resultCts.push_back(cts.lookup(result));
       any |= bool(resultCts.back());
     }
-    // Nothing flows back through an op without float operands (a
-    // constant, an integer op).
-    if (!any || llvm::none_of(op->getOperandTypes(), carriesDerivative))
+    // Nothing flows back through an op without float or complex operands
+    // (a constant, an integer op).
+    if (!any || llvm::none_of(op->getOperandTypes(), isDifferentiable))
       continue;
     DifferentiableOpInterface rule = getRule(op, user);
-    if (!rule)
+    if (!rule ||
+        failed(checkOperandDerivatives(op, rule, user, [&](Value v) {
+          return active && active->contains(v);
+        })))
       return failure();
     for (auto [result, ct] : llvm::zip(op->getResults(), resultCts))
       if (!ct && isDifferentiable(result.getType()))
@@ -109,11 +135,15 @@ static LogicalResult forwardSweep(ArrayRef<Operation *> ops,
       operandTs.push_back(tangents.lookup(operand));
       any |= bool(operandTs.back());
     }
-    // No tangent comes out of an op without float results (cmp, argmax).
-    if (!any || llvm::none_of(op->getResultTypes(), carriesDerivative))
+    // No tangent comes out of an op without float or complex results (cmp,
+    // argmax).
+    if (!any || llvm::none_of(op->getResultTypes(), isDifferentiable))
       continue;
     DifferentiableOpInterface rule = getRule(op, user);
-    if (!rule)
+    if (!rule ||
+        failed(checkOperandDerivatives(op, rule, user, [&](Value v) {
+          return bool(tangents.lookup(v));
+        })))
       return failure();
     b.setInsertionPointAfter(op);
     SmallVector<Value> resultTs;
@@ -204,11 +234,10 @@ static DenseSet<Value> activeValues(Block &block, ArrayRef<Value> seeds) {
     });
     if (!any)
       continue;
-    // Complex values carry derivatives too (through the fft family), so
-    // that a missing complex rule is reported instead of cutting the
-    // gradient; integer and boolean values carry none.
+    // Float and complex values carry derivatives; integer and boolean
+    // values carry none.
     for (Value result : op.getResults())
-      if (carriesDerivative(result.getType()))
+      if (isDifferentiable(result.getType()))
         active.insert(result);
   }
   return active;

@@ -8,8 +8,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Unary ops are differentiated through f'(x), built from x and y = f(x):
-// VJP ct * f'(x), JVP t * f'(x). Binary ops broadcast, so their operand
-// cotangents are unbroadcast and their tangents broadcast to the result.
+// VJP ct * conj(f'(x)), JVP t * f'(x). Binary ops broadcast, so their
+// operand cotangents are unbroadcast and their tangents broadcast to the
+// result. The conjugates (no-ops on real values) make the VJPs of the ops
+// that take complex values (exp, log, mul, div, fma) the adjoints of their
+// real-linear Jacobians, PyTorch's convention (RuleUtils.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,16 +31,23 @@ using namespace mlir::rlx::autodiff;
 template <typename OpT> using Derivative = Value (*)(OpT, OpBuilder &);
 
 template <typename OpT, Derivative<OpT> D>
-static LogicalResult unaryRule(OpT op, OpBuilder &b, ValueRange seeds,
-                               SmallVectorImpl<Value> &out) {
-  // Both directions multiply by f'(x): the rule is its own transpose.
-  out.push_back(MulOp::create(b, op.getLoc(), seeds[0], D(op, b)));
+static LogicalResult unaryVjp(OpT op, OpBuilder &b, ValueRange ct,
+                              SmallVectorImpl<Value> &out) {
+  Location loc = op.getLoc();
+  out.push_back(MulOp::create(b, loc, ct[0], conj(b, loc, D(op, b))));
+  return success();
+}
+
+template <typename OpT, Derivative<OpT> D>
+static LogicalResult unaryJvp(OpT op, OpBuilder &b, ValueRange t,
+                              SmallVectorImpl<Value> &out) {
+  out.push_back(MulOp::create(b, op.getLoc(), t[0], D(op, b)));
   return success();
 }
 
 template <typename OpT, Derivative<OpT> D>
 static void attachUnary(MLIRContext *ctx) {
-  attach<OpT, unaryRule<OpT, D>, unaryRule<OpT, D>>(ctx);
+  attach<OpT, unaryVjp<OpT, D>, unaryJvp<OpT, D>>(ctx);
 }
 
 /// The scalar constant `v` of x's element type.
@@ -279,8 +289,8 @@ static LogicalResult subJvp(SubOp op, OpBuilder &b, ValueRange t,
 static LogicalResult mulVjp(MulOp op, OpBuilder &b, ValueRange ct,
                             SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
-  binaryVjp(op, b, MulOp::create(b, loc, ct[0], op.getRhs()),
-            MulOp::create(b, loc, ct[0], op.getLhs()), out);
+  binaryVjp(op, b, MulOp::create(b, loc, ct[0], conj(b, loc, op.getRhs())),
+            MulOp::create(b, loc, ct[0], conj(b, loc, op.getLhs())), out);
   return success();
 }
 
@@ -297,8 +307,9 @@ static LogicalResult mulJvp(MulOp op, OpBuilder &b, ValueRange t,
 static LogicalResult divVjp(DivOp op, OpBuilder &b, ValueRange ct,
                             SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
-  Value ctL = DivOp::create(b, loc, ct[0], op.getRhs());
-  Value ctR = NegOp::create(b, loc, MulOp::create(b, loc, ctL, op.getResult()));
+  Value ctL = DivOp::create(b, loc, ct[0], conj(b, loc, op.getRhs()));
+  Value ctR = NegOp::create(
+      b, loc, MulOp::create(b, loc, ctL, conj(b, loc, op.getResult())));
   binaryVjp(op, b, ctL, ctR, out);
   return success();
 }
@@ -379,10 +390,12 @@ static LogicalResult powJvp(PowOp op, OpBuilder &b, ValueRange t,
 static LogicalResult fmaVjp(FmaOp op, OpBuilder &b, ValueRange ct,
                             SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
-  out.push_back(unbroadcast(b, loc, MulOp::create(b, loc, ct[0], op.getB()),
-                            op.getA().getType()));
-  out.push_back(unbroadcast(b, loc, MulOp::create(b, loc, ct[0], op.getA()),
-                            op.getB().getType()));
+  out.push_back(
+      unbroadcast(b, loc, MulOp::create(b, loc, ct[0], conj(b, loc, op.getB())),
+                  op.getA().getType()));
+  out.push_back(
+      unbroadcast(b, loc, MulOp::create(b, loc, ct[0], conj(b, loc, op.getA())),
+                  op.getB().getType()));
   out.push_back(unbroadcast(b, loc, ct[0], op.getC().getType()));
   return success();
 }

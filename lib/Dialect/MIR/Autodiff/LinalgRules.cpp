@@ -20,20 +20,22 @@ using namespace mlir::rlx;
 using namespace mlir::rlx::autodiff;
 
 // C = op(A) op(B) with op = identity or swapping the last two dims. The
-// cotangents dop(A) = dC op(B)^T and dop(B) = op(A)^T dC are folded into
-// one matmul each by choosing its transpose flags; batch dims that were
-// broadcast are summed away.
+// cotangents dop(A) = dC op(B)^H and dop(B) = op(A)^H dC are folded into
+// one matmul each by choosing its transpose flags (the conjugates only
+// matter for complex matrices); batch dims that were broadcast are summed
+// away.
 static LogicalResult matmulVjp(MatmulOp op, OpBuilder &b, ValueRange ct,
                                SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
-  Value a = op.getLhs(), w = op.getRhs(), dc = ct[0];
+  Value a = conj(b, loc, op.getLhs()), w = conj(b, loc, op.getRhs());
+  Value dc = ct[0];
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
   Value da = ta ? MatmulOp::create(b, loc, w, dc, /*transpose_a=*/tb, true)
                 : MatmulOp::create(b, loc, dc, w, false, /*transpose_b=*/!tb);
   Value dw = tb ? MatmulOp::create(b, loc, dc, a, true, /*transpose_b=*/ta)
                 : MatmulOp::create(b, loc, a, dc, /*transpose_a=*/!ta, false);
-  out.push_back(unbroadcast(b, loc, da, a.getType()));
-  out.push_back(unbroadcast(b, loc, dw, w.getType()));
+  out.push_back(unbroadcast(b, loc, da, op.getLhs().getType()));
+  out.push_back(unbroadcast(b, loc, dw, op.getRhs().getType()));
   return success();
 }
 

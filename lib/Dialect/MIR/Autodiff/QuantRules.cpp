@@ -14,12 +14,20 @@
 //   clipped_identity:  d = [qmin <= round(u) <= qmax]   (as torch's)
 //   hard_tanh:         d = [|u - c| <= r]               (hardtanh' of (u-c)/r)
 //   tanh:              d = 1 - tanh((u - c) / r)^2      (tanh' of (u-c)/r)
-// Scale and zero point get no gradient (LSQ-style learned scales are not
-// covered).
+// The scale gets the LSQ gradient of torch's learnable fake quantize
+// (torch._fake_quantize_learnable_per_{tensor,channel}_affine, grad_factor
+// 1) whatever the STE: with q = round(x / s) + z,
+//   dy/ds = q - z - x / s   where qmin <= q <= qmax,
+//           qmin - z        where q < qmin (clamped),
+//           qmax - z        where q > qmax,
+// summed over everything but the channel axis. The zero point is an i32
+// operand and has no derivative.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RuleUtils.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -36,75 +44,136 @@ static Value alongAxis(OpBuilder &b, Location loc, Value v,
   return ReshapeOp::create(b, loc, type.clone(shape), v);
 }
 
-/// The STE's derivative d(y)/d(x), per element.
-static Value steDerivative(FakeQuantizeOp op, OpBuilder &b) {
-  Location loc = op.getLoc();
-  auto type = op.getType();
-  auto c = [&](double v) { return scalar(b, loc, type, v); };
-  if (op.getSte() == SteKind::Identity)
-    return c(1.0);
-  std::optional<int64_t> axis = op.getAxis();
-  Value scale = alongAxis(b, loc, op.getScale(), type, axis);
-  Value zp = alongAxis(
-      b, loc,
-      CastOp::create(b, loc,
-                     cast<RankedTensorType>(op.getZeroPoint().getType())
-                         .clone(type.getElementType()),
-                     op.getZeroPoint()),
-      type, axis);
-  Value u =
-      AddOp::create(b, loc, DivOp::create(b, loc, op.getInput(), scale), zp);
-  double qmin = -std::ldexp(1.0, op.getBits() - 1), qmax = -qmin - 1;
-  double centre = (qmin + qmax) / 2, half = (qmax - qmin) / 2;
-  auto inRange = [&](Value v, double lo, double hi) -> Value {
+namespace {
+/// The values both derivatives of a fake_quantize are built from.
+struct FakeQuantTerms {
+  FakeQuantTerms(FakeQuantizeOp op, OpBuilder &b) : op(op), b(b) {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    std::optional<int64_t> axis = op.getAxis();
+    scale = alongAxis(b, loc, op.getScale(), type, axis);
+    zp = alongAxis(
+        b, loc,
+        CastOp::create(b, loc,
+                       cast<RankedTensorType>(op.getZeroPoint().getType())
+                           .clone(type.getElementType()),
+                       op.getZeroPoint()),
+        type, axis);
+    scaled = DivOp::create(b, loc, op.getInput(), scale);
+    u = AddOp::create(b, loc, scaled, zp);
+    qmin = -std::ldexp(1.0, op.getBits() - 1);
+    qmax = -qmin - 1;
+  }
+
+  Value c(double v) { return scalar(b, op.getLoc(), op.getType(), v); }
+
+  /// 1 where lo <= v <= hi, else 0.
+  Value inRange(Value v, double lo, double hi) {
+    Location loc = op.getLoc();
     Value ge = CmpOp::create(b, loc, CmpPredicate::GE, v, c(lo));
     Value le = CmpOp::create(b, loc, CmpPredicate::LE, v, c(hi));
-    return WhereOp::create(b, loc, ge,
-                           WhereOp::create(b, loc, le, c(1.0), c(0.0)), c(0.0));
-  };
-  switch (op.getSte()) {
-  case SteKind::Identity:
-    break;
-  case SteKind::ClippedIdentity:
-    return inRange(RoundOp::create(b, loc, u), qmin, qmax);
-  case SteKind::HardTanh:
-    return inRange(u, qmin, qmax);
-  case SteKind::Tanh: {
-    Value v = MulOp::create(b, loc, SubOp::create(b, loc, u, c(centre)),
-                            c(1.0 / half));
-    Value t = TanhOp::create(b, loc, v);
-    return SubOp::create(b, loc, c(1.0), MulOp::create(b, loc, t, t));
+    return WhereOp::create(b, loc, ge, WhereOp::create(b, loc, le, c(1.0), c(0.0)),
+                           c(0.0));
   }
-  }
-  return c(1.0);
-}
 
-static LogicalResult fakeQuantizeRule(FakeQuantizeOp op, OpBuilder &b,
-                                      ValueRange seeds,
-                                      SmallVectorImpl<Value> &out) {
-  // Elementwise in x: VJP and JVP both multiply by the STE's derivative.
-  Value d = steDerivative(op, b);
-  out.push_back(seeds[0]
-                    ? broadcastTo(b, op.getLoc(),
-                                  MulOp::create(b, op.getLoc(), seeds[0], d),
-                                  op.getType())
-                    : Value());
-  return success();
-}
+  /// The STE's derivative dy/dx, per element.
+  Value steDerivative() {
+    Location loc = op.getLoc();
+    double centre = (qmin + qmax) / 2, half = (qmax - qmin) / 2;
+    switch (op.getSte()) {
+    case SteKind::Identity:
+      return c(1.0);
+    case SteKind::ClippedIdentity:
+      return inRange(RoundOp::create(b, loc, u), qmin, qmax);
+    case SteKind::HardTanh:
+      return inRange(u, qmin, qmax);
+    case SteKind::Tanh: {
+      Value v = MulOp::create(b, loc, SubOp::create(b, loc, u, c(centre)),
+                              c(1.0 / half));
+      Value t = TanhOp::create(b, loc, v);
+      return SubOp::create(b, loc, c(1.0), MulOp::create(b, loc, t, t));
+    }
+    }
+    return c(1.0);
+  }
+
+  /// The LSQ derivative dy/ds, per element.
+  Value scaleDerivative() {
+    Location loc = op.getLoc();
+    Value q = RoundOp::create(b, loc, u);
+    Value inside = SubOp::create(b, loc, SubOp::create(b, loc, q, zp), scaled);
+    Value low = SubOp::create(b, loc, c(qmin), zp);
+    Value high = SubOp::create(b, loc, c(qmax), zp);
+    Value atLow = CmpOp::create(b, loc, CmpPredicate::LT, q, c(qmin));
+    Value atHigh = CmpOp::create(b, loc, CmpPredicate::GT, q, c(qmax));
+    return WhereOp::create(b, loc, atLow, low,
+                           WhereOp::create(b, loc, atHigh, high, inside));
+  }
+
+  /// `v`, of the input's shape, summed to the scale's.
+  Value sumToScale(Value v) {
+    Location loc = op.getLoc();
+    auto full = cast<RankedTensorType>(v.getType());
+    int64_t rank = full.getRank();
+    std::optional<int64_t> axis = op.getAxis();
+    bool perChannel = axis && op.getScale().getType().getRank() == 1;
+    SmallVector<int64_t> axes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!perChannel || i != normalizeAxis(*axis, rank))
+        axes.push_back(i);
+    Value sum = axes.empty() ? v
+                             : Value(ReduceOp::create(b, loc, ReduceKind::Sum,
+                                                      v, axes,
+                                                      /*keepdim=*/false));
+    if (sum.getType() != op.getScale().getType())
+      sum = ReshapeOp::create(b, loc, op.getScale().getType(), sum);
+    return sum;
+  }
+
+  FakeQuantizeOp op;
+  OpBuilder &b;
+  Value scale, zp, scaled, u;
+  double qmin, qmax;
+};
+} // namespace
 
 static LogicalResult fakeQuantizeVjp(FakeQuantizeOp op, OpBuilder &b,
                                      ValueRange ct,
                                      SmallVectorImpl<Value> &out) {
-  if (failed(fakeQuantizeRule(op, b, ct, out)))
-    return failure();
-  out.append({Value(), Value()});
+  Location loc = op.getLoc();
+  FakeQuantTerms terms(op, b);
+  out.push_back(broadcastTo(
+      b, loc, MulOp::create(b, loc, ct[0], terms.steDerivative()),
+      op.getType()));
+  out.push_back(terms.sumToScale(
+      MulOp::create(b, loc, ct[0], terms.scaleDerivative())));
+  out.push_back(Value());
+  return success();
+}
+
+static LogicalResult fakeQuantizeJvp(FakeQuantizeOp op, OpBuilder &b,
+                                     ValueRange t,
+                                     SmallVectorImpl<Value> &out) {
+  Location loc = op.getLoc();
+  FakeQuantTerms terms(op, b);
+  Value sum;
+  if (t[0])
+    sum = MulOp::create(b, loc, t[0], terms.steDerivative());
+  if (t[1])
+    sum = addOrNull(b, loc, sum,
+                    MulOp::create(b, loc,
+                                  alongAxis(b, loc, t[1], op.getType(),
+                                            op.getAxis()),
+                                  terms.scaleDerivative()));
+  out.push_back(broadcastTo(b, loc, sum, op.getType()));
   return success();
 }
 
 //===----------------------------------------------------------------------===//
 // dequant_matmul: y = x W^T with W decoded from packed bytes. Only x has a
-// derivative (the packed weight is integer; the scheme's scales are
-// treated as constants).
+// derivative: the packed weight is integer, and the scheme's float scales
+// and zero points have no rule (autodiff reports an error when one depends
+// on a differentiated argument rather than treating it as a constant).
 //===----------------------------------------------------------------------===//
 
 // dx = dy W, with W^T [K, N] decoded by the op itself on the identity.
@@ -136,12 +205,13 @@ static LogicalResult dequantMatmulVjp(DequantMatmulOp op, OpBuilder &b,
   return success();
 }
 
+static bool onlyInputDerivative(DequantMatmulOp, unsigned index) {
+  return index == 0;
+}
+
 static LogicalResult dequantMatmulJvp(DequantMatmulOp op, OpBuilder &b,
                                       ValueRange t,
                                       SmallVectorImpl<Value> &out) {
-  if (llvm::any_of(t.drop_front(), [](Value v) { return bool(v); }))
-    return op.emitOpError("has no derivative with respect to its "
-                          "quantization parameters");
   Operation *clone = b.clone(*op);
   clone->setOperand(0, t[0]);
   out.push_back(clone->getResult(0));
@@ -149,6 +219,7 @@ static LogicalResult dequantMatmulJvp(DequantMatmulOp op, OpBuilder &b,
 }
 
 void autodiff::attachQuantRules(MLIRContext *ctx) {
-  attach<FakeQuantizeOp, fakeQuantizeVjp, fakeQuantizeRule>(ctx);
-  attach<DequantMatmulOp, dequantMatmulVjp, dequantMatmulJvp>(ctx);
+  attach<FakeQuantizeOp, fakeQuantizeVjp, fakeQuantizeJvp>(ctx);
+  attach<DequantMatmulOp, dequantMatmulVjp, dequantMatmulJvp,
+         onlyInputDerivative>(ctx);
 }

@@ -22,5 +22,6 @@ void rlx::registerDifferentiableOpModels(DialectRegistry &registry) {
     autodiff::attachControlFlowRules(ctx);
     autodiff::attachQuantRules(ctx);
     autodiff::attachConvRules(ctx);
+    autodiff::attachFFTRules(ctx);
   });
 }

@@ -17,19 +17,32 @@ using namespace mlir::rlx::autodiff;
 
 bool autodiff::isDifferentiable(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa<FloatType>(tensor.getElementType());
+  return tensor && isa<FloatType, ComplexType>(tensor.getElementType());
 }
 
-bool autodiff::carriesDerivative(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa<FloatType, ComplexType>(tensor.getElementType());
+/// Complex constants are built as real ones cast to complex (imaginary
+/// part zero), the only complex values the rules need.
+static Value castIfComplex(OpBuilder &b, Location loc, Value real,
+                           RankedTensorType type) {
+  if (real.getType() == type)
+    return real;
+  return CastOp::create(b, loc, type, real);
+}
+
+/// The float type of `element`'s parts (itself when real).
+static Type partType(Type element) {
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return complex.getElementType();
+  return element;
 }
 
 Value autodiff::scalar(OpBuilder &b, Location loc, Type like, double value) {
   Type element = getElementTypeOrSelf(like);
-  auto type = RankedTensorType::get({}, element);
-  return ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, value)));
+  Type part = partType(element);
+  auto partTensor = RankedTensorType::get({}, part);
+  Value real = ConstantOp::create(
+      b, loc, DenseElementsAttr::get(partTensor, b.getFloatAttr(part, value)));
+  return castIfComplex(b, loc, real, partTensor.clone(element));
 }
 
 Value autodiff::splat(OpBuilder &b, Location loc, Type type, double value) {
@@ -39,18 +52,28 @@ Value autodiff::splat(OpBuilder &b, Location loc, Type type, double value) {
                    << type;
     return {};
   }
-  Type element = tensor.getElementType();
-  if (isa<ComplexType>(element)) {
-    emitError(loc) << "autodiff has no complex constants (type " << type
-                   << ")";
-    return {};
-  }
+  Type element = partType(tensor.getElementType());
   // Integer and boolean zeros stand for the (absent) tangents of
   // non-float results.
   TypedAttr fill = isa<FloatType>(element)
                        ? TypedAttr(b.getFloatAttr(element, value))
                        : TypedAttr(b.getIntegerAttr(element, int64_t(value)));
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(tensor, fill));
+  Value real = ConstantOp::create(
+      b, loc, DenseElementsAttr::get(tensor.clone(element), fill));
+  return castIfComplex(b, loc, real, tensor);
+}
+
+// rlx has no conjugation op: conj(z) = 2 Re(z) - z, exact in floating
+// point (Re(z) + Re(z) doubles exactly; 2a - (a + ib) = a - ib).
+Value autodiff::conj(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto complex = dyn_cast<ComplexType>(type.getElementType());
+  if (!complex)
+    return v;
+  Value re = CastOp::create(b, loc, type.clone(complex.getElementType()), v);
+  Value twice =
+      CastOp::create(b, loc, type, AddOp::create(b, loc, re, re).getResult());
+  return SubOp::create(b, loc, twice, v);
 }
 
 Value autodiff::unbroadcast(OpBuilder &b, Location loc, Value ct, Type target) {

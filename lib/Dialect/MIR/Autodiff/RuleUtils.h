@@ -27,10 +27,16 @@ template <typename OpT>
 using Rule = LogicalResult (*)(OpT, OpBuilder &, ValueRange,
                                SmallVectorImpl<Value> &);
 
-/// DifferentiableOpInterface for OpT from a VJP and a JVP function.
-template <typename OpT, Rule<OpT> Vjp, Rule<OpT> Jvp>
-struct RuleModel
-    : DifferentiableOpInterface::ExternalModel<RuleModel<OpT, Vjp, Jvp>, OpT> {
+/// Whether the rules of an OpT give operand `index` its derivative.
+template <typename OpT> using OperandPredicate = bool (*)(OpT, unsigned);
+
+/// DifferentiableOpInterface for OpT from a VJP and a JVP function (and,
+/// for ops with float operands the rules cannot differentiate, a predicate
+/// naming those that they can).
+template <typename OpT, Rule<OpT> Vjp, Rule<OpT> Jvp,
+          OperandPredicate<OpT> HasDerivative = nullptr>
+struct RuleModel : DifferentiableOpInterface::ExternalModel<
+                       RuleModel<OpT, Vjp, Jvp, HasDerivative>, OpT> {
   LogicalResult buildVJP(Operation *op, OpBuilder &b, ValueRange cotangents,
                          SmallVectorImpl<Value> &out) const {
     return Vjp(cast<OpT>(op), b, cotangents, out);
@@ -39,28 +45,35 @@ struct RuleModel
                          SmallVectorImpl<Value> &out) const {
     return Jvp(cast<OpT>(op), b, tangents, out);
   }
+  bool hasOperandDerivative(Operation *op, unsigned index) const {
+    return !HasDerivative || HasDerivative(cast<OpT>(op), index);
+  }
 };
 
-template <typename OpT, Rule<OpT> Vjp, Rule<OpT> Jvp>
+template <typename OpT, Rule<OpT> Vjp, Rule<OpT> Jvp,
+          OperandPredicate<OpT> HasDerivative = nullptr>
 void attach(MLIRContext *ctx) {
-  OpT::template attachInterface<RuleModel<OpT, Vjp, Jvp>>(*ctx);
+  OpT::template attachInterface<RuleModel<OpT, Vjp, Jvp, HasDerivative>>(
+      *ctx);
 }
 
-/// Whether values of `type` get derivatives from the rules: float tensors.
+/// Whether values of `type` carry derivatives: float or complex tensors.
+/// Complex cotangents follow PyTorch: the cotangent of z = a + ib is
+/// dL/da + i dL/db (docs/RationaleAutodiff.md), so a rule's VJP is the
+/// adjoint of its real-linear Jacobian: conjugated derivatives.
 bool isDifferentiable(Type type);
 
-/// Whether values of `type` carry derivatives at all: float or complex
-/// tensors (complex ones only through ops with complex rules; an op
-/// without one is reported rather than cutting the derivative).
-bool carriesDerivative(Type type);
-
-/// A rank-0 constant `value` of `like`'s element type; binary rlx ops
-/// broadcast it.
+/// A rank-0 constant `value` of `like`'s element type (a complex one has a
+/// zero imaginary part); binary rlx ops broadcast it.
 Value scalar(OpBuilder &b, Location loc, Type like, double value);
 
-/// A constant of type `type` (static shape) filled with `value`; null, with
-/// an error at `loc`, for a dynamic shape.
+/// A constant of type `type` (static shape) filled with `value` (complex:
+/// with a zero imaginary part); null, with an error at `loc`, for a
+/// dynamic shape.
 Value splat(OpBuilder &b, Location loc, Type type, double value);
+
+/// The complex conjugate of `v`; `v` itself when it is real.
+Value conj(OpBuilder &b, Location loc, Value v);
 
 /// `ct`, the cotangent of a value broadcast from `target`'s shape, summed
 /// over the broadcast dims and reshaped to `target`.
@@ -115,6 +128,7 @@ void attachNNRules(MLIRContext *ctx);
 void attachControlFlowRules(MLIRContext *ctx);
 void attachQuantRules(MLIRContext *ctx);
 void attachConvRules(MLIRContext *ctx);
+void attachFFTRules(MLIRContext *ctx);
 
 } // namespace autodiff
 } // namespace rlx

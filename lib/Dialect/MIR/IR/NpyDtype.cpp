@@ -23,8 +23,8 @@ std::string rlx::npyDtype(Type type) {
     return "f2";
   if (type.isInteger(1))
     return "b1";
-  if (auto c = dyn_cast<ComplexType>(type); c && c.getElementType().isF32())
-    return "c8";
+  if (auto c = dyn_cast<ComplexType>(type))
+    return c.getElementType().isF64() ? "c16" : "c8";
   if (auto i = dyn_cast<IntegerType>(type);
       i && llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth()))
     return std::string(i.isUnsigned() ? "u" : "i") +

@@ -169,7 +169,7 @@ LogicalResult RfftOp::inferReturnTypes(MLIRContext *context,
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = ShapedType::isDynamic(*n) ? *n : *n / 2 + 1;
   types.push_back(
-      RankedTensorType::get(shape, ComplexType::get(Float32Type::get(context))));
+      RankedTensorType::get(shape, ComplexType::get(type.getElementType())));
   return success();
 }
 
@@ -194,6 +194,10 @@ LogicalResult IrfftOp::inferReturnTypes(MLIRContext *context,
                           "needs 'n' when the input has one frequency");
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = *n;
-  types.push_back(RankedTensorType::get(shape, Float32Type::get(context)));
+  // The operand's type is verified later: a real one infers itself.
+  Type element = type.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  types.push_back(RankedTensorType::get(shape, element));
   return success();
 }

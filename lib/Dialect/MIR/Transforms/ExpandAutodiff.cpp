@@ -19,7 +19,9 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir {
@@ -60,53 +62,44 @@ static bool reachesTransform(func::FuncOp fn, SymbolTable &symbols,
 
 namespace {
 
-// scan(init, xs) of a static length L -> the body inlined L times on the
-// slices xs[t], the per-step outputs stacked by reshape + concat. The
-// unrolled loop is differentiated like any straight-line code; its
-// reverse sweep is the reverse scan, unrolled.
-struct UnrollScan : OpRewritePattern<ScanOp> {
+// A scan whose body uses values defined outside it -> a scan that carries
+// them unchanged instead, so that the scan's rules (which give cotangents
+// and tangents to operands only) see every value its body depends on.
+// Constants stay captured: they carry no derivative.
+struct CarryCapturedValues : OpRewritePattern<ScanOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ScanOp op, PatternRewriter &b) const override {
-    int64_t length =
-        op.getXs().empty()
-            ? op.getLength().value_or(ShapedType::kDynamic)
-            : cast<RankedTensorType>(op.getXs()[0].getType()).getDimSize(0);
-    if (ShapedType::isDynamic(length) || length == 0)
-      return b.notifyMatchFailure(op, "no static, positive length");
-    Location loc = op.getLoc();
-    Block &body = op.getBody().front();
-    unsigned numCarry = op.getInits().size();
-    SmallVector<Value> carry(op.getInits());
-    SmallVector<SmallVector<Value>> steps(op.getNumResults() - numCarry,
-                                          SmallVector<Value>(length));
-    for (int64_t step = 0; step < length; ++step) {
-      int64_t t = op.getReverse() ? length - 1 - step : step;
-      IRMapping mapping;
-      mapping.map(body.getArguments().take_front(numCarry), carry);
-      for (auto [x, arg] :
-           llvm::zip(op.getXs(), body.getArguments().drop_front(numCarry))) {
-        Value slice = NarrowOp::create(b, loc, x, 0, t, 1);
-        mapping.map(arg, ReshapeOp::create(b, loc, arg.getType(), slice));
-      }
-      for (Operation &inner : body.without_terminator())
-        b.clone(inner, mapping);
-      SmallVector<Value> yielded = llvm::map_to_vector(
-          body.getTerminator()->getOperands(),
-          [&](Value v) { return mapping.lookupOrDefault(v); });
-      carry.assign(yielded.begin(), yielded.begin() + numCarry);
-      for (auto [j, y] :
-           llvm::enumerate(ArrayRef(yielded).drop_front(numCarry))) {
-        auto type = cast<RankedTensorType>(y.getType());
-        SmallVector<int64_t> shape = {1};
-        llvm::append_range(shape, type.getShape());
-        steps[j][t] = ReshapeOp::create(b, loc, type.clone(shape), y);
-      }
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op.getBody(), captured);
+    SmallVector<Value> moved = llvm::filter_to_vector(captured, [](Value v) {
+      return !v.getDefiningOp<ConstantOp>();
+    });
+    if (moved.empty())
+      return b.notifyMatchFailure(op, "captures no value with a derivative");
+    unsigned k = op.getInits().size();
+    SmallVector<Value> inits(op.getInits());
+    llvm::append_range(inits, moved);
+    SmallVector<Type> types(TypeRange(op.getResultTypes()).take_front(k));
+    llvm::append_range(types, ValueRange(moved).getTypes());
+    llvm::append_range(types, TypeRange(op.getResultTypes()).drop_front(k));
+    auto scan = ScanOp::create(b, op.getLoc(), types, inits, op.getXs(),
+                               op.getLengthAttr(), op.getReverse());
+    scan.getBody().takeBody(op.getBody());
+    Block &body = scan.getBody().front();
+    Operation *yield = body.getTerminator();
+    SmallVector<Value> yielded(yield->getOperands());
+    Region &region = scan.getBody();
+    for (auto [i, value] : llvm::enumerate(moved)) {
+      BlockArgument arg =
+          body.insertArgument(k + i, value.getType(), value.getLoc());
+      b.replaceUsesWithIf(value, arg, [&](OpOperand &use) {
+        return region.isAncestor(use.getOwner()->getParentRegion());
+      });
+      yielded.insert(yielded.begin() + k + i, arg);
     }
-    SmallVector<Value> results = carry;
-    for (ArrayRef<Value> parts : steps)
-      results.push_back(parts.size() == 1
-                            ? parts[0]
-                            : Value(ConcatOp::create(b, loc, parts, 0)));
+    b.modifyOpInPlace(yield, [&] { yield->setOperands(yielded); });
+    SmallVector<Value> results(scan.getResults().take_front(k));
+    llvm::append_range(results, scan.getResults().drop_front(k + moved.size()));
     b.replaceOp(op, results);
     return success();
   }
@@ -214,12 +207,14 @@ FailureOr<func::FuncOp> Expander::prepareCopy(func::FuncOp callee,
   if (failed(inlineCalls(fn)))
     return failure();
   // RLX's prepare_graph_for_ad: fused ops and regions back to primitives,
-  // and the ops without rules of their own (dot_general, if, while, scan)
-  // rewritten into ops with rules.
+  // the ops without rules of their own (dot_general, if, while,
+  // selective_scan) rewritten into ops with rules, and scans made to carry
+  // what their bodies capture.
   RewritePatternSet patterns(fn.getContext());
   populateLegalizePatterns(patterns);
   populateUnfuseElementwiseRegionsPatterns(patterns);
-  patterns.add<UnrollScan>(fn.getContext());
+  populateSelectiveScanToScanPatterns(patterns);
+  patterns.add<CarryCapturedValues>(fn.getContext());
   (void)applyPatternsGreedily(fn, std::move(patterns));
   return fn;
 }

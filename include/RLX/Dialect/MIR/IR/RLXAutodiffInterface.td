@@ -37,6 +37,11 @@ def RLX_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
 
     A rule that cannot differentiate a particular instance (e.g. an
     unsupported attribute) emits an error on the op and fails.
+
+    `hasOperandDerivative` says whether the rules give float operand
+    `index` its derivative; where they do not (the scales of
+    `dequant_matmul`), autodiff reports an error when that operand depends
+    on a differentiated argument, instead of treating it as a constant.
   }];
   let cppNamespace = "::mlir::rlx";
   let methods = [
@@ -52,6 +57,10 @@ def RLX_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::ValueRange":$operandTangents,
            "::llvm::SmallVectorImpl<::mlir::Value> &":$resultTangents)>,
+    InterfaceMethod<
+      "Whether the rules give operand `index` its derivative.",
+      "bool", "hasOperandDerivative", (ins "unsigned":$index), [{}],
+      [{ return true; }]>,
   ];
 }
 

@@ -25,7 +25,7 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 def RLX_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def RLX_Int : AnyTypeOf<[I8, I16, I32, I64, UI8, UI32]>;
 def RLX_SignedInt : AnyTypeOf<[I8, I16, I32, I64]>;
-def RLX_Complex : Complex<F32>;
+def RLX_Complex : AnyTypeOf<[Complex<F32>, Complex<F64>]>;
 def RLX_Element : AnyTypeOf<[RLX_Float, RLX_Int, I1, RLX_Complex]>;
 
 def RLX_Tensor : RankedTensorOf<[RLX_Element]>;

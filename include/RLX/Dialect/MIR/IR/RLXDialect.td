@@ -18,7 +18,7 @@ def RLX_Dialect : Dialect {
   let description = [{
     The `rlx` dialect is RLX's MIR: value-semantics ops on builtin ranked
     tensors (`tensor<...xT>`, T in f16, bf16, f32, f64, i8, i16, i32, i64,
-    ui8, ui32, i1 and complex<f32>; static or dynamic dims). It holds the
+    ui8, ui32, i1, complex<f32> and complex<f64>; static or dynamic dims). It holds the
     primitive ops a model is made of, the fused ops that fusion forms, and
     the autodiff transform ops (`rlx.grad`, `rlx.jvp`, `rlx.vmap`) that the
     autodiff expansion replaces. Binary elementwise ops broadcast as NumPy

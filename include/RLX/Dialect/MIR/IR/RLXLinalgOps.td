@@ -125,13 +125,14 @@ def RLX_RfftOp : RLX_InferredOp<"rfft"> {
     The DFT of a real signal along the last axis, keeping the n/2 + 1
     non-negative frequencies, as `torch.fft.rfft(x, n)`. `n` (default: the
     axis length) crops or zero-pads the signal first. `norm` as `rlx.fft`.
+    An f32 signal gives a complex<f32> spectrum, an f64 one complex<f64>.
 
     ```mlir
     %f = rlx.rfft %x : tensor<4x16xf32>
     %g = rlx.rfft %x n = 20 : tensor<4x16xf32>
     ```
   }];
-  let arguments = (ins RankedTensorOf<[F32]>:$input,
+  let arguments = (ins RankedTensorOf<[F32, F64]>:$input,
                    OptionalAttr<I64Attr>:$n,
                    DefaultValuedAttr<RLX_FftNormAttr,
                                      "::mlir::rlx::FftNorm::Backward">:$norm);
@@ -144,7 +145,7 @@ def RLX_IrfftOp : RLX_InferredOp<"irfft"> {
   let description = [{
     The real signal of length `n` whose rfft is `input` (m frequencies on
     the last axis), as `torch.fft.irfft(x, n)`. `n` defaults to 2 (m - 1).
-    `norm` as `rlx.fft`.
+    `norm` as `rlx.fft`. The signal has the spectrum's part type.
 
     ```mlir
     %x = rlx.irfft %f n = 16 : tensor<4x9xcomplex<f32>>
@@ -153,7 +154,7 @@ def RLX_IrfftOp : RLX_InferredOp<"irfft"> {
   let arguments = (ins RLX_ComplexTensor:$input, OptionalAttr<I64Attr>:$n,
                    DefaultValuedAttr<RLX_FftNormAttr,
                                      "::mlir::rlx::FftNorm::Backward">:$norm);
-  let results = (outs RankedTensorOf<[F32]>:$result);
+  let results = (outs RankedTensorOf<[F32, F64]>:$result);
   let assemblyFormat = "$input (`n` `=` $n^)? attr-dict `:` type($input)";
 }
 

@@ -51,6 +51,10 @@ void populateFuseAttentionBlockPatterns(RewritePatternSet &patterns);
 /// those rooted at ops its target lacks.
 void populateLegalizePatterns(RewritePatternSet &patterns);
 
+/// rlx.selective_scan as an rlx.scan over the sequence (static shapes):
+/// how it lowers, and how autodiff differentiates it (the scan unrolled).
+void populateSelectiveScanToScanPatterns(RewritePatternSet &patterns);
+
 /// Patterns fusing a whole BERT-style post-LN layer (primitive or partly
 /// fused) into rlx.fused_transformer_layer.
 void populateFuseTransformerLayerPatterns(RewritePatternSet &patterns);

@@ -524,14 +524,20 @@ def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
     `prepare_graph_for_ad` does: calls are inlined, fused ops and
     elementwise regions are unfused, `dot_general`, `rlx.if` and
     `rlx.while` are legalized into primitives (the same rewrites as
-    `rlx-legalize`). Transforms nest: one whose callee (or a function it
+    `rlx-legalize`), `rlx.selective_scan` becomes the `rlx.scan` it lowers
+    through, and scans carry the values their bodies capture (a scan is
+    differentiated as a loop: a reverse scan for the VJP). Transforms nest: one whose callee (or a function it
     calls) holds another transform is expanded after it, so a Hessian-vector
     product is `rlx.jvp` of a function that returns an `rlx.grad`, and
     higher orders nest further.
 
-    Only values of float element type carry derivatives; integer and
+    Only values of float or complex element type carry derivatives
+    (complex ones with PyTorch's convention: dL/da + i dL/db); integer and
     boolean values (argmax, cmp, indices) carry none. An op without a rule
-    on the path from the inputs to the outputs is an error naming it.
+    on the path from the inputs to the outputs is an error naming it, and
+    so is an operand that its op's rules cannot differentiate
+    (`dequant_matmul`'s scales) when it depends on a differentiated
+    argument.
     An argument listed in `wrt` that does not affect the loss gets a zero
     gradient, or, with `unused-wrt=error`, an error.
 

@@ -9,13 +9,13 @@
 // Mamba's recurrence written with rlx ops: an rlx.scan over the sequence
 // axis carrying the state h [B, D, N]; each step is
 //   h = exp(dt * A) * h + (dt * u) * B_t,   y_t = sum_n(h * C_t) + D * u_t.
-// The conversion then lowers the scan and its body like any other rlx code.
+// The conversion then lowers the scan and its body like any other rlx code;
+// --rlx-expand-autodiff unrolls it and differentiates the steps.
 //
 //===----------------------------------------------------------------------===//
 
-#include "PatternGroups.h"
-
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
