@@ -23,3 +23,22 @@ func.func @residual_layernorm(%x: tensor<32768x768xf32>, %r: tensor<32768x768xf3
   %y = rlx.layer_norm %s, %w, %b {epsilon = 1.0e-5 : f32} : tensor<32768x768xf32>, tensor<768xf32>
   return %y : tensor<32768x768xf32>
 }
+
+// matmul + bias + tanh GELU of gpu_peers.py (8192x768 @ 768x3072), in f32
+// and bf16: rlx-cuda-pipeline fuses the chain and calls cuBLASLt with its
+// GELU_BIAS epilogue (matmul=cublaslt, the default).
+func.func @matmul_bias_gelu_f32(%x: tensor<8192x768xf32>, %w: tensor<768x3072xf32>,
+                                %b: tensor<3072xf32>) -> tensor<8192x3072xf32> {
+  %m = rlx.matmul %x, %w : tensor<8192x768xf32>, tensor<768x3072xf32>
+  %a = rlx.add %m, %b : tensor<8192x3072xf32>, tensor<3072xf32>
+  %y = rlx.gelu %a {approximate = "tanh"} : tensor<8192x3072xf32>
+  return %y : tensor<8192x3072xf32>
+}
+
+func.func @matmul_bias_gelu_bf16(%x: tensor<8192x768xbf16>, %w: tensor<768x3072xbf16>,
+                                 %b: tensor<3072xbf16>) -> tensor<8192x3072xbf16> {
+  %m = rlx.matmul %x, %w : tensor<8192x768xbf16>, tensor<768x3072xbf16>
+  %a = rlx.add %m, %b : tensor<8192x3072xbf16>, tensor<3072xbf16>
+  %y = rlx.gelu %a {approximate = "tanh"} : tensor<8192x3072xbf16>
+  return %y : tensor<8192x3072xbf16>
+}

@@ -184,6 +184,32 @@ def CPUApproximateMathPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUCallCuBLASLtPass
+    : Pass<"rlx-gpu-call-cublaslt", "::mlir::ModuleOp"> {
+  let summary = "Call rlxCublasLtMatmul for the matmuls outlined for cuBLASLt";
+  let description = [{
+    After bufferization (results as out-parameters), replaces each call of
+    a function that `rlx-gpu-dispatch-matmul` outlined (tagged
+    `rlx.cublaslt`) by a call of the CUDA runtime's `rlxCublasLtMatmul`
+    (`RLX/Runtime/CUDARuntime.h`) with the element type, the epilogue, the
+    problem's sizes and the buffers' addresses, and erases the tagged
+    functions. The runtime runs cuBLASLt on the entry point's stream.
+
+    ```mlir
+    call @rlx_cublaslt_matmul(%x, %w, %b, %y)
+        : (memref<64x32xf32>, memref<32x16xf32>, memref<16xf32>,
+           memref<64x16xf32>) -> ()
+    // becomes (%px ... the buffers' addresses as !llvm.ptr)
+    call @rlxCublasLtMatmul(%f32, %gelu_bias, %false, %false, %c1, %c64,
+                            %c16, %c32, %px, %pw, %pb, %py) : (...) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
   let summary = "Run every linalg op on buffers as one gpu.launch";
   let description = [{
