@@ -11,8 +11,9 @@
 // already loaded), so programs link no cuBLAS. cuBLASLt is column-major: a
 // row-major C = A B is computed as the column-major C^T = B^T A^T, whose
 // operands are the row-major buffers read as they are, and whose per-row
-// bias is the per-column bias of C. Descriptors and the heuristic's
-// algorithm are made once per problem and kept.
+// bias is the per-column bias of C. Descriptors are made once per
+// problem and kept, with the fastest of the heuristic's first candidates
+// on the first call's operands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "CUDADriver.h"
 #include "RLX/Runtime/CUDARuntime.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <map>
@@ -113,12 +115,25 @@ const Lt *lt() {
   return loaded ? &lib : nullptr;
 }
 
-/// One problem's descriptors and algorithm.
+/// One problem's descriptors, the heuristic's candidate algorithms (best
+/// guess first) and the one in use.
 struct Plan {
   Handle desc, a, b, c;
-  Algo algo;
-  size_t workspace;
+  std::vector<HeuristicResult> candidates;
+  HeuristicResult chosen;
 };
+
+/// Candidates timed at a problem's first call, and calls timed for each.
+/// $RLX_CUBLASLT_TUNE=0 takes the heuristic's first guess untimed.
+constexpr int kCandidates = 8, kTimedCalls = 3;
+
+bool tuning() {
+  static const bool on = [] {
+    const char *env = std::getenv("RLX_CUBLASLT_TUNE");
+    return !env || std::string(env) != "0";
+  }();
+  return on;
+}
 
 using Key = std::tuple<int32_t, int32_t, int32_t, int32_t, int64_t, int64_t,
                        int64_t, int64_t>;
@@ -180,7 +195,7 @@ Handle layout(const Lt &lib, int type, uint64_t rows, uint64_t cols,
 }
 
 /// Descriptors of the column-major problem C^T = op(B^T) op(A^T) and the
-/// heuristic's first algorithm for it.
+/// heuristic's candidate algorithms for it.
 bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
   auto [type, epilogue, transA, transB, batch, m, n, k] = key;
   int data = dataType(type);
@@ -212,7 +227,7 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
   if (!checkLt(lib, lib.preferenceCreate(&pref),
                "cublasLtMatmulPreferenceCreate"))
     return false;
-  HeuristicResult result{};
+  plan.candidates.resize(tuning() ? kCandidates : 1);
   int found = 0;
   bool ok = checkLt(lib,
                     lib.preferenceSetAttribute(pref, kPrefMaxWorkspaceBytes,
@@ -221,8 +236,9 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
                     "cublasLtMatmulPreferenceSetAttribute") &&
             checkLt(lib,
                     lib.algoGetHeuristic(lib.handle, plan.desc, plan.a, plan.b,
-                                         plan.c, plan.c, pref, 1, &result,
-                                         &found),
+                                         plan.c, plan.c, pref,
+                                         plan.candidates.size(),
+                                         plan.candidates.data(), &found),
                     "cublasLtMatmulAlgoGetHeuristic");
   lib.preferenceDestroy(pref);
   if (ok && found == 0) {
@@ -233,9 +249,51 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
                 std::to_string(epilogue));
     return false;
   }
-  plan.algo = result.algo;
-  plan.workspace = result.workspaceSize;
+  plan.candidates.resize(found);
+  plan.chosen = plan.candidates.front();
   return ok;
+}
+
+/// cuBLASLt's C^T = B^T A^T for rlxCublasLtMatmul's a, b, c with `algo`.
+Status runPlan(const Lt &lib, const Plan &plan, const HeuristicResult &algo,
+               const void *a, const void *b, void *c,
+               rlx::cuda::CUdeviceptr workspace, Handle stream) {
+  float one = 1.0f, zero = 0.0f;
+  return lib.matmul(lib.handle, plan.desc, &one, b, plan.a, a, plan.b, &zero,
+                    c, plan.c, c, plan.c, &algo.algo,
+                    reinterpret_cast<void *>(workspace), algo.workspaceSize,
+                    stream);
+}
+
+/// Chooses the fastest candidate on the call's own operands: each runs
+/// once, then kTimedCalls times between two events. This waits for the
+/// stream once, at the problem's first call.
+void choose(const rlx::cuda::Driver &d, const Lt &lib, Plan &plan,
+            const void *a, const void *b, void *c,
+            rlx::cuda::CUdeviceptr workspace, Handle stream) {
+  Handle start = nullptr, stop = nullptr;
+  if (!check(d.cuEventCreate(&start, 0), "cuEventCreate") ||
+      !check(d.cuEventCreate(&stop, 0), "cuEventCreate"))
+    return;
+  float best = 0;
+  for (const HeuristicResult &candidate : plan.candidates) {
+    // A candidate that fails is skipped, not an error.
+    if (runPlan(lib, plan, candidate, a, b, c, workspace, stream) != 0)
+      continue;
+    float ms = 0;
+    check(d.cuEventRecord(start, stream), "cuEventRecord");
+    for (int i = 0; i < kTimedCalls; ++i)
+      runPlan(lib, plan, candidate, a, b, c, workspace, stream);
+    check(d.cuEventRecord(stop, stream), "cuEventRecord");
+    if (check(d.cuEventSynchronize(stop), "cuEventSynchronize") &&
+        check(d.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime") &&
+        (best == 0 || ms < best)) {
+      best = ms;
+      plan.chosen = candidate;
+    }
+  }
+  d.cuEventDestroy(start);
+  d.cuEventDestroy(stop);
 }
 
 std::mutex planMutex;
@@ -275,17 +333,19 @@ extern "C" void rlxCublasLtMatmul(int32_t type, int32_t epilogue,
     return;
 
   Handle stream = rlx::cuda::userStream();
+  bool choosing = inserted && plan.candidates.size() > 1;
+  size_t workspaceSize = plan.chosen.workspaceSize;
+  if (choosing)
+    for (const HeuristicResult &candidate : plan.candidates)
+      workspaceSize = std::max(workspaceSize, candidate.workspaceSize);
   rlx::cuda::CUdeviceptr workspace = 0;
-  if (plan.workspace &&
-      !check(d->cuMemAllocAsync(&workspace, plan.workspace, stream),
+  if (workspaceSize &&
+      !check(d->cuMemAllocAsync(&workspace, workspaceSize, stream),
              "cuMemAllocAsync"))
     return;
-  float one = 1.0f, zero = 0.0f;
-  checkLt(*lib,
-          lib->matmul(lib->handle, plan.desc, &one, b, plan.a, a, plan.b,
-                      &zero, c, plan.c, c, plan.c, &plan.algo,
-                      reinterpret_cast<void *>(workspace), plan.workspace,
-                      stream),
+  if (choosing)
+    choose(*d, *lib, plan, a, b, c, workspace, stream);
+  checkLt(*lib, runPlan(*lib, plan, plan.chosen, a, b, c, workspace, stream),
           "cublasLtMatmul");
   if (workspace)
     check(d->cuMemFreeAsync(workspace, stream), "cuMemFreeAsync");

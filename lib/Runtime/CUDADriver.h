@@ -24,7 +24,7 @@ namespace rlx::cuda {
 using CUresult = int;
 using CUdevice = int;
 using CUdeviceptr = unsigned long long;
-using Handle = void *; // CUcontext, CUmodule, CUfunction, CUstream
+using Handle = void *; // CUcontext, CUmodule, CUfunction, CUstream, CUevent
 
 /// The driver entry points, looked up once.
 struct Driver {
@@ -44,6 +44,11 @@ struct Driver {
   CUresult (*cuStreamSynchronize)(Handle);
   CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, Handle);
   CUresult (*cuMemFreeAsync)(CUdeviceptr, Handle);
+  CUresult (*cuEventCreate)(Handle *, unsigned);
+  CUresult (*cuEventDestroy)(Handle);
+  CUresult (*cuEventRecord)(Handle, Handle);
+  CUresult (*cuEventSynchronize)(Handle);
+  CUresult (*cuEventElapsedTime)(float *, Handle, Handle);
   CUresult (*cuGetErrorName)(CUresult, const char **);
 };
 

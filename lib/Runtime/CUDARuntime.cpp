@@ -75,6 +75,11 @@ const Driver *driver() {
     bind(d.cuStreamSynchronize, "cuStreamSynchronize");
     bind(d.cuMemAllocAsync, "cuMemAllocAsync");
     bind(d.cuMemFreeAsync, "cuMemFreeAsync");
+    bind(d.cuEventCreate, "cuEventCreate");
+    bind(d.cuEventDestroy, "cuEventDestroy_v2");
+    bind(d.cuEventRecord, "cuEventRecord");
+    bind(d.cuEventSynchronize, "cuEventSynchronize");
+    bind(d.cuEventElapsedTime, "cuEventElapsedTime");
     bind(d.cuGetErrorName, "cuGetErrorName");
     return ok;
   }();

@@ -9,8 +9,9 @@
 // Stands in for libcublasLt.so in the runtime's unit test (no GPU in CI):
 // the entry points rlxCublasLtMatmul looks up, each appending one line to
 // a log the test reads back. Attribute values are printed as integers
-// (4-byte ones) or addresses (8-byte ones). With $FAKE_CUBLASLT_NO_ALGO set
-// the heuristic finds no algorithm.
+// (4-byte ones) or addresses (8-byte ones). The heuristic finds one
+// algorithm, none with $FAKE_CUBLASLT_NO_ALGO set, $FAKE_CUBLASLT_ALGOS
+// (numbered from 0, algorithm i taking (i + 1) KiB of workspace) if set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,20 +108,27 @@ int cublasLtMatmulPreferenceDestroy(void *) { return 0; }
 int cublasLtMatmulAlgoGetHeuristic(void *, void *, void *, void *, void *,
                                    void *, void *, int requested,
                                    HeuristicResult *results, int *found) {
+  const char *algos = getenv("FAKE_CUBLASLT_ALGOS");
   *found = getenv("FAKE_CUBLASLT_NO_ALGO") ? 0 : 1;
-  if (*found)
-    results[0].workspaceSize = 1024;
+  if (algos && atoi(algos) < requested)
+    *found = atoi(algos);
+  for (int i = 0; i < *found; ++i) {
+    results[i].algo.data[0] = i;
+    results[i].workspaceSize = 1024 * (i + 1);
+  }
   log("heuristic requested %d found %d", requested, *found);
   return 0;
 }
 int cublasLtMatmul(void *, void *, const void *alpha, const void *a, void *,
                    const void *b, void *, const void *beta, const void *c,
-                   void *, void *d, void *, const void *, void *workspace,
+                   void *, void *d, void *, const void *algo, void *workspace,
                    size_t workspaceSize, void *stream) {
-  log("matmul alpha %g A %p B %p beta %g C %p D %p workspace %p %zu stream %p",
+  log("matmul alpha %g A %p B %p beta %g C %p D %p workspace %p %zu stream %p "
+      "algo %llu",
       *static_cast<const float *>(alpha), a, b,
       *static_cast<const float *>(beta), c, d, workspace, workspaceSize,
-      stream);
+      stream,
+      static_cast<unsigned long long>(static_cast<const Algo *>(algo)->data[0]));
   return strcmp(static_cast<const char *>(a), "fail") ? 0 : 15;
 }
 const char *cublasLtGetStatusName(int status) {

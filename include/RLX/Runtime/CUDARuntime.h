@@ -62,7 +62,10 @@ enum RlxCublasLtEpilogue {
    buffers of `type`, a[i] m x k (stored k x m if transA), b[i] k x n (stored
    n x k if transB), c[i] m x n, bias n elements (ignored without a bias
    epilogue). Products accumulate in f32. Runs on the stream set by
-   rlxCudaSetStream, else on the legacy default stream and waits for it. */
+   rlxCudaSetStream, else on the legacy default stream and waits for it.
+   The first call of each problem times cuBLASLt's heuristic candidates on
+   its operands (waiting for the stream once) and keeps the fastest;
+   $RLX_CUBLASLT_TUNE=0 takes the heuristic's first guess instead. */
 void rlxCublasLtMatmul(int32_t type, int32_t epilogue, int32_t transA,
                        int32_t transB, int64_t batch, int64_t m, int64_t n,
                        int64_t k, const void *a, const void *b,
