@@ -5,7 +5,8 @@
 // matmul → add(bias) → tanh GELU in bf16: one cuBLASLt call with the
 // GELU_BIAS epilogue (bf16 = 1, GELU_BIAS = 5; m, n, k = 256, 128, 64)
 // writing the out-parameter: no kernel, no temporary, no copy. With
-// matmul=generated the chain runs as generated kernels.
+// matmul=generated the chain runs as generated kernels, the matmul on
+// tensor cores (mma.sync, bf16 in, f32 accumulators).
 // CHECK-LABEL: llvm.func @matmul_bias_gelu(
 // CHECK-DAG:     %[[BF16:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-DAG:     %[[GELU:.*]] = llvm.mlir.constant(5 : i32) : i32
@@ -22,6 +23,7 @@
 // GEN-NOT:       rlxCublasLtMatmul
 // GEN:           gpu.launch_func
 // GEN:           gpu.binary
+// GEN:           mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 func.func @matmul_bias_gelu(%x: tensor<256x64xbf16>, %w: tensor<64x128xbf16>,
                             %b: tensor<128xbf16>) -> tensor<256x128xbf16> {
   %m = rlx.matmul %x, %w : tensor<256x64xbf16>, tensor<64x128xbf16>

@@ -216,7 +216,11 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     After bufferization, replaces each `linalg` op of a host function by a
     `gpu.launch` that computes it (named ops are generalized first,
     `memref.copy` becomes a copy kernel), and host allocations by
-    `gpu.alloc` / `gpu.dealloc`. Two schedules:
+    `gpu.alloc` / `gpu.dealloc`. A row-major bf16 or f16 matmul
+    accumulating into f32 (sizes multiples of 64 x 32 x 16) runs on tensor
+    cores: `nvvm.mma.sync` m16n8k16, each warp 16 x 32 of the result with
+    its fragments loaded from global memory (no shared memory yet). Two
+    schedules for everything else:
 
     - *row reduction*: a generic whose reduction loops all follow its
       parallel loops, with one result accumulated by one associative
@@ -259,6 +263,8 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
