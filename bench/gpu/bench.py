@@ -14,6 +14,8 @@ unwritten element fails). Then ours,
 eager and torch.compile are timed in the same process with CUDA events
 (gpu_peers.bench: Triton's do_bench, median). Ours runs on PyTorch's
 current stream (rlxCudaSetStream), asynchronously like the peers.
+The matmul workloads (MATMULS, cuBLASLt with its epilogue) are checked the
+same way (bf16 below 1e-2) and reported in TFLOP/s.
 """
 import argparse, ctypes, json, os, sys
 
@@ -30,6 +32,13 @@ OURS = {
     "swiglu_8192x11008": "swiglu",
     "residual_layernorm_32768x768": "residual_layernorm",
 }
+# matmul workloads: (workload, dtype) -> our entry point (cuBLASLt with the
+# GELU_BIAS epilogue), checked at the issue's tolerances, timed in TFLOP/s.
+MATMULS = {
+    ("matmul_bias_gelu_8192x768x3072", torch.float32): "matmul_bias_gelu_f32",
+    ("matmul_bias_gelu_8192x768x3072", torch.bfloat16): "matmul_bias_gelu_bf16",
+}
+MATMUL_TOL = {torch.float32: 1e-4, torch.bfloat16: 1e-2}
 # The bf16 / f16 versions of these workloads: the entry point's name plus
 # the suffix.
 LOW_PRECISION = {torch.bfloat16: "_bf16", torch.float16: "_f16"}
@@ -86,6 +95,56 @@ def rel_err(out, ref):
     if not torch.isfinite(out).all():
         return float("nan")
     return ((out.double() - ref).norm() / ref.norm()).item()
+
+
+def run_matmuls(ours, seed, only):
+    """Checks and times MATMULS; returns (rows, failures)."""
+    rows, failures = [], 0
+    for (name, dtype), fn_name in MATMULS.items():
+        if only not in name:
+            continue
+        fn, _, _, flops = gpu_peers.WORKLOADS[name]
+        args = gpu_peers.make_inputs(name, dtype, seed=seed)
+        ref = gpu_peers.reference(name, args)
+        out = torch.full(ref.shape, float("nan"), dtype=dtype, device=ref.device)
+        run = ours.call(fn_name, args, out)
+        run()
+        torch.cuda.synchronize()
+        ours.check(name)
+        err = rel_err(out, ref)
+        ok = err < MATMUL_TOL[dtype]  # NaN compares false
+        failures += not ok
+        del ref
+        row = {"workload": name, "dtype": str(dtype).replace("torch.", ""),
+               "rel_err": err, "ok": ok}
+        row["ours_ms"] = gpu_peers.bench(run)
+        ours.check(name + " (timed)")
+        row["eager_ms"] = gpu_peers.bench(lambda: fn(*args))
+        cfn = torch.compile(fn)
+        cfn(*args)
+        torch.cuda.synchronize()
+        row["compile_ms"] = gpu_peers.bench(lambda: cfn(*args))
+        for k in ("ours", "eager", "compile"):
+            row[k + "_TFLOPs"] = flops / row[k + "_ms"] / 1e9
+        row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
+        rows.append(row)
+        print(f"{name} {row['dtype']:8s} err {err:.1e} {'ok' if ok else 'FAIL'}"
+              f"  ours {row['ours_ms']:.3f} ms  eager {row['eager_ms']:.3f}"
+              f"  compile {row['compile_ms']:.3f}", flush=True)
+        del args, out, run
+        torch.cuda.empty_cache()
+    return rows, failures
+
+
+def print_matmuls(rows, dev, seed):
+    print(f"\n{dev}, matmul (allow_tf32={torch.backends.cuda.matmul.allow_tf32}), seed {seed}")
+    print("| workload | dtype | rel err | ours ms | ours TFLOP/s | eager TFLOP/s"
+          " | compile TFLOP/s | compile/ours |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['workload']} | {r['dtype']} | {r['rel_err']:.1e}{'' if r['ok'] else ' FAIL'} "
+              f"| {r['ours_ms']:.3f} | {r['ours_TFLOPs']:.0f} | {r['eager_TFLOPs']:.0f} "
+              f"| {r['compile_TFLOPs']:.0f} | {r['compile/ours']:.2f} |")
 
 
 def main():
@@ -146,6 +205,9 @@ def main():
         del args, out, run
         torch.cuda.empty_cache()
 
+    mm_rows, mm_failures = run_matmuls(ours, seed, a.only)
+    failures += mm_failures
+
     print(f"\n{dev}, copy ceiling {ceil['copy_TBps']:.2f} TB/s, seed {seed}")
     print("| workload | dtype | rel err | ours ms | ours TB/s | eager ms | eager TB/s"
           " | compile ms | compile TB/s | compile/ours |")
@@ -155,8 +217,10 @@ def main():
               f"| {r['ours_ms']:.3f} | {r['ours_TBps']:.2f} | {r['eager_ms']:.3f} "
               f"| {r['eager_TBps']:.2f} | {r['compile_ms']:.3f} | {r['compile_TBps']:.2f} "
               f"| {r['compile/ours']:.2f} |")
+    print_matmuls(mm_rows, dev, seed)
     if a.json:
-        json.dump({"device": dev, "seed": seed, "ceilings": ceil, "rows": rows},
+        json.dump({"device": dev, "seed": seed, "ceilings": ceil, "rows": rows,
+                   "matmul_rows": mm_rows},
                   open(a.json, "w"), indent=1)
     sys.exit(1 if failures else 0)
 

@@ -25,6 +25,25 @@ func.func @residual_layernorm(%x: tensor<32768x768xf32>, %r: tensor<32768x768xf3
   return %y : tensor<32768x768xf32>
 }
 
+// matmul + bias + tanh GELU of gpu_peers.py (8192x768 @ 768x3072), in f32
+// and bf16: rlx-cuda-pipeline fuses the chain and calls cuBLASLt with its
+// GELU_BIAS epilogue (matmul=cublaslt, the default).
+func.func @matmul_bias_gelu_f32(%x: tensor<8192x768xf32>, %w: tensor<768x3072xf32>,
+                                %b: tensor<3072xf32>) -> tensor<8192x3072xf32> {
+  %m = rlx.matmul %x, %w : tensor<8192x768xf32>, tensor<768x3072xf32>
+  %a = rlx.add %m, %b : tensor<8192x3072xf32>, tensor<3072xf32>
+  %y = rlx.gelu %a {approximate = "tanh"} : tensor<8192x3072xf32>
+  return %y : tensor<8192x3072xf32>
+}
+
+func.func @matmul_bias_gelu_bf16(%x: tensor<8192x768xbf16>, %w: tensor<768x3072xbf16>,
+                                 %b: tensor<3072xbf16>) -> tensor<8192x3072xbf16> {
+  %m = rlx.matmul %x, %w : tensor<8192x768xbf16>, tensor<768x3072xbf16>
+  %a = rlx.add %m, %b : tensor<8192x3072xbf16>, tensor<3072xbf16>
+  %y = rlx.gelu %a {approximate = "tanh"} : tensor<8192x3072xbf16>
+  return %y : tensor<8192x3072xbf16>
+}
+
 func.func @rmsnorm_bf16(%x: tensor<16384x4096xbf16>, %w: tensor<4096xbf16>) -> tensor<16384x4096xbf16> {
   %y = rlx.rms_norm %x, %w {epsilon = 1.0e-6 : f32} : tensor<16384x4096xbf16>, tensor<4096xbf16>
   return %y : tensor<16384x4096xbf16>

@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The front of the CPU pipeline (HIR lowering, linalg, elementwise fusion,
+// The front of the CPU pipeline (HIR lowering, matmuls that cuBLASLt
+// computes outlined for it unless matmul=generated, linalg, elementwise fusion,
 // one-shot bufferization), then results turned into out-parameters so that
 // the caller owns every device buffer it sees, one kernel per row group
-// or linalg op (rlx-gpu-map-linalg), and upstream's GPU path: kernel outlining,
+// or linalg op (rlx-gpu-map-linalg) after the outlined matmuls became
+// rlxCublasLtMatmul calls, and upstream's GPU path: kernel outlining,
 // one stream per function (gpu-async-region), NVVM, gpu-to-llvm for the host
 // side (calls to the mgpu* functions of librlx_cuda_runtime) and
 // gpu-module-to-binary, which runs ptxas from the CUDA toolkit.
@@ -20,6 +22,7 @@
 
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -35,6 +38,14 @@ using namespace mlir;
 void rlx::buildCUDAPipeline(OpPassManager &pm,
                             const CUDAPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
+  if (options.matmul == GPUMatmul::CuBLASLt) {
+    // The seeds' kernel-dispatch policy: matmul → bias → activation chains
+    // become one cuBLASLt call with the epilogue.
+    pm.addNestedPass<func::FuncOp>(createFuseMatmulBiasActPass());
+    GPUDispatchMatmulPassOptions dispatch;
+    dispatch.report = options.dispatchReport;
+    pm.addPass(createGPUDispatchMatmulPass(dispatch));
+  }
   pm.addPass(createConvertRLXToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -53,6 +64,8 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  if (options.matmul == GPUMatmul::CuBLASLt)
+    pm.addPass(createGPUCallCuBLASLtPass());
 
   GPUMapLinalgPassOptions map;
   map.blockSize = options.blockSize;

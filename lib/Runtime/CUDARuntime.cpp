@@ -8,12 +8,13 @@
 //
 // Debian ships no libmlir_cuda_runtime, so this is RLX's own (see
 // CUDARuntime.h). The driver is opened at run time and only the entry
-// points used here are looked up; their C types are spelled here, so no
-// CUDA header or library is needed to build.
+// points used here are looked up; their C types are spelled in
+// CUDADriver.h, so no CUDA header or library is needed to build.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Runtime/CUDARuntime.h"
+#include "CUDADriver.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,37 +23,15 @@
 #include <string>
 #include <type_traits>
 
+using namespace rlx::cuda;
+
 namespace {
-
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-using Handle = void *; // CUcontext, CUmodule, CUfunction, CUstream
-
-/// The driver entry points, looked up once.
-struct Driver {
-  CUresult (*cuInit)(unsigned);
-  CUresult (*cuDeviceGet)(CUdevice *, int);
-  CUresult (*cuDevicePrimaryCtxRetain)(Handle *, CUdevice);
-  CUresult (*cuCtxGetCurrent)(Handle *);
-  CUresult (*cuCtxSetCurrent)(Handle);
-  CUresult (*cuModuleLoadData)(Handle *, const void *);
-  CUresult (*cuModuleUnload)(Handle);
-  CUresult (*cuModuleGetFunction)(Handle *, Handle, const char *);
-  CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, Handle, void **,
-                             void **);
-  CUresult (*cuStreamCreate)(Handle *, unsigned);
-  CUresult (*cuStreamDestroy)(Handle);
-  CUresult (*cuStreamSynchronize)(Handle);
-  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, Handle);
-  CUresult (*cuMemFreeAsync)(CUdeviceptr, Handle);
-  CUresult (*cuGetErrorName)(CUresult, const char **);
-};
-
 std::mutex errorMutex;
 std::string lastError;
-void *userStream = nullptr;
+void *theUserStream = nullptr;
+} // namespace
+
+namespace rlx::cuda {
 
 void recordError(const std::string &message) {
   std::fprintf(stderr, "rlx-cuda: %s\n", message.c_str());
@@ -61,7 +40,6 @@ void recordError(const std::string &message) {
     lastError = message;
 }
 
-/// The driver, or null (with the reason recorded) if it cannot be loaded.
 const Driver *driver() {
   static Driver d;
   static bool loaded = [] {
@@ -97,13 +75,17 @@ const Driver *driver() {
     bind(d.cuStreamSynchronize, "cuStreamSynchronize");
     bind(d.cuMemAllocAsync, "cuMemAllocAsync");
     bind(d.cuMemFreeAsync, "cuMemFreeAsync");
+    bind(d.cuEventCreate, "cuEventCreate");
+    bind(d.cuEventDestroy, "cuEventDestroy_v2");
+    bind(d.cuEventRecord, "cuEventRecord");
+    bind(d.cuEventSynchronize, "cuEventSynchronize");
+    bind(d.cuEventElapsedTime, "cuEventElapsedTime");
     bind(d.cuGetErrorName, "cuGetErrorName");
     return ok;
   }();
   return loaded ? &d : nullptr;
 }
 
-/// Records a failed driver call with the driver's name for its code.
 bool check(CUresult result, const char *call) {
   if (result == 0)
     return true;
@@ -116,8 +98,6 @@ bool check(CUresult result, const char *call) {
   return false;
 }
 
-/// The driver with a current context (the device's primary context, which
-/// PyTorch and the CUDA runtime share), or null.
 const Driver *ready() {
   const Driver *d = driver();
   if (!d)
@@ -137,11 +117,13 @@ const Driver *ready() {
   return d;
 }
 
-} // namespace
+void *userStream() { return theUserStream; }
+
+} // namespace rlx::cuda
 
 extern "C" {
 
-void rlxCudaSetStream(void *stream) { userStream = stream; }
+void rlxCudaSetStream(void *stream) { theUserStream = stream; }
 
 const char *rlxCudaGetLastError(void) {
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -201,8 +183,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 }
 
 void *mgpuStreamCreate(void) {
-  if (userStream)
-    return userStream;
+  if (theUserStream)
+    return theUserStream;
   const Driver *d = ready();
   Handle stream = nullptr;
   if (d)
@@ -215,13 +197,13 @@ void *mgpuStreamCreate(void) {
 
 void mgpuStreamDestroy(void *stream) {
   const Driver *d = driver();
-  if (d && stream && stream != userStream)
+  if (d && stream && stream != theUserStream)
     check(d->cuStreamDestroy(stream), "cuStreamDestroy");
 }
 
 void mgpuStreamSynchronize(void *stream) {
   const Driver *d = driver();
-  if (d && stream != userStream)
+  if (d && stream != theUserStream)
     check(d->cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 

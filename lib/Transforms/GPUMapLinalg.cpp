@@ -25,10 +25,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GPUMatmulMMA.h"
 #include "RLX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -1125,6 +1128,15 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
         op->emitError("rlx-gpu-map-linalg: cannot generalize this op");
         return signalPassFailure();
       }
+    }
+
+    // Matmuls that tensor cores take run as mma.sync tiles of their own.
+    SmallVector<linalg::GenericOp> generics;
+    func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics) {
+      ImplicitLocOpBuilder b(op.getLoc(), op);
+      if (succeeded(rlx::emitMmaMatmul(b, op)))
+        rewriter.eraseOp(op);
     }
 
     if (fuseRows) {

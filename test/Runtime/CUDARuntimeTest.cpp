@@ -30,6 +30,26 @@ const char *driverLog() {
   return fn ? fn() : "(no driver log)\n";
 }
 
+/// The fake cuBLASLt's call log, if the fake is in use.
+const char *cublasLtLog() {
+  const char *path = getenv("RLX_CUBLASLT");
+  void *lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
+  auto fn = lib ? reinterpret_cast<const char *(*)()>(
+                      dlsym(lib, "fakeCublasLtLog"))
+                : nullptr;
+  return fn ? fn() : "";
+}
+
+/// A matmul as dispatched code calls it; the fakes print the pointers,
+/// which here name the operands (a "fail" b makes the fake matmul fail).
+void gemm(int32_t type, int32_t epilogue, int32_t transA, int32_t transB,
+          int64_t batch, const char *b = "b") {
+  static char a[] = "a", bias[] = "bias", c[] = "c";
+  printf("gemm a %p b %p bias %p c %p\n", a, b, bias, c);
+  rlxCublasLtMatmul(type, epilogue, transA, transB, batch, 64, 32, 16, a, b,
+                    bias, c);
+}
+
 /// What an entry point of one kernel does: stream, temporary, launch,
 /// free, wait, destroy.
 void entryPoint(intptr_t gridX) {
@@ -59,6 +79,17 @@ int main(int argc, char **argv) {
     entryPoint(64);
   } else if (!strcmp(scenario, "launch-error")) {
     entryPoint(0);
+  } else if (!strcmp(scenario, "gemm")) {
+    rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
+    gemm(RLX_CUBLASLT_F32, RLX_CUBLASLT_GELU_BIAS, 0, 0, 1);
+    gemm(RLX_CUBLASLT_F32, RLX_CUBLASLT_GELU_BIAS, 0, 0, 1);
+    gemm(RLX_CUBLASLT_BF16, RLX_CUBLASLT_RELU_BIAS, 1, 1, 4);
+  } else if (!strcmp(scenario, "gemm-own-stream")) {
+    gemm(RLX_CUBLASLT_F16, RLX_CUBLASLT_NONE, 0, 0, 1);
+  } else if (!strcmp(scenario, "gemm-error")) {
+    gemm(RLX_CUBLASLT_F32, RLX_CUBLASLT_BIAS, 0, 0, 1, "fail");
+  } else if (!strcmp(scenario, "gemm-bad-type")) {
+    gemm(7, RLX_CUBLASLT_BIAS, 0, 0, 1);
   } else if (!strcmp(scenario, "no-driver")) {
     void *stream = mgpuStreamCreate();
     printf("stream %p\n", stream);
@@ -66,6 +97,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("%s", driverLog());
+  printf("%s", cublasLtLog());
   const char *error = rlxCudaGetLastError();
   printf("error: %s\n", error ? error : "none");
   rlxCudaClearError();

@@ -9,12 +9,14 @@
 // Stands in for libcuda.so.1 in the runtime's unit test (no GPU in CI):
 // the entry points librlx_cuda_runtime looks up, each appending one line
 // to a log the test reads back. A launch with gridX == 0 fails with
-// CUDA_ERROR_INVALID_VALUE (1), as the real driver's does.
+// CUDA_ERROR_INVALID_VALUE (1), as the real driver's does; event timings
+// come from $FAKE_CUDA_ELAPSED.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -101,6 +103,26 @@ int cuMemAllocAsync(unsigned long long *ptr, size_t size, void *stream) {
 }
 int cuMemFreeAsync(unsigned long long ptr, void *stream) {
   log("cuMemFreeAsync %llx %p", ptr, stream);
+  return 0;
+}
+int cuEventCreate(void **event, unsigned) {
+  *event = newHandle();
+  return 0;
+}
+int cuEventDestroy_v2(void *) { return 0; }
+int cuEventRecord(void *, void *) { return 0; }
+int cuEventSynchronize(void *) { return 0; }
+// The elapsed times, in milliseconds, are $FAKE_CUDA_ELAPSED's
+// comma-separated values in turn (then 1).
+int cuEventElapsedTime(float *ms, void *, void *) {
+  static const char *next = getenv("FAKE_CUDA_ELAPSED");
+  *ms = 1.0f;
+  if (next && *next) {
+    char *end;
+    *ms = strtof(next, &end);
+    next = *end ? end + 1 : end;
+  }
+  log("cuEventElapsedTime %g", *ms);
   return 0;
 }
 int cuGetErrorName(int error, const char **name) {

@@ -8,7 +8,8 @@
 //
 // rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas]
 //             [--target=cuda [--chip=sm_90] [--cuda-toolkit=DIR]
-//              [--cuda-options='block-size=128 fast-math=false']]
+//             [--gpu-matmul=cublaslt|generated] [--dispatch-report]
+//             [--cuda-options='block-size=128 fast-math=false']]
 //
 // Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
 // to LLVM IR, optimizes for the host CPU and writes a relocatable object.
@@ -76,6 +77,20 @@ static cl::opt<std::string>
     cudaToolkit("cuda-toolkit",
                 cl::desc("CUDA toolkit whose ptxas compiles the kernels"),
                 cl::init("/usr/local/cuda"));
+static cl::opt<rlx::GPUMatmul> gpuMatmul(
+    "gpu-matmul", cl::desc("Where matmuls run with --target=cuda"),
+    cl::init(rlx::GPUMatmul::CuBLASLt),
+    cl::values(clEnumValN(rlx::GPUMatmul::CuBLASLt, "cublaslt",
+                          "cuBLASLt with its bias/activation epilogue where "
+                          "it takes the matmul (rlx-cuda-pipeline "
+                          "matmul=cublaslt)"),
+               clEnumValN(rlx::GPUMatmul::Generated, "generated",
+                          "always a generated kernel")));
+static cl::opt<bool> dispatchReport(
+    "dispatch-report",
+    cl::desc("With --target=cuda, remark on each matmul: cuBLASLt or a "
+             "generated kernel, and why"),
+    cl::init(false));
 static cl::opt<std::string>
     cudaOptions("cuda-options",
                 cl::desc("More options of --rlx-cuda-pipeline for "
@@ -260,6 +275,8 @@ int main(int argc, char **argv) {
     }
     options.chip = chip;
     options.toolkit = cudaToolkit;
+    options.matmul = gpuMatmul;
+    options.dispatchReport = dispatchReport;
     rlx::buildCUDAPipeline(pm, options);
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;

@@ -63,6 +63,10 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// Options of `--rlx-cuda-pipeline`.
+/// Where --rlx-cuda-pipeline runs matmuls (the seeds' kernel-dispatch
+/// policy).
+enum class GPUMatmul { CuBLASLt, Generated };
+
 struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("GPU architecture, e.g. sm_90"),
@@ -79,6 +83,21 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size", llvm::cl::desc("Threads per block of each kernel"),
       llvm::cl::init(256)};
+  PassOptions::Option<GPUMatmul> matmul{
+      *this, "matmul",
+      llvm::cl::desc("Where matmuls run on the GPU"),
+      llvm::cl::init(GPUMatmul::CuBLASLt),
+      llvm::cl::values(
+          clEnumValN(GPUMatmul::CuBLASLt, "cublaslt",
+                     "cuBLASLt with its bias/activation epilogue where it "
+                     "takes the matmul, a generated kernel elsewhere"),
+          clEnumValN(GPUMatmul::Generated, "generated",
+                     "always a generated kernel"))};
+  PassOptions::Option<bool> dispatchReport{
+      *this, "dispatch-report",
+      llvm::cl::desc("Remark on each matmul: cuBLASLt or a generated "
+                     "kernel, and why"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> warpRows{
       *this, "warp-rows",
       llvm::cl::desc("One warp per row for row groups whose rows fit in a "

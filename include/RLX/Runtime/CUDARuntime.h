@@ -19,6 +19,10 @@
 // it enqueues everything on s and returns at once; the caller orders and
 // waits (e.g. s = torch.cuda.current_stream().cuda_stream).
 //
+// Matmuls that --rlx-cuda-pipeline dispatches to cuBLASLt call
+// rlxCublasLtMatmul, which opens libcublasLt.so.13 (or .12, or
+// $RLX_CUBLASLT) at its first call; programs need no link-time cuBLAS.
+//
 // Errors: a failing driver call is reported on stderr and recorded; the
 // first one since the last rlxCudaClearError() is rlxCudaGetLastError().
 //
@@ -39,6 +43,33 @@ extern "C" {
 void rlxCudaSetStream(void *stream);
 const char *rlxCudaGetLastError(void);
 void rlxCudaClearError(void);
+
+/* What rlxCublasLtMatmul computes on its operands' element type. */
+enum RlxCublasLtType { RLX_CUBLASLT_F32 = 0, RLX_CUBLASLT_BF16 = 1,
+                       RLX_CUBLASLT_F16 = 2 };
+/* The epilogue applied to the product (+ bias, then an activation; GELU is
+   the tanh approximation). */
+enum RlxCublasLtEpilogue {
+  RLX_CUBLASLT_NONE = 0,
+  RLX_CUBLASLT_BIAS = 1,
+  RLX_CUBLASLT_RELU = 2,
+  RLX_CUBLASLT_RELU_BIAS = 3,
+  RLX_CUBLASLT_GELU = 4,
+  RLX_CUBLASLT_GELU_BIAS = 5
+};
+
+/* c[i] = epilogue(a[i] b[i] + bias) for i < batch: row-major, contiguous
+   buffers of `type`, a[i] m x k (stored k x m if transA), b[i] k x n (stored
+   n x k if transB), c[i] m x n, bias n elements (ignored without a bias
+   epilogue). Products accumulate in f32. Runs on the stream set by
+   rlxCudaSetStream, else on the legacy default stream and waits for it.
+   The first call of each problem times cuBLASLt's heuristic candidates on
+   its operands (waiting for the stream once) and keeps the fastest;
+   $RLX_CUBLASLT_TUNE=0 takes the heuristic's first guess instead. */
+void rlxCublasLtMatmul(int32_t type, int32_t epilogue, int32_t transA,
+                       int32_t transB, int64_t batch, int64_t m, int64_t n,
+                       int64_t k, const void *a, const void *b,
+                       const void *bias, void *c);
 
 /* The functions upstream's gpu-to-llvm lowering calls. */
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);

@@ -224,13 +224,43 @@ def CPUApproximateMathPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUCallCuBLASLtPass
+    : Pass<"rlx-gpu-call-cublaslt", "::mlir::ModuleOp"> {
+  let summary = "Call rlxCublasLtMatmul for the matmuls outlined for cuBLASLt";
+  let description = [{
+    After bufferization (results as out-parameters), replaces each call of
+    a function that `rlx-gpu-dispatch-matmul` outlined (tagged
+    `rlx.cublaslt`) by a call of the CUDA runtime's `rlxCublasLtMatmul`
+    (`RLX/Runtime/CUDARuntime.h`) with the element type, the epilogue, the
+    problem's sizes and the buffers' addresses, and erases the tagged
+    functions. The runtime runs cuBLASLt on the entry point's stream.
+
+    ```mlir
+    call @rlx_cublaslt_matmul(%x, %w, %b, %y)
+        : (memref<64x32xf32>, memref<32x16xf32>, memref<16xf32>,
+           memref<64x16xf32>) -> ()
+    // becomes (%px ... the buffers' addresses as !llvm.ptr)
+    call @rlxCublasLtMatmul(%f32, %gelu_bias, %false, %false, %c1, %c64,
+                            %c16, %c32, %px, %pw, %pb, %py) : (...) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
   let summary = "Run every linalg op on buffers as one gpu.launch";
   let description = [{
     After bufferization, replaces each `linalg` op of a host function by a
     `gpu.launch` that computes it (named ops are generalized first,
     `memref.copy` becomes a copy kernel), and host allocations by
-    `gpu.alloc` / `gpu.dealloc`. Two schedules:
+    `gpu.alloc` / `gpu.dealloc`. A row-major bf16 or f16 matmul
+    accumulating into f32 (sizes multiples of 64 x 32 x 16) runs on tensor
+    cores: `nvvm.mma.sync` m16n8k16, each warp 16 x 32 of the result with
+    its fragments loaded from global memory (no shared memory yet). Two
+    schedules for everything else:
 
     - *row reduction*: a generic whose reduction loops all follow its
       parallel loops, with one result accumulated by one associative
@@ -282,6 +312,8 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }

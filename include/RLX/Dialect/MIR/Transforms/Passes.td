@@ -558,4 +558,43 @@ def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> {
+  let summary = "Outline matmuls that cuBLASLt computes, for the GPU";
+  let description = [{
+    The seeds' kernel-dispatch policy on the GPU: a vendor library where it
+    beats generated code. Each `rlx.matmul` and `rlx.fused_matmul_bias_act`
+    that cuBLASLt computes moves into a private function of its own, tagged
+    `rlx.cublaslt` with the problem (`batch` products of `m` x `k` and
+    `k` x `n`, the transposes, the `epilogue`), called in its place; after
+    bufferization `rlx-gpu-call-cublaslt` calls the runtime's
+    `rlxCublasLtMatmul` instead. The bias and the ReLU or tanh-approximated
+    GELU become cuBLASLt's epilogue (`bias`, `relu`, `relu_bias`, `gelu`,
+    `gelu_bias`); another activation (the exact GELU, SiLU, sigmoid, tanh)
+    is applied to the call's result as an rlx op, hence a generated kernel.
+
+    Taken: f32, bf16 and f16 (f32 accumulation), static shapes, a 2-D rhs
+    (the lhs's leading dims are rows; no `transpose_a` then unless the lhs
+    is 2-D) or operands of equal batch dims. Other matmuls keep the
+    generated kernel. With `report`, each matmul gets a remark saying where
+    it went and why.
+
+    ```mlir
+    %y = rlx.fused_matmul_bias_act %x, %w, %b activation = gelu_tanh
+        : tensor<64x32xf32>, tensor<32x16xf32>, tensor<16xf32>
+    // becomes
+    %y = call @rlx_cublaslt_matmul(%x, %w, %b) : (...) -> tensor<64x16xf32>
+    func.func private @rlx_cublaslt_matmul(...) attributes {rlx.cublaslt =
+        {batch = 1, epilogue = "gelu_bias", m = 64, n = 16, k = 32,
+         transpose_a = false, transpose_b = false}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Remark on each matmul: cuBLASLt (with the epilogue) or a "
+           "generated kernel (with the reason)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::rlx::RLXDialect"];
+}
+
 #endif // RLX_DIALECT_MIR_TRANSFORMS_PASSES_TD
