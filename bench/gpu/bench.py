@@ -24,6 +24,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gpu_peers  # noqa: E402
+import layers  # noqa: E402
 
 # workload of gpu_peers -> our entry point
 OURS = {
@@ -207,6 +208,8 @@ def main():
 
     mm_rows, mm_failures = run_matmuls(ours, seed, a.only)
     failures += mm_failures
+    layer_rows, layer_failures = layers.run(ours, seed, a.only, dtypes, rel_err)
+    failures += layer_failures
 
     print(f"\n{dev}, copy ceiling {ceil['copy_TBps']:.2f} TB/s, seed {seed}")
     print("| workload | dtype | rel err | ours ms | ours TB/s | eager ms | eager TB/s"
@@ -218,9 +221,10 @@ def main():
               f"| {r['eager_TBps']:.2f} | {r['compile_ms']:.3f} | {r['compile_TBps']:.2f} "
               f"| {r['compile/ours']:.2f} |")
     print_matmuls(mm_rows, dev, seed)
+    layers.print_rows(layer_rows, dev, seed)
     if a.json:
         json.dump({"device": dev, "seed": seed, "ceilings": ceil, "rows": rows,
-                   "matmul_rows": mm_rows},
+                   "matmul_rows": mm_rows, "layer_rows": layer_rows},
                   open(a.json, "w"), indent=1)
     sys.exit(1 if failures else 0)
 

@@ -29,13 +29,24 @@ OUT="${1:-$ROOT/bench/gpu/out}"
 PEERS="${RLX_GPU_PEERS:-$ROOT/../shared/bench/gpu_peers.py}"
 
 mkdir -p "$OUT"
+# The layers of layers.py come from the examples, at the benchmark's batch
+# (32) and in each dtype: one module with the kernels.
+EXAMPLE="$ROOT/examples/bert_encoder_layer.mlir"
+{
+  cat "$ROOT/bench/gpu/kernels.mlir"
+  sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_f32/' "$EXAMPLE"
+  sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_bf16/' \
+    -e 's/xf32>/xbf16>/g' "$EXAMPLE"
+} > "$OUT/bench.mlir"
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
-  --cuda-options="${RLX_CUDA_OPTIONS:-}" "$ROOT/bench/gpu/kernels.mlir" -o "$OUT/kernels.o" \
+  --cuda-options="${RLX_CUDA_OPTIONS:-}" "$OUT/bench.mlir" -o "$OUT/kernels.o" \
   --header="$OUT/kernels.h"
+rm "$OUT/bench.mlir"
 cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
 # $ORIGIN: the kernels library finds the runtime beside it.
 gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
 rm "$OUT/kernels.o"
-install -m 644 "$ROOT/bench/gpu/bench.py" "$PEERS" "$OUT/"
+install -m 644 "$ROOT/bench/gpu/bench.py" "$ROOT/bench/gpu/layers.py" "$PEERS" \
+  "$OUT/"
 echo "bench/gpu: artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"

@@ -38,9 +38,13 @@ using namespace mlir;
 void rlx::buildCUDAPipeline(OpPassManager &pm,
                             const CUDAPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
+  pm.addPass(createExpandAutodiffPass());
   if (options.matmul == GPUMatmul::CuBLASLt) {
     // The seeds' kernel-dispatch policy: matmul → bias → activation chains
-    // become one cuBLASLt call with the epilogue.
+    // become one cuBLASLt call with the epilogue, and so do the two
+    // products of an attention that has no fused kernel here (unmasked,
+    // as many k/v heads as q heads).
+    pm.addPass(createDecomposeAttentionPass());
     pm.addNestedPass<func::FuncOp>(createFuseMatmulBiasActPass());
     GPUDispatchMatmulPassOptions dispatch;
     dispatch.report = options.dispatchReport;

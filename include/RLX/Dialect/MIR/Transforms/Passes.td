@@ -285,6 +285,30 @@ def UnfuseElementwiseRegionsPass : Pass<"rlx-unfuse-elementwise-regions"> {
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
+  let summary = "Attention as two batched matmuls around a softmax";
+  let description = [{
+    For targets without a fused attention kernel whose matmuls run in a
+    library (the seeds' kernel-dispatch policy): each unmasked
+    `rlx.attention` whose k and v have as many heads as q and whose
+    shapes are static becomes `q * scale`, a batched `rlx.matmul` with k
+    transposed, `rlx.softmax` over the keys and a second `rlx.matmul` with
+    v. Scores and probabilities are f32 for f16/bf16 operands (casts
+    around the products), as the fused lowering keeps them. Masked and
+    grouped-query attention are left as they are.
+
+    ```mlir
+    %a = rlx.attention %q, %k, %v mask = none : T, T, T
+    // becomes, for f32 operands (scale = 1/sqrt(D)):
+    %s = rlx.constant dense<0.125> : tensor<f32>
+    %qs = rlx.mul %q, %s : T, tensor<f32>
+    %p0 = rlx.matmul %qs, %k {transpose_b = true} : T, T
+    %p = rlx.softmax %p0 axis = -1 : tensor<BxHxSxSxf32>
+    %a = rlx.matmul %p, %v : tensor<BxHxSxSxf32>, T
+    ```
+  }];
+}
+
 def FusePass : Pass<"rlx-fuse"> {
   let summary = "Run every rlx fusion pattern";
   let description = [{
