@@ -19,19 +19,19 @@ func.func @f32(%q: tensor<2x4x16x64xf32>, %k: tensor<2x4x32x64xf32>, %v: tensor<
 
 // -----
 
-// bf16 with an explicit scale: the products and the softmax in f32, the
-// result cast back.
+// bf16 with an explicit scale: q k^T and the softmax in f32, the
+// probabilities cast back to bf16 for the product with v.
 // CHECK-LABEL: func.func @bf16(
+// CHECK-SAME:    %[[QIN:[^:]+]]: tensor<1x2x8x16xbf16>, %[[KIN:[^:]+]]: tensor<1x2x8x16xbf16>, %[[VIN:[^:]+]]: tensor<1x2x8x16xbf16>
 // CHECK:         %[[S:.+]] = rlx.constant dense<5.000000e-01> : tensor<f32>
-// CHECK:         %[[Q:.+]] = rlx.cast %{{.+}} : tensor<1x2x8x16xbf16> -> tensor<1x2x8x16xf32>
-// CHECK:         %[[K:.+]] = rlx.cast %{{.+}} : tensor<1x2x8x16xbf16> -> tensor<1x2x8x16xf32>
-// CHECK:         %[[V:.+]] = rlx.cast %{{.+}} : tensor<1x2x8x16xbf16> -> tensor<1x2x8x16xf32>
+// CHECK:         %[[Q:.+]] = rlx.cast %[[QIN]] : tensor<1x2x8x16xbf16> -> tensor<1x2x8x16xf32>
+// CHECK:         %[[K:.+]] = rlx.cast %[[KIN]] : tensor<1x2x8x16xbf16> -> tensor<1x2x8x16xf32>
 // CHECK:         %[[QS:.+]] = rlx.mul %[[Q]], %[[S]]
 // CHECK:         %[[P0:.+]] = rlx.matmul %[[QS]], %[[K]] transpose_b true
 // CHECK:         %[[P:.+]] = rlx.softmax %[[P0]] axis = -1 : tensor<1x2x8x8xf32>
-// CHECK:         %[[O:.+]] = rlx.matmul %[[P]], %[[V]]
-// CHECK:         %[[R:.+]] = rlx.cast %[[O]] : tensor<1x2x8x16xf32> -> tensor<1x2x8x16xbf16>
-// CHECK:         return %[[R]]
+// CHECK:         %[[PB:.+]] = rlx.cast %[[P]] : tensor<1x2x8x8xf32> -> tensor<1x2x8x8xbf16>
+// CHECK:         %[[O:.+]] = rlx.matmul %[[PB]], %[[VIN]] : tensor<1x2x8x8xbf16>, tensor<1x2x8x16xbf16>
+// CHECK:         return %[[O]]
 func.func @bf16(%q: tensor<1x2x8x16xbf16>, %k: tensor<1x2x8x16xbf16>, %v: tensor<1x2x8x16xbf16>) -> tensor<1x2x8x16xbf16> {
   %a = rlx.attention %q, %k, %v mask = none {scale = 5.000000e-01 : f32} : tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>
   return %a : tensor<1x2x8x16xbf16>

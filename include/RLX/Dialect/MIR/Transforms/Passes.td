@@ -293,9 +293,11 @@ def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
     `rlx.attention` whose k and v have as many heads as q and whose
     shapes are static becomes `q * scale`, a batched `rlx.matmul` with k
     transposed, `rlx.softmax` over the keys and a second `rlx.matmul` with
-    v. Scores and probabilities are f32 for f16/bf16 operands (casts
-    around the products), as the fused lowering keeps them. Masked and
-    grouped-query attention are left as they are.
+    v. For f16/bf16 operands the scores and the softmax are f32 (q and k
+    cast up), as the fused lowering keeps them, and the probabilities are
+    cast back to the operands' type for the product with v (f32
+    accumulation), as flash attention does. Masked and grouped-query
+    attention are left as they are.
 
     ```mlir
     %a = rlx.attention %q, %k, %v mask = none : T, T, T
