@@ -153,46 +153,6 @@ def CPUVectorizeMatmulPass
                            "::mlir::vector::VectorDialect"];
 }
 
-def CPUStreamStoresPass
-    : Pass<"rlx-cpu-stream-stores", "::mlir::func::FuncOp"> {
-  let summary = "Write large function results with non-temporal stores";
-  let description = [{
-    A memory-bound kernel that writes a result larger than the caches
-    (softmax, a norm or gelu on 4096x4096 f32) pays for the result three
-    times with ordinary stores: each cache line is read from memory before
-    it is written (write-allocate), then written back. Non-temporal
-    (streaming) stores skip the read, a third of the traffic.
-
-    This pass rewrites each elementwise `linalg.generic` on buffers
-    (all loops parallel, one output, identity output map, a body that does
-    not read the output) whose output is, or is a row view of, a
-    `memref.alloc` that the function returns, holds at least `min-bytes`,
-    and is aligned to 64 bytes with an innermost dim that is a multiple of
-    one 64-byte vector. Ops of a row group (beside a reduction in the same
-    loop: norms, softmax) are left alone: their rows are in L1 when
-    written, and streaming them measured no faster. The op is tiled to one vector along its innermost
-    loop (upstream `linalg::tileLinalgOp`) and vectorized
-    (`linalg::vectorize`), and its write becomes a `vector.store` with
-    `nontemporal = true` and `alignment = 64`, which LLVM emits as
-    `vmovntps`. Results that stay in cache for their reader (smaller than
-    `min-bytes`) and buffers the function reads again keep ordinary stores.
-
-    ```mlir
-    // linalg.generic ... outs(%row : memref<1x4096xf32, strided<...>>)
-    // becomes, in a loop over 16-element tiles:
-    // vector.store %v, %tile[%c0, %c0] {alignment = 64 : i64,
-    //     nontemporal = true} : memref<1x16xf32, ...>, vector<16xf32>
-    ```
-  }];
-  let options = [
-    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"16777216",
-           "Stream a result only if its buffer has at least this many "
-           "bytes (default 16 MiB, beyond a last-level cache slice)">,
-  ];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
 def CPULowerVectorsPass
     : Pass<"rlx-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Lower vector contractions and transfers for the CPU";
