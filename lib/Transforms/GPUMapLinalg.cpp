@@ -1148,7 +1148,10 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
       }
     }
 
-    WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    // Pre-order: a generic is mapped (with the loads its body makes from
+    // captured buffers, as rope's does) before those loads are seen.
+    WalkResult result = func.walk<WalkOrder::PreOrder>([&](Operation *op)
+                                                           -> WalkResult {
       if (isa<memref::GetGlobalOp>(op))
         return op->emitError("rlx-gpu-map-linalg: constant buffers live in "
                              "host memory; not supported on the GPU yet");

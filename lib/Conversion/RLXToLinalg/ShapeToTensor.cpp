@@ -15,18 +15,22 @@
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
 
 namespace {
 
-/// rlx.reshape between static shapes -> tensor.collapse_shape to one dim
-/// and tensor.expand_shape to the result (either alone where the ranks
-/// allow): views with their shapes in the types. Otherwise tensor.reshape
-/// with a shape operand; at most one dynamic result dim, sized so that the
-/// element count is kept. The shape operand is a constant buffer in host
-/// memory, which GPU kernels cannot read, so static reshapes avoid it.
+/// rlx.reshape between static shapes that only merges or only splits
+/// adjacent dims -> tensor.collapse_shape or tensor.expand_shape: a view
+/// with its shape in its type. Otherwise tensor.reshape with a shape
+/// operand; at most one dynamic result dim, sized so that the element count
+/// is kept. The shape operand is a constant buffer in host memory, which
+/// GPU kernels cannot read, so the head splits and merges of attention
+/// avoid it. (A collapse to one dim and an expand from it would do for any
+/// static reshape, but upstream's folding of loads through such a pair,
+/// in rlx-cpu-lower-vectors, did not converge on a 2x32 -> 32x2 reshape.)
 struct ReshapePattern : OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -40,22 +44,21 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inType = cast<RankedTensorType>(input.getType());
-    if (inType.hasStaticShape() && type.hasStaticShape() &&
-        inType.getRank() > 0 && type.getRank() > 0) {
-      Value flat = input;
-      if (inType.getRank() > 1) {
-        SmallVector<ReassociationIndices> one = {
-            llvm::to_vector(llvm::seq<int64_t>(0, inType.getRank()))};
-        flat = tensor::CollapseShapeOp::create(rewriter, loc, input, one);
-      }
-      if (type.getRank() == 1) {
-        rewriter.replaceOp(op, flat);
+    if (inType == type) {
+      rewriter.replaceOp(op, input);
+      return success();
+    }
+    if (inType.hasStaticShape() && type.hasStaticShape()) {
+      if (std::optional<SmallVector<ReassociationIndices>> groups =
+              getReassociationIndicesForReshape(inType, type)) {
+        if (inType.getRank() > type.getRank())
+          rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, input,
+                                                               *groups);
+        else
+          rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, type, input,
+                                                             *groups);
         return success();
       }
-      SmallVector<ReassociationIndices> one = {
-          llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))};
-      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, type, flat, one);
-      return success();
     }
     SmallVector<Value> sizes;
     int64_t staticProduct = 1;

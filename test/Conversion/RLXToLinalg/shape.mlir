@@ -1,37 +1,38 @@
 // RUN: rlx-opt %s -convert-rlx-to-linalg -split-input-file | FileCheck %s
 
-// A static reshape collapses to one dim and expands to the result: views
-// with the shape in their types, and no shape buffer (which GPU kernels
-// could not read from host memory).
-// CHECK-LABEL: func.func @reshape_static(
+// A static reshape that merges adjacent dims is a collapse_shape, one that
+// splits them an expand_shape: views with the shape in their types, and no
+// shape buffer (which GPU kernels could not read from host memory).
+// CHECK-LABEL: func.func @reshape_merge(
 // CHECK-SAME:    %[[X:[^:]+]]: tensor<2x3x4xf32>
-// CHECK:         %[[F:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
-// CHECK:         %[[R:.+]] = tensor.expand_shape %[[F]] {{\[}}[0, 1]] output_shape [6, 4] : tensor<24xf32> into tensor<6x4xf32>
+// CHECK:         %[[R:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
 // CHECK:         return %[[R]]
-func.func @reshape_static(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
+func.func @reshape_merge(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
   %0 = rlx.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
   return %0 : tensor<6x4xf32>
 }
 
-// -----
-
-// To and from one dim: only the collapse, or only the expand.
-// CHECK-LABEL: func.func @reshape_to_flat(
-// CHECK:         %[[F:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
-// CHECK-NOT:     tensor.expand_shape
-// CHECK:         return %[[F]]
-func.func @reshape_to_flat(%x: tensor<2x3xf32>) -> tensor<6xf32> {
-  %0 = rlx.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
-  return %0 : tensor<6xf32>
+// CHECK-LABEL: func.func @reshape_split(
+// CHECK:         %[[R:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [4, 3, 2] : tensor<4x6xf32> into tensor<4x3x2xf32>
+// CHECK:         return %[[R]]
+func.func @reshape_split(%x: tensor<4x6xf32>) -> tensor<4x3x2xf32> {
+  %0 = rlx.reshape %x : tensor<4x6xf32> -> tensor<4x3x2xf32>
+  return %0 : tensor<4x3x2xf32>
 }
 
-// CHECK-LABEL: func.func @reshape_from_flat(
-// CHECK-NOT:     tensor.collapse_shape
-// CHECK:         %[[R:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+// -----
+
+// Neither a merge nor a split: tensor.reshape with a constant shape.
+// CHECK-LABEL: func.func @reshape_static(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<2x32xf32>
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK:         %[[SHAPE:.+]] = tensor.from_elements %[[C32]], %[[C2]] : tensor<2xindex>
+// CHECK:         %[[R:.+]] = tensor.reshape %[[X]](%[[SHAPE]]) : (tensor<2x32xf32>, tensor<2xindex>) -> tensor<32x2xf32>
 // CHECK:         return %[[R]]
-func.func @reshape_from_flat(%x: tensor<6xf32>) -> tensor<3x2xf32> {
-  %0 = rlx.reshape %x : tensor<6xf32> -> tensor<3x2xf32>
-  return %0 : tensor<3x2xf32>
+func.func @reshape_static(%x: tensor<2x32xf32>) -> tensor<32x2xf32> {
+  %0 = rlx.reshape %x : tensor<2x32xf32> -> tensor<32x2xf32>
+  return %0 : tensor<32x2xf32>
 }
 
 // -----
