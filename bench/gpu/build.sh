@@ -32,11 +32,18 @@ mkdir -p "$OUT"
 # The layers of layers.py come from the examples, at the benchmark's batch
 # (32) and in each dtype: one module with the kernels.
 EXAMPLE="$ROOT/examples/bert_encoder_layer.mlir"
+# @llama_layer_hir alone (the file's second function computes the same).
+LLAMA="$(sed -n '/^func.func @llama_layer_hir/,/^}/p' \
+  "$ROOT/examples/llama_layer_hir.mlir" |
+  sed -e 's/tensor<1x16x/tensor<32x128x/g' -e 's/tensor<16x32x/tensor<128x32x/g')"
 {
   cat "$ROOT/bench/gpu/kernels.mlir"
   sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_f32/' "$EXAMPLE"
   sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_bf16/' \
     -e 's/xf32>/xbf16>/g' "$EXAMPLE"
+  echo "$LLAMA" | sed -e 's/@llama_layer_hir/@llama_layer_f32/'
+  echo "$LLAMA" | sed -e 's/@llama_layer_hir/@llama_layer_bf16/' \
+    -e 's/xf32>/xbf16>/g'
 } > "$OUT/bench.mlir"
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
   --cuda-options="${RLX_CUDA_OPTIONS:-}" "$OUT/bench.mlir" -o "$OUT/kernels.o" \

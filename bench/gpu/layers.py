@@ -1,6 +1,12 @@
 """Whole layers on the GPU: RLX's compiled layer against PyTorch eager and
 torch.compile of the same layer, on the same inputs, in one run.
 
+The Llama decoder layer is @llama_layer_hir of examples/llama_layer_hir.mlir
+(hidden 512, 8 query heads of 64 sharing 2 key/value heads, SwiGLU FFN
+1376, pre-RMSNorm, neox rope, causal mask) at batch 32 and sequence 128,
+in f32 (@llama_layer_f32) and bf16 (@llama_layer_bf16); its peers use
+F.scaled_dot_product_attention(is_causal=True, enable_gqa=True).
+
 The BERT-base encoder layer is examples/bert_encoder_layer.mlir at batch 32
 and sequence 128 (post-LN, 12 heads of 64, FFN 3072, erf GELU), compiled by
 bench/gpu/build.sh in f32 (@bert_layer_f32) and bf16 (@bert_layer_bf16).
@@ -16,7 +22,8 @@ import gpu_peers
 
 BATCH, SEQ, HIDDEN, HEADS, FFN = 32, 128, 768, 12, 3072
 TOL = {torch.float32: 1e-4, torch.bfloat16: 1e-2}
-ENTRY = {torch.float32: "bert_layer_f32", torch.bfloat16: "bert_layer_bf16"}
+L_HIDDEN, L_HEADS, L_KV_HEADS, L_FFN = 512, 8, 2, 1376
+L_HEAD = L_HIDDEN // L_HEADS
 
 
 def bert_inputs(dtype, seed):
@@ -47,45 +54,111 @@ def bert_layer(x, w_qkv, b_qkv, w_o, b_o, g1, be1, w_1, b_1, w_2, b_2, g2, be2):
     return F.layer_norm(h + f, (HIDDEN,), g2, be2, 1e-12)
 
 
+def llama_inputs(dtype, seed):
+    """x and the 9 parameters, in the order of the example's arguments."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+
+    def r(*shape, scale=1.0, shift=0.0):
+        t = torch.randn(*shape, device="cuda", generator=g) * scale + shift
+        return t.to(dtype)
+
+    theta = (torch.rand(SEQ, L_HEAD // 2, device="cuda", generator=g) * 2 - 1) * 3.14159
+    qkv = (L_HEADS + 2 * L_KV_HEADS) * L_HEAD
+    return [r(BATCH, SEQ, L_HIDDEN), r(L_HIDDEN, scale=0.1, shift=1.0),
+            r(L_HIDDEN, qkv, scale=0.04), r(L_HIDDEN, L_HIDDEN, scale=0.04),
+            theta.cos().to(dtype), theta.sin().to(dtype),
+            r(L_HIDDEN, scale=0.1, shift=1.0), r(L_HIDDEN, L_FFN, scale=0.04),
+            r(L_HIDDEN, L_FFN, scale=0.04), r(L_FFN, L_HIDDEN, scale=0.03)]
+
+
+def rms_norm(x, w, eps=1e-6):
+    """The mean of squares in f32 at least (float64 in the reference)."""
+    xf = x if x.dtype == torch.float64 else x.float()
+    return x * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps).to(x.dtype) * w
+
+
+def rope(x, cos, sin):  # neox: pairs (x[i], x[i + D/2])
+    a, b = x[..., :L_HEAD // 2], x[..., L_HEAD // 2:]
+    return torch.cat([a * cos - b * sin, a * sin + b * cos], -1)
+
+
+def llama_layer(x, an, w_qkv, w_o, cos, sin, fn, w_gate, w_up, w_down,
+                attention=None):
+    b, s, _ = x.shape
+    qkv = rms_norm(x, an) @ w_qkv
+
+    def heads(start, n):
+        return qkv[..., start:start + n * L_HEAD].reshape(b, s, n, L_HEAD).transpose(1, 2)
+    q = rope(heads(0, L_HEADS), cos, sin)
+    k = rope(heads(L_HEADS * L_HEAD, L_KV_HEADS), cos, sin)
+    v = heads((L_HEADS + L_KV_HEADS) * L_HEAD, L_KV_HEADS)
+    a = (attention or sdpa_gqa)(q, k, v)
+    h = x + a.transpose(1, 2).reshape(b, s, L_HIDDEN) @ w_o
+    n = rms_norm(h, fn)
+    return h + (F.silu(n @ w_gate) * (n @ w_up)) @ w_down
+
+
+def sdpa_gqa(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+
+def causal_gqa_f64(q, k, v):
+    """The reference's attention, written out (float64)."""
+    rep = L_HEADS // L_KV_HEADS
+    k, v = k.repeat_interleave(rep, 1), v.repeat_interleave(rep, 1)
+    s = q @ k.transpose(-1, -2) / L_HEAD ** 0.5
+    mask = torch.ones(s.shape[-2:], dtype=torch.bool, device=s.device).triu(1)
+    return torch.softmax(s.masked_fill(mask, float("-inf")), -1) @ v
+
+
+LAYERS = {
+    "bert_layer": (bert_inputs, bert_layer, {}, "bert_layer_"),
+    "llama_layer": (llama_inputs, llama_layer, {"attention": causal_gqa_f64},
+                    "llama_layer_"),
+}
+
+
 def run(ours, seed, only, dtypes, rel_err):
     """Checks and times the layers; returns (rows, failures)."""
     rows, failures = [], 0
-    if only not in "bert_layer":
-        return rows, failures
-    for dtype in (torch.float32, torch.bfloat16):
-        if dtype not in dtypes:
+    for name, (inputs, layer, ref_kw, entry) in LAYERS.items():
+        if only not in name:
             continue
-        args = bert_inputs(dtype, seed)
-        with torch.no_grad():
-            ref = bert_layer(*[a.double() for a in args])
-        out = torch.full(ref.shape, float("nan"), dtype=dtype, device="cuda")
-        call = ours.call(ENTRY[dtype], args, out)
-        call()
-        torch.cuda.synchronize()
-        ours.check(ENTRY[dtype])
-        err = rel_err(out, ref)
-        ok = err < TOL[dtype]  # NaN compares false
-        failures += not ok
-        del ref
-        row = {"workload": "bert_layer_b%d_s%d" % (BATCH, SEQ),
-               "dtype": str(dtype).replace("torch.", ""), "rel_err": err,
-               "ok": ok}
-        row["ours_ms"] = gpu_peers.bench(call)
-        ours.check(ENTRY[dtype] + " (timed)")
-        with torch.no_grad():
-            row["eager_ms"] = gpu_peers.bench(lambda: bert_layer(*args))
-            compiled = torch.compile(bert_layer)
-            compiled(*args)
+        for dtype in (torch.float32, torch.bfloat16):
+            if dtype not in dtypes:
+                continue
+            dtype_name = str(dtype).replace("torch.", "")
+            fn_name = entry + {"float32": "f32", "bfloat16": "bf16"}[dtype_name]
+            args = inputs(dtype, seed)
+            with torch.no_grad():
+                ref = layer(*[a.double() for a in args], **ref_kw)
+            out = torch.full(ref.shape, float("nan"), dtype=dtype, device="cuda")
+            call = ours.call(fn_name, args, out)
+            call()
             torch.cuda.synchronize()
-            row["compile_ms"] = gpu_peers.bench(lambda: compiled(*args))
-        row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
-        rows.append(row)
-        print(f"{row['workload']} {row['dtype']:8s} err {err:.1e} "
-              f"{'ok' if ok else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
-              f"  eager {row['eager_ms']:.3f}  compile {row['compile_ms']:.3f}",
-              flush=True)
-        del args, out, call
-        torch.cuda.empty_cache()
+            ours.check(fn_name)
+            err = rel_err(out, ref)
+            ok = err < TOL[dtype]  # NaN compares false
+            failures += not ok
+            del ref
+            row = {"workload": "%s_b%d_s%d" % (name, BATCH, SEQ),
+                   "dtype": dtype_name, "rel_err": err, "ok": ok}
+            row["ours_ms"] = gpu_peers.bench(call)
+            ours.check(fn_name + " (timed)")
+            with torch.no_grad():
+                row["eager_ms"] = gpu_peers.bench(lambda: layer(*args))
+                compiled = torch.compile(layer)
+                compiled(*args)
+                torch.cuda.synchronize()
+                row["compile_ms"] = gpu_peers.bench(lambda: compiled(*args))
+            row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
+            rows.append(row)
+            print(f"{row['workload']} {row['dtype']:8s} err {err:.1e} "
+                  f"{'ok' if ok else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
+                  f"  eager {row['eager_ms']:.3f}  compile {row['compile_ms']:.3f}",
+                  flush=True)
+            del args, out, call
+            torch.cuda.empty_cache()
     return rows, failures
 
 
