@@ -98,6 +98,34 @@ def rel_err(out, ref):
     return ((out.double() - ref).norm() / ref.norm()).item()
 
 
+def check_and_time(ours, name, fn_name, dtype, args, ref, tol, peer):
+    """Ours once on a NaN-poisoned output, checked against the float64
+    `ref` (relative error below `tol`; NaN never passes), then ours, `peer`
+    eager and torch.compile(peer) timed on `args`. Returns the row."""
+    out = torch.full(ref.shape, float("nan"), dtype=dtype, device=ref.device)
+    run = ours.call(fn_name, args, out)
+    run()
+    torch.cuda.synchronize()
+    ours.check(fn_name)
+    err = rel_err(out, ref)
+    row = {"workload": name, "dtype": str(dtype).replace("torch.", ""),
+           "rel_err": err, "ok": err < tol}
+    row["ours_ms"] = gpu_peers.bench(run)
+    ours.check(fn_name + " (timed)")
+    with torch.no_grad():
+        row["eager_ms"] = gpu_peers.bench(lambda: peer(*args))
+        compiled = torch.compile(peer)
+        compiled(*args)
+        torch.cuda.synchronize()
+        row["compile_ms"] = gpu_peers.bench(lambda: compiled(*args))
+    row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
+    print(f"{name:30s} {row['dtype']:8s} err {err:.1e} "
+          f"{'ok' if row['ok'] else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
+          f"  eager {row['eager_ms']:.3f}  compile {row['compile_ms']:.3f}",
+          flush=True)
+    return row
+
+
 def run_matmuls(ours, seed, only):
     """Checks and times MATMULS; returns (rows, failures)."""
     rows, failures = [], 0
@@ -107,32 +135,13 @@ def run_matmuls(ours, seed, only):
         fn, _, _, flops = gpu_peers.WORKLOADS[name]
         args = gpu_peers.make_inputs(name, dtype, seed=seed)
         ref = gpu_peers.reference(name, args)
-        out = torch.full(ref.shape, float("nan"), dtype=dtype, device=ref.device)
-        run = ours.call(fn_name, args, out)
-        run()
-        torch.cuda.synchronize()
-        ours.check(name)
-        err = rel_err(out, ref)
-        ok = err < MATMUL_TOL[dtype]  # NaN compares false
-        failures += not ok
-        del ref
-        row = {"workload": name, "dtype": str(dtype).replace("torch.", ""),
-               "rel_err": err, "ok": ok}
-        row["ours_ms"] = gpu_peers.bench(run)
-        ours.check(name + " (timed)")
-        row["eager_ms"] = gpu_peers.bench(lambda: fn(*args))
-        cfn = torch.compile(fn)
-        cfn(*args)
-        torch.cuda.synchronize()
-        row["compile_ms"] = gpu_peers.bench(lambda: cfn(*args))
+        row = check_and_time(ours, name, fn_name, dtype, args, ref,
+                             MATMUL_TOL[dtype], fn)
+        failures += not row["ok"]
         for k in ("ours", "eager", "compile"):
             row[k + "_TFLOPs"] = flops / row[k + "_ms"] / 1e9
-        row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
         rows.append(row)
-        print(f"{name} {row['dtype']:8s} err {err:.1e} {'ok' if ok else 'FAIL'}"
-              f"  ours {row['ours_ms']:.3f} ms  eager {row['eager_ms']:.3f}"
-              f"  compile {row['compile_ms']:.3f}", flush=True)
-        del args, out, run
+        del args, ref
         torch.cuda.empty_cache()
     return rows, failures
 
@@ -176,39 +185,21 @@ def main():
         if a.only not in name or dtype not in dtypes:
             continue
         fn, _, bytes_fn, _ = gpu_peers.WORKLOADS[name]
-        dtype_name = str(dtype).replace("torch.", "")
         args = gpu_peers.make_inputs(name, dtype, seed=seed)
         ref = gpu_peers.reference(name, args)
-        out = torch.full_like(ref, float("nan"), dtype=dtype)
-        run = ours.call(fn_name, args, out)
-        run()
-        torch.cuda.synchronize()
-        ours.check(name)
-        err = rel_err(out, ref)
-        ok = err < TOL[dtype]  # NaN compares false
-        failures += not ok
-        del ref
-        row = {"workload": name, "dtype": dtype_name, "rel_err": err, "ok": ok}
-        row["ours_ms"] = gpu_peers.bench(run)
-        ours.check(name + " (timed)")
-        row["eager_ms"] = gpu_peers.bench(lambda: fn(*args))
-        cfn = torch.compile(fn)
-        cfn(*args)
-        torch.cuda.synchronize()
-        row["compile_ms"] = gpu_peers.bench(lambda: cfn(*args))
+        row = check_and_time(ours, name, fn_name, dtype, args, ref, TOL[dtype],
+                             fn)
+        failures += not row["ok"]
         nbytes = bytes_fn(dtype.itemsize)
         for k in ("ours", "eager", "compile"):
             row[k + "_TBps"] = nbytes / row[k + "_ms"] / 1e9
-        row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
         rows.append(row)
-        print(f"{name:30s} {dtype_name:8s} err {err:.1e} {'ok' if ok else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
-              f"  eager {row['eager_ms']:.3f}  compile {row['compile_ms']:.3f}", flush=True)
-        del args, out, run
+        del args, ref
         torch.cuda.empty_cache()
 
     mm_rows, mm_failures = run_matmuls(ours, seed, a.only)
     failures += mm_failures
-    layer_rows, layer_failures = layers.run(ours, seed, a.only, dtypes, rel_err)
+    layer_rows, layer_failures = layers.run(ours, seed, a.only, dtypes, check_and_time)
     failures += layer_failures
 
     print(f"\n{dev}, copy ceiling {ceil['copy_TBps']:.2f} TB/s, seed {seed}")

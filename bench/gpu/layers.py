@@ -118,8 +118,9 @@ LAYERS = {
 }
 
 
-def run(ours, seed, only, dtypes, rel_err):
-    """Checks and times the layers; returns (rows, failures)."""
+def run(ours, seed, only, dtypes, check_and_time):
+    """Checks and times the layers with bench.py's `check_and_time`;
+    returns (rows, failures)."""
     rows, failures = [], 0
     for name, (inputs, layer, ref_kw, entry) in LAYERS.items():
         if only not in name:
@@ -127,37 +128,15 @@ def run(ours, seed, only, dtypes, rel_err):
         for dtype in (torch.float32, torch.bfloat16):
             if dtype not in dtypes:
                 continue
-            dtype_name = str(dtype).replace("torch.", "")
-            fn_name = entry + {"float32": "f32", "bfloat16": "bf16"}[dtype_name]
+            fn_name = entry + {torch.float32: "f32", torch.bfloat16: "bf16"}[dtype]
             args = inputs(dtype, seed)
             with torch.no_grad():
                 ref = layer(*[a.double() for a in args], **ref_kw)
-            out = torch.full(ref.shape, float("nan"), dtype=dtype, device="cuda")
-            call = ours.call(fn_name, args, out)
-            call()
-            torch.cuda.synchronize()
-            ours.check(fn_name)
-            err = rel_err(out, ref)
-            ok = err < TOL[dtype]  # NaN compares false
-            failures += not ok
-            del ref
-            row = {"workload": "%s_b%d_s%d" % (name, BATCH, SEQ),
-                   "dtype": dtype_name, "rel_err": err, "ok": ok}
-            row["ours_ms"] = gpu_peers.bench(call)
-            ours.check(fn_name + " (timed)")
-            with torch.no_grad():
-                row["eager_ms"] = gpu_peers.bench(lambda: layer(*args))
-                compiled = torch.compile(layer)
-                compiled(*args)
-                torch.cuda.synchronize()
-                row["compile_ms"] = gpu_peers.bench(lambda: compiled(*args))
-            row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
+            row = check_and_time(ours, "%s_b%d_s%d" % (name, BATCH, SEQ),
+                                 fn_name, dtype, args, ref, TOL[dtype], layer)
+            failures += not row["ok"]
             rows.append(row)
-            print(f"{row['workload']} {row['dtype']:8s} err {err:.1e} "
-                  f"{'ok' if ok else 'FAIL'}  ours {row['ours_ms']:.3f} ms"
-                  f"  eager {row['eager_ms']:.3f}  compile {row['compile_ms']:.3f}",
-                  flush=True)
-            del args, out, call
+            del args, ref
             torch.cuda.empty_cache()
     return rows, failures
 
