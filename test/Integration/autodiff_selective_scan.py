@@ -29,15 +29,8 @@ func.func @loss%(i)d(%%u: %(tu)s, %%dt: %(tu)s, %%a: %(ta)s, %%b: %(tb)s,
 
 
 def reference(u, dt, a, b, c, d, softplus):
-    if softplus:
-        dt = torch.nn.functional.softplus(dt)
-    h = torch.zeros(u.shape[0], u.shape[1], a.shape[1], dtype=u.dtype)
-    ys = []
-    for t in range(u.shape[2]):
-        h = (torch.exp(dt[:, :, t, None] * a) * h +
-             (dt[:, :, t] * u[:, :, t])[:, :, None] * b[:, None, :, t])
-        ys.append((h * c[:, None, :, t]).sum(-1) + d * u[:, :, t])
-    return torch.stack(ys, -1)
+    return rlxtest.selective_scan_reference(u, dt, a, b, c, d, softplus,
+                                            xp=torch)
 
 
 CASES = [(2, 3, 6, 4, False), (1, 4, 9, 2, True), (3, 2, 5, 3, True)]

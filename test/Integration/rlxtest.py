@@ -394,6 +394,21 @@ def rope_reference(x, cos, sin, style):
     return y
 
 
+def selective_scan_reference(u, dt, a, b, c, d, softplus, xp=np):
+    """rlx.selective_scan written out as its loop over time, on NumPy
+    arrays or (xp=torch) on tensors that autograd follows:
+    h = exp(dt a) h + dt u b, y = h . c + d u, dt = softplus(dt) if asked."""
+    if softplus:
+        dt = xp.log1p(xp.exp(dt))
+    h = xp.zeros((u.shape[0], u.shape[1], a.shape[1]), dtype=u.dtype)
+    ys = []
+    for t in range(u.shape[2]):
+        h = (xp.exp(dt[:, :, t, None] * a) * h +
+             (dt[:, :, t] * u[:, :, t])[:, :, None] * b[:, None, :, t])
+        ys.append((h * c[:, None, :, t]).sum(-1) + d * u[:, :, t])
+    return xp.stack(ys, -1)
+
+
 def attention_reference(q, k, v, kind, window=None, mask=None, scale=None):
     """rlx.attention in float64: softmax(scale q k^T (+ bias) masked by
     `kind`) v, query head h reading kv head h // (H / Hkv); a row with no

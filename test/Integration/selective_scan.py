@@ -17,16 +17,8 @@ TOL = {"f32": (1e-5, 1e-5), "f64": (1e-12, 1e-12)}
 
 
 def reference(u, dt, a, b, c, d, softplus):
-    u, dt, a, b, c, d = (x.astype(np.float64) for x in (u, dt, a, b, c, d))
-    if softplus:
-        dt = np.log1p(np.exp(dt))
-    h = np.zeros((u.shape[0], u.shape[1], a.shape[1]))
-    ys = []
-    for t in range(u.shape[2]):
-        h = (np.exp(dt[:, :, t, None] * a) * h +
-             (dt[:, :, t] * u[:, :, t])[:, :, None] * b[:, None, :, t])
-        ys.append((h * c[:, None, :, t]).sum(-1) + d * u[:, :, t])
-    return np.stack(ys, -1)
+    return rlxtest.selective_scan_reference(
+        *(x.astype(np.float64) for x in (u, dt, a, b, c, d)), softplus)
 
 
 def case(elem, batch, channels, length, state, softplus):
