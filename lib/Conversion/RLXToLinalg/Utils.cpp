@@ -117,12 +117,6 @@ bool rlx::isUnsignedElement(Type type) {
   return getElementTypeOrSelf(type).isUnsignedInteger();
 }
 
-Type rlx::getAccumulatorType(Type type) {
-  if (type.isF16() || type.isBF16())
-    return Float32Type::get(type.getContext());
-  return type;
-}
-
 Value rlx::castScalar(OpBuilder &b, Location loc, Value value, Type to,
                       bool fromUnsigned, bool toUnsigned) {
   Type from = value.getType();

@@ -9,6 +9,7 @@
 #ifndef LIB_CONVERSION_RLXTOLINALG_UTILS_H
 #define LIB_CONVERSION_RLXTOLINALG_UTILS_H
 
+#include "RLX/Dialect/MIR/IR/AccumulatorType.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
 #include "RLX/Dialect/MIR/IR/TypeInference.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -156,9 +157,6 @@ Value castScalar(OpBuilder &b, Location loc, Value value, Type to,
 
 /// True when `type` (or its element type) is an unsigned integer.
 bool isUnsignedElement(Type type);
-
-/// f32 for f16/bf16 element types (the accumulation type), else `type`.
-Type getAccumulatorType(Type type);
 
 } // namespace rlx
 } // namespace mlir

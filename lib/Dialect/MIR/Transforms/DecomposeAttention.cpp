@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Dialect/MIR/IR/AccumulatorType.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
@@ -56,7 +57,7 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
           op, "grouped-query attention stays fused (its heads share k, v)");
     Location loc = op.getLoc();
     Type element = qt.getElementType();
-    Type acc = element.isF64() ? element : rewriter.getF32Type();
+    Type acc = getAccumulatorType(element);
     auto toAcc = [&](Value x) -> Value {
       auto type = cast<RankedTensorType>(x.getType());
       if (type.getElementType() == acc)
