@@ -15,27 +15,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cstdarg>
+#include "FakeCallLog.h"
+
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 
 namespace {
-std::string callLog;
 int handles = 0;
-
-void log(const char *format, ...) __attribute__((format(printf, 1, 2)));
-void log(const char *format, ...) {
-  char line[256];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(line, sizeof(line), format, args);
-  va_end(args);
-  callLog += line;
-  callLog += '\n';
-}
 
 void *newHandle() { return reinterpret_cast<void *>(0x10 * ++handles); }
 

@@ -14,26 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cstdarg>
-#include <cstdio>
+#include "FakeCallLog.h"
+
 #include <cstdlib>
-#include <string>
 
 namespace {
-std::string callLog;
 int contextCurrent = 0;
 int handles = 0;
-
-void log(const char *format, ...) __attribute__((format(printf, 1, 2)));
-void log(const char *format, ...) {
-  char line[256];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(line, sizeof(line), format, args);
-  va_end(args);
-  callLog += line;
-  callLog += '\n';
-}
 
 void *newHandle() { return reinterpret_cast<void *>(0x1000 * ++handles); }
 } // namespace
