@@ -1,0 +1,68 @@
+//===- FlashAttentionKernel.h - the flash-attention kernel's interface ----===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What FlashAttention.cu (compiled by nvcc into the runtime) and the host
+// code that launches it (FlashAttention.cpp) agree on: the kernels' names,
+// their one by-value parameter, and the launch shape. Plain C++ so that the
+// host compiler and nvcc both read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_RUNTIME_FLASHATTENTIONKERNEL_H
+#define RLX_RUNTIME_FLASHATTENTIONKERNEL_H
+
+#include <stdint.h>
+
+namespace rlx::cuda {
+
+/// The kernels' parameter: attention over contiguous row-major
+/// q [batch, heads, seqQ, headDim], k and v [batch, kvHeads, seqK, headDim],
+/// o like q; query head h reads key/value head h / (heads / kvHeads).
+/// Query row i sees key j when j <= i + seqK - seqQ (causal: the diagonal
+/// aligned at the end, as rlx.attention's), and for a sliding window also
+/// when j > i + seqK - seqQ - window. A row that sees no key is zero.
+struct FlashAttentionParams {
+  const void *q;
+  const void *k;
+  const void *v;
+  void *o;
+  int32_t heads;
+  int32_t kvHeads;
+  int32_t seqQ;
+  int32_t seqK;
+  /// The score scale times log2(e): softmax is computed with exp2.
+  float scaleLog2;
+  /// FlashAttentionMask.
+  int32_t mask;
+  int32_t window;
+};
+
+enum FlashAttentionMask : int32_t {
+  kFlashMaskNone = 0,
+  kFlashMaskCausal = 1,
+  kFlashMaskSlidingWindow = 2
+};
+
+/// Query rows per thread block (16 per warp) and threads per block.
+constexpr int kFlashBlockRows = 128;
+constexpr int kFlashThreads = kFlashBlockRows / 16 * 32;
+/// Key rows per tile.
+constexpr int kFlashBlockKeys = 64;
+
+/// Dynamic shared memory of the kernel for `headDim` (2-byte elements):
+/// the query tile and two stages of key and value tiles.
+constexpr unsigned flashSharedBytes(int headDim) {
+  return unsigned(kFlashBlockRows + 4 * kFlashBlockKeys) * headDim * 2;
+}
+
+/// Grid: (ceil(seqQ / kFlashBlockRows), heads, batch).
+/// Kernels: rlx_flash_attention_<bf16|f16>_d<64|128>.
+
+} // namespace rlx::cuda
+
+#endif // RLX_RUNTIME_FLASHATTENTIONKERNEL_H
