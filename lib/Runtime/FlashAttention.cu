@@ -33,6 +33,9 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "FlashAttention.cu needs sm_90a: -gencode arch=compute_90a,code=sm_90a"
+#endif
 
 using namespace rlx::cuda;
 
