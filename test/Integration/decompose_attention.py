@@ -1,10 +1,11 @@
 # RUN: %python %s
-# rlx-decompose-attention against PyTorch: unmasked attention on fresh
-# random q, k, v (f32, f64, bf16; self- and cross-attention with another
-# value width; an explicit scale) runs once rewritten by `rlx-opt
-# --rlx-decompose-attention` (RLX_OPT) and must match softmax(scale q k^T) v
-# in float64 NumPy (rlxtest.attention_reference); the rewritten text must
-# hold no rlx.attention.
+# rlx-decompose-attention against NumPy: attention on fresh random q, k, v
+# (f32, f64, bf16; self- and cross-attention with another value width; an
+# explicit scale; causal and sliding-window masks, with more keys than
+# queries; grouped-query heads) runs once rewritten by `rlx-opt
+# --rlx-decompose-attention` (RLX_OPT) and must match the masked
+# softmax(scale q k^T) v in float64 (rlxtest.attention_reference); the
+# rewritten text must hold no rlx.attention.
 
 import os
 import subprocess
@@ -20,30 +21,41 @@ r = rlxtest.rng()
 TOL = {"f32": (1e-5, 1e-6), "f64": (1e-12, 1e-13), "bf16": (2e-2, 2e-2)}
 failures = 0
 
-# (elem, B, H, S, Skv, D, Dv, scale)
-CASES = [("f32", 2, 4, 16, 16, 32, 32, None),
-         ("f32", 1, 3, 8, 24, 16, 40, 0.3),
-         ("f64", 2, 2, 12, 12, 8, 8, None),
-         ("bf16", 2, 4, 32, 32, 64, 64, None)]
+# (elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window)
+CASES = [("f32", 2, 4, 4, 16, 16, 32, 32, None, "none", None),
+         ("f32", 1, 3, 3, 8, 24, 16, 40, 0.3, "none", None),
+         ("f64", 2, 2, 2, 12, 12, 8, 8, None, "none", None),
+         ("bf16", 2, 4, 4, 32, 32, 64, 64, None, "none", None),
+         ("f64", 2, 4, 4, 12, 12, 8, 8, None, "causal", None),
+         ("f64", 1, 6, 2, 10, 17, 8, 12, 0.4, "causal", None),
+         ("f64", 2, 4, 1, 16, 16, 8, 8, None, "sliding_window", 5),
+         ("f64", 1, 2, 2, 7, 9, 4, 4, None, "sliding_window", 1),
+         ("f64", 1, 8, 2, 6, 6, 8, 8, None, "none", None),
+         ("f32", 2, 8, 2, 16, 16, 16, 16, None, "causal", None),
+         ("bf16", 2, 8, 2, 32, 32, 64, 64, None, "causal", None)]
 
-for elem, B, H, S, Skv, D, Dv, scale in CASES:
-    name = "%s/b%dh%ds%dk%dd%dv%d%s" % (elem, B, H, S, Skv, D, Dv,
-                                         "" if scale is None else "/scale")
+for elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window in CASES:
+    name = "%s/b%dh%dkv%ds%dk%dd%dv%d%s/%s%s" % (
+        elem, B, H, Hkv, S, Skv, D, Dv, "" if scale is None else "/scale",
+        mask, "" if window is None else str(window))
     q = rand(r, (B, H, S, D), elem)
-    k = rand(r, (B, H, Skv, D), elem)
-    v = rand(r, (B, H, Skv, Dv), elem)
+    k = rand(r, (B, Hkv, Skv, D), elem)
+    v = rand(r, (B, Hkv, Skv, Dv), elem)
     tq, tk, tv = T(q.shape, elem), T(k.shape, elem), T(v.shape, elem)
     to = T((B, H, S, Dv), elem)
     attr = "" if scale is None else " {scale = %r : f32}" % scale
+    kind = mask + ("" if window is None else " window = %d" % window)
     text = ("func.func @main(%%q: %s, %%k: %s, %%v: %s) -> %s {\n"
-            "  %%a = rlx.attention %%q, %%k, %%v mask = none%s : %s, %s, %s\n"
-            "  return %%a : %s\n}\n" % (tq, tk, tv, to, attr, tq, tk, tv, to))
+            "  %%a = rlx.attention %%q, %%k, %%v mask = %s%s : %s, %s, %s\n"
+            "  return %%a : %s\n}\n" % (tq, tk, tv, to, kind, attr, tq, tk,
+                                          tv, to))
     p = subprocess.run([RLX_OPT, "--rlx-decompose-attention"], input=text,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "rlx.attention" not in p.stdout, name + ": not decomposed"
     code, log, outs = rlxtest.run(p.stdout, [q, k, v], 1)
-    ref = rlxtest.attention_reference(q, k, v, "none", scale=scale)
+    ref = rlxtest.attention_reference(q, k, v, mask, window=window,
+                                      scale=scale)
     try:
         assert code == 0, log
         rlxtest.assert_close(outs[0], ref, *TOL[elem], name,

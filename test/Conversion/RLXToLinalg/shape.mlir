@@ -22,17 +22,43 @@ func.func @reshape_split(%x: tensor<4x6xf32>) -> tensor<4x3x2xf32> {
 
 // -----
 
-// Neither a merge nor a split: tensor.reshape with a constant shape.
-// CHECK-LABEL: func.func @reshape_static(
+// Neither a merge nor a split, but both shapes merge dims of 2x16x2: an
+// expand to it and a collapse from it, views with static shapes.
+// CHECK-LABEL: func.func @reshape_refine(
 // CHECK-SAME:    %[[X:[^:]+]]: tensor<2x32xf32>
-// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
-// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
-// CHECK:         %[[SHAPE:.+]] = tensor.from_elements %[[C32]], %[[C2]] : tensor<2xindex>
-// CHECK:         %[[R:.+]] = tensor.reshape %[[X]](%[[SHAPE]]) : (tensor<2x32xf32>, tensor<2xindex>) -> tensor<32x2xf32>
+// CHECK:         %[[E:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1, 2]] output_shape [2, 16, 2] : tensor<2x32xf32> into tensor<2x16x2xf32>
+// CHECK:         %[[R:.+]] = tensor.collapse_shape %[[E]] {{\[\[}}0, 1], [2]] : tensor<2x16x2xf32> into tensor<32x2xf32>
 // CHECK:         return %[[R]]
-func.func @reshape_static(%x: tensor<2x32xf32>) -> tensor<32x2xf32> {
+func.func @reshape_refine(%x: tensor<2x32xf32>) -> tensor<32x2xf32> {
   %0 = rlx.reshape %x : tensor<2x32xf32> -> tensor<32x2xf32>
   return %0 : tensor<32x2xf32>
+}
+
+// -----
+
+// Unit dims stay in the refinement: 1x4x8 -> 1x2x16 through 1x2x2x8.
+// CHECK-LABEL: func.func @reshape_refine_unit(
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] output_shape [1, 2, 2, 8] : tensor<1x4x8xf32> into tensor<1x2x2x8xf32>
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<1x2x2x8xf32> into tensor<1x2x16xf32>
+func.func @reshape_refine_unit(%x: tensor<1x4x8xf32>) -> tensor<1x2x16xf32> {
+  %0 = rlx.reshape %x : tensor<1x4x8xf32> -> tensor<1x2x16xf32>
+  return %0 : tensor<1x2x16xf32>
+}
+
+// -----
+
+// No common refinement (a dim of 4 straddles 6 = 4 + 2): tensor.reshape
+// with a constant shape.
+// CHECK-LABEL: func.func @reshape_static(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<4x6xf32>
+// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK:         %[[SHAPE:.+]] = tensor.from_elements %[[C6]], %[[C4]] : tensor<2xindex>
+// CHECK:         %[[R:.+]] = tensor.reshape %[[X]](%[[SHAPE]]) : (tensor<4x6xf32>, tensor<2xindex>) -> tensor<6x4xf32>
+// CHECK:         return %[[R]]
+func.func @reshape_static(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {
+  %0 = rlx.reshape %x : tensor<4x6xf32> -> tensor<6x4xf32>
+  return %0 : tensor<6x4xf32>
 }
 
 // -----

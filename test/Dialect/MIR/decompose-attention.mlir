@@ -39,15 +39,62 @@ func.func @bf16(%q: tensor<1x2x8x16xbf16>, %k: tensor<1x2x8x16xbf16>, %v: tensor
 
 // -----
 
-// Left fused: a causal mask, grouped-query heads, a dynamic dim.
+// Causal, grouped-query (4 query heads on 2 k/v heads): the two query
+// heads of a k/v head are one product of 2 * 8 rows, the mask is a select
+// from the indices (row r is query position r mod 8; 4 more keys than
+// queries put the diagonal at r mod 8 + 4), and the result goes back to
+// [1, 4, 8, 16] (the two reshapes each way fold into one).
+// CHECK-LABEL: func.func @causal_grouped(
+// CHECK:         %[[QS:.*]] = rlx.mul
+// CHECK:         %[[Q4:.*]] = rlx.reshape %[[QS]] : tensor<1x4x8x16xf32> -> tensor<1x2x16x16xf32>
+// CHECK:         %[[S:.*]] = rlx.matmul %[[Q4]], %{{.*}} transpose_b true : tensor<1x2x16x16xf32>, tensor<1x2x12x16xf32>
+// CHECK:         %[[M:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[S]] : tensor<1x2x16x12xf32>)
+// CHECK-DAG:       %[[ROW:.*]] = linalg.index 2
+// CHECK-DAG:       %[[KEY:.*]] = linalg.index 3
+// CHECK-DAG:       %[[POS:.*]] = arith.remui %[[ROW]], %c8
+// CHECK:           %[[DIAG:.*]] = arith.addi %[[POS]], %c4
+// CHECK:           %[[VIS:.*]] = arith.cmpi sle, %[[KEY]], %[[DIAG]]
+// CHECK:           arith.select %[[VIS]], %{{.*}}, %cst
+// CHECK:         %[[P:.*]] = rlx.softmax %[[M]] axis = -1
+// CHECK:         %[[O:.*]] = rlx.matmul %[[P]], %{{.*}} : tensor<1x2x16x12xf32>, tensor<1x2x12x16xf32>
+// CHECK:         rlx.reshape %[[O]] : tensor<1x2x16x16xf32> -> tensor<1x4x8x16xf32>
+// CHECK-NOT:     rlx.attention
+func.func @causal_grouped(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x12x16xf32>, %v: tensor<1x2x12x16xf32>) -> tensor<1x4x8x16xf32> {
+  %a = rlx.attention %q, %k, %v mask = causal : tensor<1x4x8x16xf32>, tensor<1x2x12x16xf32>, tensor<1x2x12x16xf32>
+  return %a : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+// A sliding window also hides keys `window` or more before the diagonal
+// (here at the query position: as many keys as queries).
+// CHECK-LABEL: func.func @sliding_window(
+// CHECK:         linalg.generic
+// CHECK:           %[[DIAG:.*]] = arith.remui %{{.*}}, %c8
+// CHECK:           %[[VIS:.*]] = arith.cmpi sle, %[[KEY:.*]], %[[DIAG]]
+// CHECK:           %[[FIRST:.*]] = arith.subi %[[DIAG]], %c3
+// CHECK:           %[[AFTER:.*]] = arith.cmpi sgt, %[[KEY]], %[[FIRST]]
+// CHECK:           arith.andi %[[VIS]], %[[AFTER]]
+// CHECK:         rlx.softmax
+// CHECK-NOT:     rlx.attention
+func.func @sliding_window(%q: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  %a = rlx.attention %q, %q, %q mask = sliding_window window = 3 : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return %a : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// Left fused: a mask tensor, a causal mask with fewer keys than queries
+// (rows that see no key), a dynamic dim.
 // CHECK-LABEL: func.func @left_alone(
 // CHECK-NOT:     rlx.matmul
 // CHECK-COUNT-3: rlx.attention
 // CHECK-NOT:     rlx.matmul
-func.func @left_alone(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x8x16xf32>, %k2: tensor<1x2x8x16xf32>,
+func.func @left_alone(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x8x16xf32>, %m: tensor<8x8xi1>, %k2: tensor<1x4x4x16xf32>,
                       %qd: tensor<?x4x8x16xf32>, %kd: tensor<?x4x8x16xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<?x4x8x16xf32>) {
-  %c = rlx.attention %q, %k, %k mask = causal : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
-  %g = rlx.attention %q, %k2, %k2 mask = none : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  %c = rlx.attention %q, %k, %k, %m mask = custom : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<8x8xi1>
+  %g = rlx.attention %q, %k2, %k2 mask = causal : tensor<1x4x8x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>
   %d = rlx.attention %qd, %kd, %kd mask = none : tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>
   return %c, %g, %d : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<?x4x8x16xf32>
 }

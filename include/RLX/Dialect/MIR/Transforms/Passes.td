@@ -289,15 +289,21 @@ def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
   let summary = "Attention as two batched matmuls around a softmax";
   let description = [{
     For targets without a fused attention kernel whose matmuls run in a
-    library (the seeds' kernel-dispatch policy): each unmasked
-    `rlx.attention` whose k and v have as many heads as q and whose
-    shapes are static becomes `q * scale`, a batched `rlx.matmul` with k
-    transposed, `rlx.softmax` over the keys and a second `rlx.matmul` with
-    v. For f16/bf16 operands the scores and the softmax are f32 (q and k
-    cast up), as the fused lowering keeps them, and the probabilities are
-    cast back to the operands' type for the product with v (f32
-    accumulation), as flash attention does. Masked and grouped-query
-    attention are left as they are.
+    library (the seeds' kernel-dispatch policy): each `rlx.attention` with
+    static shapes and no mask or bias tensor becomes `q * scale`, a batched
+    `rlx.matmul` with k transposed, `rlx.softmax` over the keys and a second
+    `rlx.matmul` with v. For f16/bf16 operands the scores and the softmax
+    are f32 (q and k cast up), as the fused lowering keeps them, and the
+    probabilities are cast back to the operands' type for the product with
+    v (f32 accumulation), as flash attention does.
+
+    Grouped-query attention (k and v with fewer heads) computes the G query
+    heads of a k/v head as one product of G * S rows: q is reshaped to
+    [B, Hkv, G * S, D] and the result back. A causal or sliding-window mask
+    is a `linalg.generic` on the scores that selects -inf from the row and
+    key indices (no mask tensor); it is decomposed only where there are at
+    least as many keys as queries, so that every row sees a key. Attention
+    with a mask or bias tensor is left as it is.
 
     ```mlir
     %a = rlx.attention %q, %k, %v mask = none : T, T, T
@@ -309,6 +315,10 @@ def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
     %a = rlx.matmul %p, %v : tensor<BxHxSxSxf32>, T
     ```
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::rlx::RLXDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def FusePass : Pass<"rlx-fuse"> {
