@@ -19,6 +19,7 @@
 
 #include "RLX/Dialect/MIR/IR/AccumulatorType.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/GPUDispatch.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -45,6 +46,9 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
                                 PatternRewriter &rewriter) const override {
     // A mask would become a mask tensor the size of the scores; masked
     // attention stays one op (and one kernel).
+    // The flash kernel computes it (rlx-gpu-dispatch-attention).
+    if (isInRuntimeKernelFunction(op))
+      return rewriter.notifyMatchFailure(op, "outlined for a runtime kernel");
     if (op.getMask() != MaskKind::None)
       return rewriter.notifyMatchFailure(op, "a masked attention stays fused");
     auto qt = cast<RankedTensorType>(op.getQuery().getType());
