@@ -35,7 +35,7 @@ struct FlashAttentionParams {
   int32_t kvHeads;
   int32_t seqQ;
   int32_t seqK;
-  /// The score scale times log2(e): softmax is computed with exp2.
+  /// The score scale (> 0) times log2(e): softmax is computed with exp2.
   float scaleLog2;
   /// FlashAttentionMask.
   int32_t mask;
@@ -48,20 +48,28 @@ enum FlashAttentionMask : int32_t {
   kFlashMaskSlidingWindow = 2
 };
 
-/// Query rows per thread block (16 per warp) and threads per block.
+/// Query rows per thread block (32 per warp: two mma row tiles share each
+/// key and value fragment read from shared memory) and threads per block.
 constexpr int kFlashBlockRows = 128;
-constexpr int kFlashThreads = kFlashBlockRows / 16 * 32;
+constexpr int kFlashWarpRows = 32;
+constexpr int kFlashThreads = kFlashBlockRows / kFlashWarpRows * 32;
 /// Key rows per tile.
 constexpr int kFlashBlockKeys = 64;
 
 /// Dynamic shared memory of the kernel for `headDim` (2-byte elements):
-/// the query tile and two stages of key and value tiles.
+/// the query tile, a key tile and a value tile.
 constexpr unsigned flashSharedBytes(int headDim) {
-  return unsigned(kFlashBlockRows + 4 * kFlashBlockKeys) * headDim * 2;
+  return unsigned(kFlashBlockRows + 2 * kFlashBlockKeys) * headDim * 2;
 }
 
-/// Grid: (ceil(seqQ / kFlashBlockRows), heads, batch).
-/// Kernels: rlx_flash_attention_<bf16|f16>_d<64|128>.
+/// Grid: (flashGridX(seqQ), heads, batch). Each block takes two blocks of
+/// query rows, one from each end.
+constexpr unsigned flashGridX(int seqQ) {
+  return unsigned((seqQ + kFlashBlockRows - 1) / kFlashBlockRows + 1) / 2;
+}
+
+/// Kernels: rlx_flash_attention_<bf16|f16>_d<64|128>_<none|causal|window>,
+/// one per FlashAttentionMask (the `mask` field must match the name).
 
 } // namespace rlx::cuda
 
