@@ -8,9 +8,10 @@
 //
 // rlxFlashAttention (CUDARuntime.h): checks the problem against what the
 // kernels take, loads their module (the embedded fatbin, once, into the
-// current context), looks each kernel up once and raises its dynamic
-// shared memory limit above the default 48 KiB, then launches it with the
-// shape FlashAttentionKernel.h fixes.
+// current context), looks each kernel (one per type, head dim and mask
+// kind) up once and raises its dynamic shared memory limit (d128 needs
+// more than the default 48 KiB), then launches it with the shape
+// FlashAttentionKernel.h fixes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,8 +40,9 @@ constexpr int64_t kMaxGridYZ = 65535;
 std::mutex kernelMutex;
 bool moduleTried = false;
 Handle module = nullptr;
-/// Per element type (RlxFlashAttentionType) and head dim (64, 128).
-Handle kernels[2][2] = {};
+/// Per element type (RlxFlashAttentionType), head dim (64, 128) and mask
+/// (RlxFlashAttentionMask): each mask kind has a kernel of its own.
+Handle kernels[2][2][3] = {};
 
 /// The module, loaded at the first call; null (with the reason recorded)
 /// if it cannot be. Called with kernelMutex held.
@@ -75,10 +77,10 @@ Handle loadModule(const Driver &d) {
   return module;
 }
 
-/// The kernel for `type` and `headDim`, ready to launch, or null.
-Handle kernel(const Driver &d, int32_t type, int64_t headDim) {
+/// The kernel for `type`, `headDim` and `mask`, ready to launch, or null.
+Handle kernel(const Driver &d, int32_t type, int64_t headDim, int32_t mask) {
   std::lock_guard<std::mutex> lock(kernelMutex);
-  Handle &function = kernels[type][headDim == 128];
+  Handle &function = kernels[type][headDim == 128][mask];
   if (function)
     return function;
   Handle mod = loadModule(d);
@@ -86,7 +88,10 @@ Handle kernel(const Driver &d, int32_t type, int64_t headDim) {
     return nullptr;
   std::string name = std::string("rlx_flash_attention_") +
                      (type == RLX_FLASH_ATTENTION_BF16 ? "bf16" : "f16") +
-                     "_d" + std::to_string(headDim);
+                     "_d" + std::to_string(headDim) + "_" +
+                     (mask == RLX_FLASH_ATTENTION_NONE     ? "none"
+                      : mask == RLX_FLASH_ATTENTION_CAUSAL ? "causal"
+                                                           : "window");
   Handle f = nullptr;
   if (!check(d.cuModuleGetFunction(&f, mod, name.c_str()),
              "cuModuleGetFunction") ||
@@ -101,14 +106,16 @@ Handle kernel(const Driver &d, int32_t type, int64_t headDim) {
 /// The reason the kernels do not take the problem, or empty.
 std::string unsupported(int32_t type, int32_t mask, int64_t batch,
                         int64_t heads, int64_t kvHeads, int64_t seqQ,
-                        int64_t seqK, int64_t headDim, int64_t window) {
+                        int64_t seqK, int64_t headDim, int64_t window,
+                        float scale) {
   if (type != RLX_FLASH_ATTENTION_BF16 && type != RLX_FLASH_ATTENTION_F16)
     return "unknown type " + std::to_string(type);
   if (mask != RLX_FLASH_ATTENTION_NONE && mask != RLX_FLASH_ATTENTION_CAUSAL &&
       mask != RLX_FLASH_ATTENTION_SLIDING_WINDOW)
     return "unknown mask " + std::to_string(mask);
   if (headDim != 64 && headDim != 128)
-    return "head dim " + std::to_string(headDim) + " (the kernels take 64 "
+    return "head dim " + std::to_string(headDim) +
+           " (the kernels take 64 "
            "and 128)";
   if (batch < 0 || heads < 1 || kvHeads < 1 || seqQ < 0 || seqK < 0)
     return "negative sizes or no heads";
@@ -122,6 +129,11 @@ std::string unsupported(int32_t type, int32_t mask, int64_t batch,
   if (mask == RLX_FLASH_ATTENTION_SLIDING_WINDOW &&
       (window < 1 || window > INT32_MAX))
     return "sliding window " + std::to_string(window);
+  // The kernel takes row maxima of unscaled scores.
+  if (!(scale > 0.0f))
+    return "scale " + std::to_string(scale) +
+           " (the kernel takes a positive "
+           "one)";
   return "";
 }
 
@@ -133,7 +145,7 @@ extern "C" void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
                                   float scale, const void *q, const void *k,
                                   const void *v, void *o) {
   std::string reason = unsupported(type, mask, batch, heads, kvHeads, seqQ,
-                                   seqK, headDim, window);
+                                   seqK, headDim, window, scale);
   if (!reason.empty()) {
     recordError("rlxFlashAttention: " + reason);
     return;
@@ -141,7 +153,7 @@ extern "C" void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
   if (batch == 0 || seqQ == 0)
     return;
   const Driver *d = ready();
-  Handle function = d ? kernel(*d, type, headDim) : nullptr;
+  Handle function = d ? kernel(*d, type, headDim, mask) : nullptr;
   if (!function)
     return;
 
@@ -156,12 +168,11 @@ extern "C" void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
   params.seqK = int32_t(seqK);
   params.scaleLog2 = float(double(scale) * M_LOG2E);
   params.mask = mask;
-  params.window = mask == RLX_FLASH_ATTENTION_SLIDING_WINDOW ? int32_t(window)
-                                                             : 0;
+  params.window =
+      mask == RLX_FLASH_ATTENTION_SLIDING_WINDOW ? int32_t(window) : 0;
   void *args[] = {&params};
   Handle stream = userStream();
-  unsigned blocks = unsigned((seqQ + kFlashBlockRows - 1) / kFlashBlockRows);
-  if (!check(d->cuLaunchKernel(function, blocks, unsigned(heads),
+  if (!check(d->cuLaunchKernel(function, flashGridX(int(seqQ)), unsigned(heads),
                                unsigned(batch), kFlashThreads, 1, 1,
                                flashSharedBytes(int(headDim)), stream, args,
                                nullptr),

@@ -85,7 +85,8 @@ struct ArgBuilder {
 
   /// The buffer's address as an !llvm.ptr.
   Value address(Value buffer) {
-    Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+    Value index =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
     Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
     return LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64);
@@ -116,7 +117,7 @@ struct GPUCallRuntimeKernelsPass
         auto call = dyn_cast<func::CallOp>(use.getUser());
         if (!call || failed(checkOperands(call)) ||
             failed(fn->hasAttr(kCuBLASLtTag) ? callCublasLt(call, fn)
-                                              : callFlashAttention(call, fn)))
+                                             : callFlashAttention(call, fn)))
           return signalPassFailure();
       }
       fn.erase();
@@ -163,12 +164,18 @@ struct GPUCallRuntimeKernelsPass
                                    LLVM::LLVMPointerType::get(&getContext()))
                   .getResult();
     Value result = a.address(elideResultCopy(call));
-    SmallVector<Value> args = {a.i32(type),         a.i32(epi),
-                               a.flag("transpose_a"), a.flag("transpose_b"),
-                               a.i64("batch"),      a.i64("m"),
-                               a.i64("n"),          a.i64("k"),
-                               lhs,                 rhs,
-                               bias,                result};
+    SmallVector<Value> args = {a.i32(type),
+                               a.i32(epi),
+                               a.flag("transpose_a"),
+                               a.flag("transpose_b"),
+                               a.i64("batch"),
+                               a.i64("m"),
+                               a.i64("n"),
+                               a.i64("k"),
+                               lhs,
+                               rhs,
+                               bias,
+                               result};
     replaceCall(call, "rlxCublasLtMatmul", args);
     return success();
   }
@@ -196,13 +203,20 @@ struct GPUCallRuntimeKernelsPass
     Value o = a.address(elideResultCopy(call));
     Value scaleValue = arith::ConstantOp::create(
         a.b, a.loc, a.b.getF32FloatAttr(scale.getValueAsDouble()));
-    SmallVector<Value> args = {a.i32(type),       a.i32(maskKind),
-                               a.i64("batch"),    a.i64("heads"),
-                               a.i64("kv_heads"), a.i64("seq_q"),
-                               a.i64("seq_k"),    a.i64("head_dim"),
-                               a.i64("window"),   scaleValue,
-                               q,                 k,
-                               v,                 o};
+    SmallVector<Value> args = {a.i32(type),
+                               a.i32(maskKind),
+                               a.i64("batch"),
+                               a.i64("heads"),
+                               a.i64("kv_heads"),
+                               a.i64("seq_q"),
+                               a.i64("seq_k"),
+                               a.i64("head_dim"),
+                               a.i64("window"),
+                               scaleValue,
+                               q,
+                               k,
+                               v,
+                               o};
     replaceCall(call, "rlxFlashAttention", args);
     return success();
   }
@@ -222,7 +236,8 @@ struct GPUCallRuntimeKernelsPass
     Value temporary = call.getOperands().back();
     call.erase();
     // An elided temporary (elideResultCopy) has no user left.
-    if (Operation *alloc = temporary.getDefiningOp(); alloc && alloc->use_empty())
+    if (Operation *alloc = temporary.getDefiningOp();
+        alloc && alloc->use_empty())
       alloc->erase();
   }
 

@@ -129,6 +129,8 @@ int main(int argc, char **argv) {
               int64_t(1) << 31, 64, 0, 1.0f);
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_SLIDING_WINDOW, 1,
               2, 1, 64, 64, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 1, 2, 1, 64,
+              64, 0, 0.0f);
   } else if (!strcmp(scenario, "no-driver")) {
     void *stream = mgpuStreamCreate();
     printf("stream %p\n", stream);

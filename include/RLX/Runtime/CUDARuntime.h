@@ -93,9 +93,10 @@ enum RlxFlashAttentionMask {
    also only j > i + seqK - seqQ - window (`window` is ignored otherwise). A
    row that sees no key is zero. Scores and the softmax are f32, the
    probabilities are rounded to `type` for the second product. One fused
-   kernel (FlashAttention.cu, embedded in this library): headDim 64 or 128,
-   heads a multiple of kvHeads, batch and heads at most 65535, sizes within
-   int32; anything else is recorded as an error and nothing is launched.
+   kernel per mask kind (FlashAttention.cu, embedded in this library):
+   headDim 64 or 128, heads a multiple of kvHeads, batch and heads at most
+   65535, sizes within int32, scale positive; anything else is recorded as
+   an error and nothing is launched.
    Runs on the stream set by rlxCudaSetStream, else on the legacy default
    stream and waits for it. $RLX_FLASH_ATTENTION_MODULE, if set, names a
    module file (cubin, fatbin or PTX) loaded instead of the embedded one. */

@@ -88,3 +88,11 @@ func.func @dynamic(%q: tensor<?x4x64x64xbf16>, %k: tensor<?x4x64x64xbf16>, %v: t
   %o = rlx.attention %q, %k, %v mask = causal : tensor<?x4x64x64xbf16>, tensor<?x4x64x64xbf16>, tensor<?x4x64x64xbf16>
   return %o : tensor<?x4x64x64xbf16>
 }
+
+// CHECK-LABEL: func.func @negative_scale(
+// CHECK-NEXT:    rlx.attention
+func.func @negative_scale(%q: tensor<1x4x64x64xbf16>, %k: tensor<1x4x64x64xbf16>, %v: tensor<1x4x64x64xbf16>) -> tensor<1x4x64x64xbf16> {
+  // expected-remark @below {{attention: no flash kernel (scale -1.000000e+00; the kernel takes a positive one)}}
+  %o = rlx.attention %q, %k, %v mask = causal {scale = -1.0 : f32} : tensor<1x4x64x64xbf16>, tensor<1x4x64x64xbf16>, tensor<1x4x64x64xbf16>
+  return %o : tensor<1x4x64x64xbf16>
+}

@@ -25,10 +25,10 @@ func::CallOp rlx::outlineForRuntimeKernel(Operation *op, StringRef name,
   MLIRContext *ctx = op->getContext();
   Location loc = op->getLoc();
   SmallVector<Value> args(op->getOperands());
-  auto fn = func::FuncOp::create(
-      loc, name,
-      FunctionType::get(ctx, ValueRange(args).getTypes(),
-                        op->getResultTypes()));
+  auto fn =
+      func::FuncOp::create(loc, name,
+                           FunctionType::get(ctx, ValueRange(args).getTypes(),
+                                             op->getResultTypes()));
   fn.setPrivate();
   fn->setAttr(tag, problem);
   // Inserted before the caller, renamed to be unique.

@@ -1,4 +1,4 @@
-//===- GPUDispatchAttention.cpp - attention to the flash kernel on the GPU -===//
+//===- GPUDispatchAttention.cpp - attention to the flash kernel ----------===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -55,9 +55,9 @@ FailureOr<FlashProblem> match(AttentionOp op, std::string &reason) {
     os << "element type " << element << "; the kernel takes bf16 and f16";
     return failure();
   }
-  if (op.getAttnMask() || (op.getMask() != MaskKind::None &&
-                           op.getMask() != MaskKind::Causal &&
-                           op.getMask() != MaskKind::SlidingWindow)) {
+  if (op.getAttnMask() ||
+      (op.getMask() != MaskKind::None && op.getMask() != MaskKind::Causal &&
+       op.getMask() != MaskKind::SlidingWindow)) {
     os << "mask " << stringifyMaskKind(op.getMask())
        << "; the kernel takes none, causal and sliding_window";
     return failure();
@@ -86,8 +86,8 @@ FailureOr<FlashProblem> match(AttentionOp op, std::string &reason) {
     reason = "an empty attention";
     return failure();
   }
-  if (p.batch > kMaxGridYZ || p.heads > kMaxGridYZ ||
-      p.seqQ > INT32_MAX || p.seqK > INT32_MAX) {
+  if (p.batch > kMaxGridYZ || p.heads > kMaxGridYZ || p.seqQ > INT32_MAX ||
+      p.seqK > INT32_MAX) {
     reason = "sizes beyond the kernel's grid or int32";
     return failure();
   }
@@ -100,6 +100,10 @@ FailureOr<FlashProblem> match(AttentionOp op, std::string &reason) {
   }
   p.scale = op.getScale() ? op.getScale()->convertToDouble()
                           : 1.0 / std::sqrt(double(p.headDim));
+  if (!(p.scale > 0)) {
+    os << "scale " << p.scale << "; the kernel takes a positive one";
+    return failure();
+  }
   return p;
 }
 
@@ -111,8 +115,7 @@ struct GPUDispatchAttentionPass
     ModuleOp module = getOperation();
     SmallVector<AttentionOp> ops;
     module.walk([&](AttentionOp op) {
-      if (op->getParentOfType<func::FuncOp>() &&
-          !isInRuntimeKernelFunction(op))
+      if (op->getParentOfType<func::FuncOp>() && !isInRuntimeKernelFunction(op))
         ops.push_back(op);
     });
     SymbolTable symbols(module);
@@ -141,7 +144,8 @@ struct GPUDispatchAttentionPass
   void outline(AttentionOp op, const FlashProblem &p, SymbolTable &symbols) {
     OpBuilder b(op);
     NamedAttribute problem[] = {
-        b.getNamedAttr("mask", b.getStringAttr(stringifyMaskKind(op.getMask()))),
+        b.getNamedAttr("mask",
+                       b.getStringAttr(stringifyMaskKind(op.getMask()))),
         b.getNamedAttr("window", b.getI64IntegerAttr(p.window)),
         b.getNamedAttr("scale", b.getF32FloatAttr(p.scale)),
         b.getNamedAttr("batch", b.getI64IntegerAttr(p.batch)),
@@ -151,9 +155,9 @@ struct GPUDispatchAttentionPass
         b.getNamedAttr("seq_k", b.getI64IntegerAttr(p.seqK)),
         b.getNamedAttr("head_dim", b.getI64IntegerAttr(p.headDim))};
     Operation *clone;
-    func::CallOp call = outlineForRuntimeKernel(
-        op, "rlx_flash_attention", kFlashAttentionTag,
-        b.getDictionaryAttr(problem), symbols, clone);
+    func::CallOp call =
+        outlineForRuntimeKernel(op, "rlx_flash_attention", kFlashAttentionTag,
+                                b.getDictionaryAttr(problem), symbols, clone);
     op.getResult().replaceAllUsesWith(call.getResult(0));
     op.erase();
   }

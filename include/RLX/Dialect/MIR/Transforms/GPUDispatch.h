@@ -1,4 +1,4 @@
-//===- GPUDispatch.h - ops outlined for the GPU runtime's kernels -*- C++ -*-===//
+//===- GPUDispatch.h - ops outlined for runtime kernels ---------*- C++ -*-===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
