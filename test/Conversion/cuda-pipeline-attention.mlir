@@ -3,11 +3,15 @@
 // RUN: rlx-opt %s --split-input-file --rlx-cuda-pipeline="chip=sm_90 format=isa attention=decomposed" | FileCheck %s --check-prefix=DEC
 // RUN: rlx-compile --target=cuda --dispatch-report %s -o %t.o 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: rlx-compile --target=cuda --gpu-attention=decomposed --dispatch-report %s -o %t.o 2>&1 | FileCheck %s --check-prefix=NOFLASH
+// RUN: rlx-compile --target=cuda --cuda-options="attention=decomposed dispatch-report=true" %s -o %t.o 2>&1 | FileCheck %s --check-prefix=NOFLASH
 
 // rlx-compile: --dispatch-report says where each attention went;
-// --gpu-attention=decomposed leaves them all to the other lowerings.
+// --gpu-attention=decomposed, or attention=decomposed in --cuda-options,
+// leaves them all to the other lowerings.
 // REPORT:      remark: attention: flash kernel 'bf16' causal 2x8x2x256x256x64
 // REPORT:      remark: attention: no flash kernel (element type f32; the kernel takes bf16 and f16)
+// NOFLASH-NOT: attention:
+// NOFLASH:     remark: matmul: cuBLASLt 'f32' 8x128x128x64
 // NOFLASH-NOT: attention:
 
 // bf16 causal grouped-query attention: one rlxFlashAttention call (bf16 =

@@ -287,9 +287,15 @@ int main(int argc, char **argv) {
     }
     options.chip = chip;
     options.toolkit = cudaToolkit;
-    options.matmul = gpuMatmul;
-    options.attention = gpuAttention;
-    options.dispatchReport = dispatchReport;
+    // The dispatch flags override --cuda-options only where given, so
+    // that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
+    // RLX_CUDA_OPTIONS) selects too.
+    if (gpuMatmul.getNumOccurrences())
+      options.matmul = gpuMatmul;
+    if (gpuAttention.getNumOccurrences())
+      options.attention = gpuAttention;
+    if (dispatchReport.getNumOccurrences())
+      options.dispatchReport = dispatchReport;
     rlx::buildCUDAPipeline(pm, options);
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;
