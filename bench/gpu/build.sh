@@ -48,12 +48,22 @@ LLAMA="$(sed -n '/^func.func @llama_layer_hir/,/^}/p' \
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
   --cuda-options="${RLX_CUDA_OPTIONS:-}" "$OUT/bench.mlir" -o "$OUT/kernels.o" \
   --header="$OUT/kernels.h"
-rm "$OUT/bench.mlir"
+# The BERT layer once more with every intermediate in one planned arena.
+{
+  sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_arena_f32/' \
+    "$EXAMPLE"
+  sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_arena_bf16/' \
+    -e 's/xf32>/xbf16>/g' "$EXAMPLE"
+} > "$OUT/arena.mlir"
+"$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
+  --cuda-options="arena=1 ${RLX_CUDA_OPTIONS:-}" "$OUT/arena.mlir" \
+  -o "$OUT/arena.o"
+rm "$OUT/bench.mlir" "$OUT/arena.mlir"
 cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
 # $ORIGIN: the kernels library finds the runtime beside it.
-gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" \
+gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" "$OUT/arena.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
-rm "$OUT/kernels.o"
+rm "$OUT/kernels.o" "$OUT/arena.o"
 install -m 644 "$ROOT/bench/gpu/bench.py" "$ROOT/bench/gpu/layers.py" "$PEERS" \
   "$OUT/"
 echo "bench/gpu: artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"

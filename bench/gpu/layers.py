@@ -9,8 +9,9 @@ F.scaled_dot_product_attention(is_causal=True, enable_gqa=True).
 
 The BERT-base encoder layer is examples/bert_encoder_layer.mlir at batch 32
 and sequence 128 (post-LN, 12 heads of 64, FFN 3072, erf GELU), compiled by
-bench/gpu/build.sh in f32 (@bert_layer_f32) and bf16 (@bert_layer_bf16).
-The peers run the same layer with F.scaled_dot_product_attention (flash
+bench/gpu/build.sh in f32 (@bert_layer_f32) and bf16 (@bert_layer_bf16),
+and once more with its intermediates in one planned arena (rlx-cuda-pipeline
+arena=1: @bert_layer_arena_f32, @bert_layer_arena_bf16). The peers run the same layer with F.scaled_dot_product_attention (flash
 attention where PyTorch picks it). Outputs are poisoned with NaN first and
 checked against the layer in float64 (relative error: f32 below 1e-4, bf16
 below 1e-2); the figure is the latency of one layer.
@@ -113,6 +114,8 @@ def causal_gqa_f64(q, k, v):
 
 LAYERS = {
     "bert_layer": (bert_inputs, bert_layer, {}, "bert_layer_"),
+    # The same layer from one planned arena (--cuda-options=arena=1).
+    "bert_layer_arena": (bert_inputs, bert_layer, {}, "bert_layer_arena_"),
     "llama_layer": (llama_inputs, llama_layer, {"attention": causal_gqa_f64},
                     "llama_layer_"),
 }

@@ -24,6 +24,7 @@
 
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
+#include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -60,10 +61,19 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
     dispatch.report = options.dispatchReport;
     pm.addPass(createGPUDispatchMatmulPass(dispatch));
   }
+  if (options.arena) {
+    pm.addPass(createPlanMemoryPass());
+    pm.addPass(createLowerLIRPass());
+  }
   pm.addPass(createConvertRLXToLinalgPass());
+  // As on the CPU: each kernel computes into its planned buffer, and no
+  // producer is fused past writes planned after it.
+  if (options.arena)
+    pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+  if (!options.arena)
+    pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -81,6 +91,7 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   if (flash || options.matmul == GPUMatmul::CuBLASLt)
     pm.addPass(createGPUCallRuntimeKernelsPass());
 
+  pm.addNestedPass<func::FuncOp>(createGPUInlineSplatConstantsPass());
   GPUMapLinalgPassOptions map;
   map.blockSize = options.blockSize;
   map.warpRows = options.warpRows;

@@ -48,18 +48,16 @@ enum FlashAttentionMask : int32_t {
   kFlashMaskSlidingWindow = 2
 };
 
-/// Query rows per thread block (32 per warp: two mma row tiles share each
-/// key and value fragment read from shared memory) and threads per block.
+/// Query rows per thread block (two warpgroups of 64), threads per block,
+/// and key rows per tile.
 constexpr int kFlashBlockRows = 128;
-constexpr int kFlashWarpRows = 32;
-constexpr int kFlashThreads = kFlashBlockRows / kFlashWarpRows * 32;
-/// Key rows per tile.
-constexpr int kFlashBlockKeys = 64;
+constexpr int kFlashThreads = 256;
+constexpr int kFlashBlockKeys = 128;
 
 /// Dynamic shared memory of the kernel for `headDim` (2-byte elements):
-/// the query tile, a key tile and a value tile.
+/// the query tile and two stages of key and value tiles.
 constexpr unsigned flashSharedBytes(int headDim) {
-  return unsigned(kFlashBlockRows + 2 * kFlashBlockKeys) * headDim * 2;
+  return unsigned(kFlashBlockRows + 4 * kFlashBlockKeys) * headDim * 2;
 }
 
 /// Grid: (flashGridX(seqQ), heads, batch). Each block takes two blocks of
@@ -69,7 +67,8 @@ constexpr unsigned flashGridX(int seqQ) {
 }
 
 /// Kernels: rlx_flash_attention_<bf16|f16>_d<64|128>_<none|causal|window>,
-/// one per FlashAttentionMask (the `mask` field must match the name).
+/// one per FlashAttentionMask (the `mask` field must match the name), built
+/// for sm_90a only (wgmma).
 
 } // namespace rlx::cuda
 

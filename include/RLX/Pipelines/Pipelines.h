@@ -119,6 +119,12 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       llvm::cl::desc("Approximate f32 exp and shared divisors in the kernels "
                      "(rlx-gpu-fast-math)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> arena{
+      *this, "arena",
+      llvm::cl::desc("Plan every intermediate into one arena "
+                     "(--rlx-plan-memory): one device allocation per call "
+                     "for the intermediates (parameters must be arguments)"),
+      llvm::cl::init(false)};
 };
 
 /// rlx (MIR) -> linalg -> buffers -> one gpu.launch per linalg op -> the

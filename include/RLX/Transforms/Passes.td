@@ -221,6 +221,38 @@ def GPUCallRuntimeKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUInlineSplatConstantsPass
+    : Pass<"rlx-gpu-inline-splat-constants", "::mlir::func::FuncOp"> {
+  let summary = "Read splat constant buffers as constants in the kernels' "
+                "bodies";
+  let description = [{
+    Bufferization turns a constant tensor into a `memref.get_global` of a
+    host global, which a GPU kernel cannot read. Where the constant is a
+    splat (a scale, an epsilon, a 0-d constant), each `linalg.generic` that
+    reads it gets the value as an `arith.constant` in its body instead and
+    drops the operand; globals no one reads any more go. Other constant
+    buffers stay (rlx-gpu-map-linalg rejects them).
+
+    Example:
+
+    ```mlir
+    %s = memref.get_global @__constant_xf32 : memref<f32>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, ...]}
+        ins(%s, %x : memref<f32>, memref<8xf32>) outs(%y : memref<8xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %m = arith.mulf %a, %b : f32
+      linalg.yield %m : f32
+    }
+    ```
+
+    becomes a generic over `%x` alone whose body multiplies by
+    `arith.constant 0.125 : f32` (defined in the function; kernel outlining
+    sinks it into the kernel).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
   let summary = "Run every linalg op on buffers as one gpu.launch";
   let description = [{
