@@ -9,9 +9,9 @@
 // rlxFlashAttention (CUDARuntime.h): checks the problem against what the
 // kernels take, loads their module (the embedded fatbin, once, into the
 // current context), looks each kernel (one per type, head dim and mask
-// kind) up once and raises its dynamic shared memory limit (d128 needs
-// more than the default 48 KiB), then launches it with the shape
-// FlashAttentionKernel.h fixes.
+// kind) up once and raises its dynamic shared memory limit above the
+// default 48 KiB, then launches it with the shape FlashAttentionKernel.h
+// fixes.
 //
 //===----------------------------------------------------------------------===//
 
