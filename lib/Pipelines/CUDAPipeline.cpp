@@ -48,6 +48,7 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
     // masks included; the rest goes on as below.
     GPUDispatchAttentionPassOptions dispatch;
     dispatch.report = options.dispatchReport;
+    dispatch.chip = options.chip;
     pm.addPass(createGPUDispatchAttentionPass(dispatch));
   }
   if (options.matmul == GPUMatmul::CuBLASLt) {

@@ -93,7 +93,8 @@ enum RlxFlashAttentionMask {
    also only j > i + seqK - seqQ - window (`window` is ignored otherwise). A
    row that sees no key is zero. Scores and the softmax are f32, the
    probabilities are rounded to `type` for the second product. One fused
-   kernel per mask kind (FlashAttention.cu, embedded in this library):
+   kernel per mask kind (FlashAttention.cu, embedded in this library as
+   sm_90a code: H100/H200):
    headDim 64 or 128, heads a multiple of kvHeads, batch and heads at most
    65535, sizes within int32, scale positive; anything else is recorded as
    an error and nothing is launched.

@@ -1,4 +1,10 @@
 // RUN: rlx-opt %s -split-input-file --rlx-gpu-dispatch-attention="report=true" -verify-diagnostics | FileCheck %s
+// RUN: rlx-opt %s -split-input-file --rlx-gpu-dispatch-attention="report=true chip=sm_80" 2>&1 | FileCheck %s --check-prefix=SM80
+
+// The kernel is sm_90a code: for another chip every attention stays.
+// SM80-NOT: remark: attention: flash kernel
+// SM80:     remark: attention: no flash kernel (chip sm_80; the kernel runs on sm_90)
+// SM80-NOT: remark: attention: flash kernel
 
 // bf16 causal grouped-query attention (8 heads over 2 kv heads, head dim
 // 64): one call of an outlined function tagged with the problem, the

@@ -119,9 +119,15 @@ struct GPUDispatchAttentionPass
         ops.push_back(op);
     });
     SymbolTable symbols(module);
+    // The runtime holds the kernel as sm_90a code alone (wgmma).
+    bool hopper = chip == "sm_90" || chip == "sm_90a";
     for (AttentionOp op : ops) {
       std::string reason;
-      FailureOr<FlashProblem> p = match(op, reason);
+      FailureOr<FlashProblem> p = failure();
+      if (hopper)
+        p = match(op, reason);
+      else
+        reason = "chip " + chip + "; the kernel runs on sm_90";
       if (failed(p)) {
         if (report)
           op.emitRemark() << "attention: no flash kernel (" << reason << ")";

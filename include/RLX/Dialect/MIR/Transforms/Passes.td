@@ -602,7 +602,8 @@ def GPUDispatchAttentionPass
 
     Taken: bf16 and f16, static shapes, head dim 64 or 128 (values too),
     mask `none`, `causal` or `sliding_window` (no `attn_mask` operand),
-    heads a multiple of key/value heads, batch and heads at most 65535.
+    heads a multiple of key/value heads, batch and heads at most 65535, a
+    positive scale, and only for `chip` sm_90 (the kernel is sm_90a code).
     Other attention stays (for `rlx-decompose-attention` or the generated
     lowering). With `report`, each attention gets a remark saying where it
     went and why.
@@ -622,6 +623,8 @@ def GPUDispatchAttentionPass
     Option<"report", "report", "bool", "false",
            "Remark on each attention: the flash kernel (with the problem) "
            "or not (with the reason)">,
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "The GPU the program is compiled for (the kernel runs on sm_90)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::rlx::RLXDialect"];
