@@ -44,3 +44,8 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # toolkit's libdevice.
 if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
     config.available_features.add("cuda-toolkit")
+
+# librlx_cuda_runtime embeds the flash-attention kernels where the build
+# found nvcc.
+if not getattr(config, "rlx_nvcc", "NOTFOUND").endswith("NOTFOUND"):
+    config.available_features.add("flash-attention-kernels")

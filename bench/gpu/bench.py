@@ -14,8 +14,10 @@ unwritten element fails). Then ours,
 eager and torch.compile are timed in the same process with CUDA events
 (gpu_peers.bench: Triton's do_bench, median). Ours runs on PyTorch's
 current stream (rlxCudaSetStream), asynchronously like the peers.
-The matmul workloads (MATMULS, cuBLASLt with its epilogue) are checked the
-same way (bf16 below 1e-2) and reported in TFLOP/s.
+The matmul and attention workloads (FLOP_WORKLOADS: cuBLASLt with its
+epilogue; the runtime's flash-attention kernel) are checked the same way
+(bf16 and f16 below 1e-2) and reported in TFLOP/s. --only takes
+comma-separated parts of workload names.
 """
 import argparse, ctypes, json, os, sys
 
@@ -33,13 +35,17 @@ OURS = {
     "swiglu_8192x11008": "swiglu",
     "residual_layernorm_32768x768": "residual_layernorm",
 }
-# matmul workloads: (workload, dtype) -> our entry point (cuBLASLt with the
-# GELU_BIAS epilogue), checked at the issue's tolerances, timed in TFLOP/s.
-MATMULS = {
+# compute-bound workloads: (workload, dtype) -> our entry point (matmuls:
+# cuBLASLt with the GELU_BIAS epilogue; causal attention: the flash kernel),
+# checked at the issue's tolerances, timed in TFLOP/s.
+ATTENTION = "attention_causal_b8_h16_s2048_d128"
+FLOP_WORKLOADS = {
     ("matmul_bias_gelu_8192x768x3072", torch.float32): "matmul_bias_gelu_f32",
     ("matmul_bias_gelu_8192x768x3072", torch.bfloat16): "matmul_bias_gelu_bf16",
+    (ATTENTION, torch.bfloat16): "attention_causal_bf16",
+    (ATTENTION, torch.float16): "attention_causal_f16",
 }
-MATMUL_TOL = {torch.float32: 1e-4, torch.bfloat16: 1e-2}
+FLOP_TOL = {torch.float32: 1e-4, torch.bfloat16: 1e-2, torch.float16: 1e-2}
 # The bf16 / f16 versions of these workloads: the entry point's name plus
 # the suffix.
 LOW_PRECISION = {torch.bfloat16: "_bf16", torch.float16: "_f16"}
@@ -126,17 +132,17 @@ def check_and_time(ours, name, fn_name, dtype, args, ref, tol, peer):
     return row
 
 
-def run_matmuls(ours, seed, only):
-    """Checks and times MATMULS; returns (rows, failures)."""
+def run_flop_workloads(ours, seed, wanted, dtypes):
+    """Checks and times FLOP_WORKLOADS; returns (rows, failures)."""
     rows, failures = [], 0
-    for (name, dtype), fn_name in MATMULS.items():
-        if only not in name:
+    for (name, dtype), fn_name in FLOP_WORKLOADS.items():
+        if not wanted(name) or dtype not in dtypes:
             continue
         fn, _, _, flops = gpu_peers.WORKLOADS[name]
         args = gpu_peers.make_inputs(name, dtype, seed=seed)
         ref = gpu_peers.reference(name, args)
         row = check_and_time(ours, name, fn_name, dtype, args, ref,
-                             MATMUL_TOL[dtype], fn)
+                             FLOP_TOL[dtype], fn)
         failures += not row["ok"]
         for k in ("ours", "eager", "compile"):
             row[k + "_TFLOPs"] = flops / row[k + "_ms"] / 1e9
@@ -146,8 +152,8 @@ def run_matmuls(ours, seed, only):
     return rows, failures
 
 
-def print_matmuls(rows, dev, seed):
-    print(f"\n{dev}, matmul (allow_tf32={torch.backends.cuda.matmul.allow_tf32}), seed {seed}")
+def print_flop_rows(rows, dev, seed):
+    print(f"\n{dev}, matmul and attention (allow_tf32={torch.backends.cuda.matmul.allow_tf32}), seed {seed}")
     print("| workload | dtype | rel err | ours ms | ours TFLOP/s | eager TFLOP/s"
           " | compile TFLOP/s | compile/ours |")
     print("|---|---|---|---|---|---|---|---|")
@@ -160,12 +166,16 @@ def print_matmuls(rows, dev, seed):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="",
+                    help="comma-separated parts of the workloads' names")
     ap.add_argument("--dtypes", default="float32,bfloat16,float16")
     ap.add_argument("--kernels", default="librlx_bench_kernels.so",
                     help="the kernels library (a variant built for tuning)")
     a = ap.parse_args()
     dtypes = [getattr(torch, d) for d in a.dtypes.split(",")]
+
+    def wanted(name):
+        return any(part in name for part in a.only.split(","))
     seed = int.from_bytes(os.urandom(4), "little")
     ours = Ours(a.kernels)
     # One stream for everything (PyTorch's default stream is handle 0, which
@@ -182,7 +192,7 @@ def main():
              for dtype, suffix in LOW_PRECISION.items()
              for name in LOW_PRECISION_WORKLOADS]
     for name, dtype, fn_name in jobs:
-        if a.only not in name or dtype not in dtypes:
+        if not wanted(name) or dtype not in dtypes:
             continue
         fn, _, bytes_fn, _ = gpu_peers.WORKLOADS[name]
         args = gpu_peers.make_inputs(name, dtype, seed=seed)
@@ -197,9 +207,9 @@ def main():
         del args, ref
         torch.cuda.empty_cache()
 
-    mm_rows, mm_failures = run_matmuls(ours, seed, a.only)
+    mm_rows, mm_failures = run_flop_workloads(ours, seed, wanted, dtypes)
     failures += mm_failures
-    layer_rows, layer_failures = layers.run(ours, seed, a.only, dtypes, check_and_time)
+    layer_rows, layer_failures = layers.run(ours, seed, wanted, dtypes, check_and_time)
     failures += layer_failures
 
     print(f"\n{dev}, copy ceiling {ceil['copy_TBps']:.2f} TB/s, seed {seed}")
@@ -211,7 +221,7 @@ def main():
               f"| {r['ours_ms']:.3f} | {r['ours_TBps']:.2f} | {r['eager_ms']:.3f} "
               f"| {r['eager_TBps']:.2f} | {r['compile_ms']:.3f} | {r['compile_TBps']:.2f} "
               f"| {r['compile/ours']:.2f} |")
-    print_matmuls(mm_rows, dev, seed)
+    print_flop_rows(mm_rows, dev, seed)
     layers.print_rows(layer_rows, dev, seed)
     if a.json:
         json.dump({"device": dev, "seed": seed, "ceilings": ceil, "rows": rows,

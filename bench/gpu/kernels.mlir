@@ -1,6 +1,7 @@
 // The memory-bound workloads of shared/bench/gpu_peers.py in f32, bf16 and
-// f16 (the entry point's name ends in _bf16 / _f16), at its shapes,
-// compiled by bench/gpu/build.sh with rlx-compile --target=cuda.
+// f16 (the entry point's name ends in _bf16 / _f16), its matmul and causal
+// attention, at its shapes, compiled by bench/gpu/build.sh with
+// rlx-compile --target=cuda.
 
 func.func @rmsnorm(%x: tensor<16384x4096xf32>, %w: tensor<4096xf32>) -> tensor<16384x4096xf32> {
   %y = rlx.rms_norm %x, %w {epsilon = 1.0e-6 : f32} : tensor<16384x4096xf32>, tensor<4096xf32>
@@ -88,4 +89,19 @@ func.func @residual_layernorm_f16(%x: tensor<32768x768xf16>, %r: tensor<32768x76
   %s = rlx.add %x, %r : tensor<32768x768xf16>, tensor<32768x768xf16>
   %y = rlx.layer_norm %s, %w, %b {epsilon = 1.0e-5 : f32} : tensor<32768x768xf16>, tensor<768xf16>
   return %y : tensor<32768x768xf16>
+}
+
+// Causal attention of gpu_peers.py (batch 8, 16 heads, 2048 rows of 128) in
+// bf16 and f16: one call of the runtime's flash-attention kernel
+// (attention=flash, the default).
+func.func @attention_causal_bf16(%q: tensor<8x16x2048x128xbf16>, %k: tensor<8x16x2048x128xbf16>,
+                                 %v: tensor<8x16x2048x128xbf16>) -> tensor<8x16x2048x128xbf16> {
+  %o = rlx.attention %q, %k, %v mask = causal : tensor<8x16x2048x128xbf16>, tensor<8x16x2048x128xbf16>, tensor<8x16x2048x128xbf16>
+  return %o : tensor<8x16x2048x128xbf16>
+}
+
+func.func @attention_causal_f16(%q: tensor<8x16x2048x128xf16>, %k: tensor<8x16x2048x128xf16>,
+                                %v: tensor<8x16x2048x128xf16>) -> tensor<8x16x2048x128xf16> {
+  %o = rlx.attention %q, %k, %v mask = causal : tensor<8x16x2048x128xf16>, tensor<8x16x2048x128xf16>, tensor<8x16x2048x128xf16>
+  return %o : tensor<8x16x2048x128xf16>
 }

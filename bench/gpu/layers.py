@@ -121,12 +121,12 @@ LAYERS = {
 }
 
 
-def run(ours, seed, only, dtypes, check_and_time):
-    """Checks and times the layers with bench.py's `check_and_time`;
-    returns (rows, failures)."""
+def run(ours, seed, wanted, dtypes, check_and_time):
+    """Checks and times the layers `wanted(name)` selects with bench.py's
+    `check_and_time`; returns (rows, failures)."""
     rows, failures = [], 0
     for name, (inputs, layer, ref_kw, entry) in LAYERS.items():
-        if only not in name:
+        if not wanted(name):
             continue
         for dtype in (torch.float32, torch.bfloat16):
             if dtype not in dtypes:

@@ -6,12 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The front of the CPU pipeline (HIR lowering, matmuls that cuBLASLt
-// computes outlined for it unless matmul=generated, linalg, elementwise fusion,
-// one-shot bufferization), then results turned into out-parameters so that
-// the caller owns every device buffer it sees, one kernel per row group
-// or linalg op (rlx-gpu-map-linalg) after the outlined matmuls became
-// rlxCublasLtMatmul calls, and upstream's GPU path: kernel outlining,
+// The front of the CPU pipeline (HIR lowering, attention that the
+// runtime's flash kernel computes outlined for it unless
+// attention=decomposed, matmuls that cuBLASLt computes outlined for it
+// unless matmul=generated, linalg, elementwise fusion, one-shot
+// bufferization), then results turned into out-parameters so that the
+// caller owns every device buffer it sees, one kernel per row group or
+// linalg op (rlx-gpu-map-linalg) after the outlined ops became
+// rlxFlashAttention and rlxCublasLtMatmul calls, and upstream's GPU path: kernel outlining,
 // one stream per function (gpu-async-region), NVVM, gpu-to-llvm for the host
 // side (calls to the mgpu* functions of librlx_cuda_runtime) and
 // gpu-module-to-binary, which runs ptxas from the CUDA toolkit.
@@ -40,6 +42,15 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
                             const CUDAPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
+  bool flash = options.attention == GPUAttention::Flash;
+  if (flash) {
+    // Attention that the runtime's fused kernel takes is one call of it,
+    // masks included; the rest goes on as below.
+    GPUDispatchAttentionPassOptions dispatch;
+    dispatch.report = options.dispatchReport;
+    dispatch.chip = options.chip;
+    pm.addPass(createGPUDispatchAttentionPass(dispatch));
+  }
   if (options.matmul == GPUMatmul::CuBLASLt) {
     // The seeds' kernel-dispatch policy: matmul → bias → activation chains
     // become one cuBLASLt call with the epilogue, and so do the two
@@ -78,8 +89,8 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  if (options.matmul == GPUMatmul::CuBLASLt)
-    pm.addPass(createGPUCallCuBLASLtPass());
+  if (flash || options.matmul == GPUMatmul::CuBLASLt)
+    pm.addPass(createGPUCallRuntimeKernelsPass());
 
   pm.addNestedPass<func::FuncOp>(createGPUInlineSplatConstantsPass());
   GPUMapLinalgPassOptions map;

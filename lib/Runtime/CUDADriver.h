@@ -8,8 +8,8 @@
 //
 // Internal to the runtime library: the driver entry points (opened with
 // dlopen, C types spelled here), error recording and the stream the caller
-// set, shared by the mgpu* functions (CUDARuntime.cpp) and the cuBLASLt
-// calls (CUBLASLt.cpp).
+// set, shared by the mgpu* functions (CUDARuntime.cpp), the cuBLASLt
+// calls (CUBLASLt.cpp) and the flash-attention launches (FlashAttention.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +36,7 @@ struct Driver {
   CUresult (*cuModuleLoadData)(Handle *, const void *);
   CUresult (*cuModuleUnload)(Handle);
   CUresult (*cuModuleGetFunction)(Handle *, Handle, const char *);
+  CUresult (*cuFuncSetAttribute)(Handle, int, int);
   CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, Handle, void **,
                              void **);

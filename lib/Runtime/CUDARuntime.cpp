@@ -69,6 +69,7 @@ const Driver *driver() {
     bind(d.cuModuleLoadData, "cuModuleLoadData");
     bind(d.cuModuleUnload, "cuModuleUnload");
     bind(d.cuModuleGetFunction, "cuModuleGetFunction");
+    bind(d.cuFuncSetAttribute, "cuFuncSetAttribute");
     bind(d.cuLaunchKernel, "cuLaunchKernel");
     bind(d.cuStreamCreate, "cuStreamCreate");
     bind(d.cuStreamDestroy, "cuStreamDestroy_v2");

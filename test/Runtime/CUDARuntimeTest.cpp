@@ -50,6 +50,21 @@ void gemm(int32_t type, int32_t epilogue, int32_t transA, int32_t transB,
                     bias, c);
 }
 
+/// An attention as dispatched code calls it, on pointers that name the
+/// operands.
+void attention(int32_t type, int32_t mask, int64_t batch, int64_t heads,
+               int64_t kvHeads, int64_t seq, int64_t headDim, int64_t window,
+               float scale) {
+  rlxFlashAttention(type, mask, batch, heads, kvHeads, seq, seq, headDim,
+                    window, scale, reinterpret_cast<void *>(0x7100),
+                    reinterpret_cast<void *>(0x7200),
+                    reinterpret_cast<void *>(0x7300),
+                    reinterpret_cast<void *>(0x7400));
+  const char *error = rlxCudaGetLastError();
+  printf("attention error: %s\n", error ? error : "none");
+  rlxCudaClearError();
+}
+
 /// What an entry point of one kernel does: stream, temporary, launch,
 /// free, wait, destroy.
 void entryPoint(intptr_t gridX) {
@@ -90,6 +105,32 @@ int main(int argc, char **argv) {
     gemm(RLX_CUBLASLT_F32, RLX_CUBLASLT_BIAS, 0, 0, 1, "fail");
   } else if (!strcmp(scenario, "gemm-bad-type")) {
     gemm(7, RLX_CUBLASLT_BIAS, 0, 0, 1);
+  } else if (!strcmp(scenario, "flash")) {
+    rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 2, 8, 2,
+              300, 128, 0, 0.125f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 2, 8, 2,
+              300, 128, 0, 0.125f);
+    attention(RLX_FLASH_ATTENTION_F16, RLX_FLASH_ATTENTION_SLIDING_WINDOW, 3,
+              4, 4, 128, 64, 32, 0.1f);
+  } else if (!strcmp(scenario, "flash-own-stream")) {
+    attention(RLX_FLASH_ATTENTION_F16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
+              64, 0, 0.125f);
+  } else if (!strcmp(scenario, "flash-errors")) {
+    attention(2, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64, 64, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, 3, 1, 2, 1, 64, 64, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
+              96, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 6, 4, 64,
+              64, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 70000, 2, 1,
+              64, 64, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1,
+              int64_t(1) << 31, 64, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_SLIDING_WINDOW, 1,
+              2, 1, 64, 64, 0, 1.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 1, 2, 1, 64,
+              64, 0, 0.0f);
   } else if (!strcmp(scenario, "no-driver")) {
     void *stream = mgpuStreamCreate();
     printf("stream %p\n", stream);

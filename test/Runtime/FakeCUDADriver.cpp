@@ -10,7 +10,8 @@
 // the entry points librlx_cuda_runtime looks up, each appending one line
 // to a log the test reads back. A launch with gridX == 0 fails with
 // CUDA_ERROR_INVALID_VALUE (1), as the real driver's does; event timings
-// come from $FAKE_CUDA_ELAPSED.
+// come from $FAKE_CUDA_ELAPSED; $FAKE_CUDA_PARAM_WORDS logs the first
+// parameter's bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +53,15 @@ int cuCtxSetCurrent(void *) {
   return 0;
 }
 int cuModuleLoadData(void **module, const void *image) {
-  log("cuModuleLoadData %s", static_cast<const char *>(image));
+  // A binary image (a fatbin, say) by its first word, text as it is.
+  const unsigned char *bytes = static_cast<const unsigned char *>(image);
+  bool text = true;
+  for (int i = 0; i < 4 && bytes[i]; ++i)
+    text &= bytes[i] >= 0x20 && bytes[i] <= 0x7e;
+  if (!text)
+    log("cuModuleLoadData <binary %08x>", *static_cast<const unsigned *>(image));
+  else
+    log("cuModuleLoadData %s", static_cast<const char *>(image));
   *module = newHandle();
   return 0;
 }
@@ -62,12 +71,27 @@ int cuModuleGetFunction(void **function, void *, const char *name) {
   *function = newHandle();
   return 0;
 }
+int cuFuncSetAttribute(void *, int attribute, int value) {
+  log("cuFuncSetAttribute %d %d", attribute, value);
+  return 0;
+}
 int cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                    unsigned by, unsigned bz, unsigned smem, void *stream,
                    void **params, void **) {
   log("cuLaunchKernel grid %u %u %u block %u %u %u smem %u stream %p "
       "param0 %d",
       gx, gy, gz, bx, by, bz, smem, stream, *static_cast<int *>(params[0]));
+  // $FAKE_CUDA_PARAM_WORDS: that many 32-bit words of the first parameter.
+  if (const char *words = getenv("FAKE_CUDA_PARAM_WORDS")) {
+    std::string line = "param0 words";
+    const unsigned *param = static_cast<const unsigned *>(params[0]);
+    for (int i = 0, e = atoi(words); i < e; ++i) {
+      char word[16];
+      snprintf(word, sizeof(word), " %08x", param[i]);
+      line += word;
+    }
+    log("%s", line.c_str());
+  }
   return gx == 0 ? 1 : 0;
 }
 int cuStreamCreate(void **stream, unsigned) {

@@ -8,7 +8,8 @@
 //
 // rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas]
 //             [--target=cuda [--chip=sm_90] [--cuda-toolkit=DIR]
-//             [--gpu-matmul=cublaslt|generated] [--dispatch-report]
+//             [--gpu-matmul=cublaslt|generated]
+//             [--gpu-attention=flash|decomposed] [--dispatch-report]
 //             [--cuda-options='block-size=128 fast-math=false']]
 //
 // Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
@@ -86,10 +87,21 @@ static cl::opt<rlx::GPUMatmul> gpuMatmul(
                           "matmul=cublaslt)"),
                clEnumValN(rlx::GPUMatmul::Generated, "generated",
                           "always a generated kernel")));
+static cl::opt<rlx::GPUAttention> gpuAttention(
+    "gpu-attention", cl::desc("Where attention runs with --target=cuda"),
+    cl::init(rlx::GPUAttention::Flash),
+    cl::values(clEnumValN(rlx::GPUAttention::Flash, "flash",
+                          "the runtime's flash-attention kernel where it "
+                          "takes the attention (rlx-cuda-pipeline "
+                          "attention=flash)"),
+               clEnumValN(rlx::GPUAttention::Decomposed, "decomposed",
+                          "matmuls around a softmax where unmasked, else a "
+                          "generated kernel")));
 static cl::opt<bool> dispatchReport(
     "dispatch-report",
-    cl::desc("With --target=cuda, remark on each matmul: cuBLASLt or a "
-             "generated kernel, and why"),
+    cl::desc("With --target=cuda, remark on each matmul and attention: a "
+             "runtime kernel (cuBLASLt, flash attention) or a generated "
+             "one, and why"),
     cl::init(false));
 static cl::opt<std::string>
     cudaOptions("cuda-options",
@@ -275,8 +287,15 @@ int main(int argc, char **argv) {
     }
     options.chip = chip;
     options.toolkit = cudaToolkit;
-    options.matmul = gpuMatmul;
-    options.dispatchReport = dispatchReport;
+    // The dispatch flags override --cuda-options only where given, so
+    // that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
+    // RLX_CUDA_OPTIONS) selects too.
+    if (gpuMatmul.getNumOccurrences())
+      options.matmul = gpuMatmul;
+    if (gpuAttention.getNumOccurrences())
+      options.attention = gpuAttention;
+    if (dispatchReport.getNumOccurrences())
+      options.dispatchReport = dispatchReport;
     rlx::buildCUDAPipeline(pm, options);
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;

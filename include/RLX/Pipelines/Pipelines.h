@@ -62,6 +62,9 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 /// policy).
 enum class GPUMatmul { CuBLASLt, Generated };
 
+/// Where --rlx-cuda-pipeline runs attention.
+enum class GPUAttention { Flash, Decomposed };
+
 struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("GPU architecture, e.g. sm_90"),
@@ -88,10 +91,23 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
                      "takes the matmul, a generated kernel elsewhere"),
           clEnumValN(GPUMatmul::Generated, "generated",
                      "always a generated kernel"))};
+  PassOptions::Option<GPUAttention> attention{
+      *this, "attention",
+      llvm::cl::desc("Where attention runs on the GPU"),
+      llvm::cl::init(GPUAttention::Flash),
+      llvm::cl::values(
+          clEnumValN(GPUAttention::Flash, "flash",
+                     "the runtime's flash-attention kernel where it takes "
+                     "the attention, else as with decomposed"),
+          clEnumValN(GPUAttention::Decomposed, "decomposed",
+                     "unmasked attention as cuBLASLt matmuls around a "
+                     "softmax (with matmul=cublaslt), the rest a generated "
+                     "kernel"))};
   PassOptions::Option<bool> dispatchReport{
       *this, "dispatch-report",
-      llvm::cl::desc("Remark on each matmul: cuBLASLt or a generated "
-                     "kernel, and why"),
+      llvm::cl::desc("Remark on each matmul and attention: a runtime kernel "
+                     "(cuBLASLt, flash attention) or a generated one, and "
+                     "why"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> warpRows{
       *this, "warp-rows",

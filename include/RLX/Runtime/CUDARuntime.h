@@ -23,6 +23,9 @@
 // rlxCublasLtMatmul, which opens libcublasLt.so.13 (or .12, or
 // $RLX_CUBLASLT) at its first call; programs need no link-time cuBLAS.
 //
+// Attention that --rlx-cuda-pipeline dispatches to the fused kernel calls
+// rlxFlashAttention, whose kernels nvcc compiled into this library.
+//
 // Errors: a failing driver call is reported on stderr and recorded; the
 // first one since the last rlxCudaClearError() is rlxCudaGetLastError().
 //
@@ -70,6 +73,39 @@ void rlxCublasLtMatmul(int32_t type, int32_t epilogue, int32_t transA,
                        int32_t transB, int64_t batch, int64_t m, int64_t n,
                        int64_t k, const void *a, const void *b,
                        const void *bias, void *c);
+
+/* What rlxFlashAttention computes on: its operands' element type. */
+enum RlxFlashAttentionType { RLX_FLASH_ATTENTION_BF16 = 0,
+                             RLX_FLASH_ATTENTION_F16 = 1 };
+/* Which keys a query row sees (rlx.attention's mask kinds without a mask
+   operand). */
+enum RlxFlashAttentionMask {
+  RLX_FLASH_ATTENTION_NONE = 0,
+  RLX_FLASH_ATTENTION_CAUSAL = 1,
+  RLX_FLASH_ATTENTION_SLIDING_WINDOW = 2
+};
+
+/* o = softmax(scale q k^T + mask) v per batch and query head, as
+   rlx.attention: row-major, contiguous buffers of `type`, q and o
+   [batch, heads, seqQ, headDim], k and v [batch, kvHeads, seqK, headDim];
+   query head h reads key/value head h / (heads / kvHeads). With a causal
+   mask query row i sees key j <= i + seqK - seqQ; with a sliding window
+   also only j > i + seqK - seqQ - window (`window` is ignored otherwise). A
+   row that sees no key is zero. Scores and the softmax are f32, the
+   probabilities are rounded to `type` for the second product. One fused
+   kernel per mask kind (FlashAttention.cu, embedded in this library as
+   sm_90a code: H100/H200):
+   headDim 64 or 128, heads a multiple of kvHeads, batch and heads at most
+   65535, sizes within int32, scale positive; anything else is recorded as
+   an error and nothing is launched.
+   Runs on the stream set by rlxCudaSetStream, else on the legacy default
+   stream and waits for it. $RLX_FLASH_ATTENTION_MODULE, if set, names a
+   module file (cubin, fatbin or PTX) loaded instead of the embedded one. */
+void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
+                       int64_t heads, int64_t kvHeads, int64_t seqQ,
+                       int64_t seqK, int64_t headDim, int64_t window,
+                       float scale, const void *q, const void *k,
+                       const void *v, void *o);
 
 /* The functions upstream's gpu-to-llvm lowering calls. */
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);

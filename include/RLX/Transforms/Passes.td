@@ -184,16 +184,21 @@ def CPUApproximateMathPass
                            "::mlir::vector::VectorDialect"];
 }
 
-def GPUCallCuBLASLtPass
-    : Pass<"rlx-gpu-call-cublaslt", "::mlir::ModuleOp"> {
-  let summary = "Call rlxCublasLtMatmul for the matmuls outlined for cuBLASLt";
+def GPUCallRuntimeKernelsPass
+    : Pass<"rlx-gpu-call-runtime-kernels", "::mlir::ModuleOp"> {
+  let summary = "Call the CUDA runtime's kernels for the ops outlined for them";
   let description = [{
     After bufferization (results as out-parameters), replaces each call of
-    a function that `rlx-gpu-dispatch-matmul` outlined (tagged
-    `rlx.cublaslt`) by a call of the CUDA runtime's `rlxCublasLtMatmul`
-    (`RLX/Runtime/CUDARuntime.h`) with the element type, the epilogue, the
-    problem's sizes and the buffers' addresses, and erases the tagged
-    functions. The runtime runs cuBLASLt on the entry point's stream.
+    a function that `rlx-gpu-dispatch-matmul` or `rlx-gpu-dispatch-attention`
+    outlined by a call of the CUDA runtime (`RLX/Runtime/CUDARuntime.h`) on
+    the buffers' addresses, and erases the tagged functions:
+    - `rlx.cublaslt`: `rlxCublasLtMatmul` with the element type, the
+      epilogue, the transposes and the problem's sizes;
+    - `rlx.flash_attention`: `rlxFlashAttention` with the element type, the
+      mask, the sizes, the window and the scale.
+    The runtime runs them on the entry point's stream. Where the call's
+    result temporary is only copied to an out-parameter, the call writes
+    the out-parameter instead.
 
     ```mlir
     call @rlx_cublaslt_matmul(%x, %w, %b, %y)
@@ -202,6 +207,12 @@ def GPUCallCuBLASLtPass
     // becomes (%px ... the buffers' addresses as !llvm.ptr)
     call @rlxCublasLtMatmul(%f32, %gelu_bias, %false, %false, %c1, %c64,
                             %c16, %c32, %px, %pw, %pb, %py) : (...) -> ()
+    call @rlx_flash_attention(%q, %k, %v, %o) : (memref<2x8x256x64xbf16>,
+        memref<2x2x256x64xbf16>, memref<2x2x256x64xbf16>,
+        memref<2x8x256x64xbf16>) -> ()
+    // becomes
+    call @rlxFlashAttention(%bf16, %causal, %c2, %c8, %c2, %c256, %c256,
+                            %c64, %c0, %scale, %pq, %pk, %pv, %po)
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -25,6 +25,7 @@
 
 #include "RLX/Dialect/MIR/IR/AccumulatorType.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/GPUDispatch.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -116,6 +117,9 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AttentionOp op,
                                 PatternRewriter &rewriter) const override {
+    // The flash kernel computes it (rlx-gpu-dispatch-attention).
+    if (isInRuntimeKernelFunction(op))
+      return rewriter.notifyMatchFailure(op, "outlined for a runtime kernel");
     MaskKind kind = op.getMask();
     // A custom mask or bias tensor stays one op (and one kernel).
     if (op.getAttnMask() ||

@@ -8,20 +8,19 @@
 //
 // The seeds' kernel-dispatch policy on the GPU: each matmul that cuBLASLt
 // computes (with its bias and activation as the epilogue) is outlined into
-// a private function tagged `rlx.cublaslt`, which bufferizes like any other
-// function; after bufferization, rlx-gpu-call-cublaslt replaces the calls
-// by calls to the runtime's rlxCublasLtMatmul. Outlining at the MIR level
+// a private function tagged `rlx.cublaslt` (GPUDispatch.h), which
+// bufferizes like any other function; after bufferization,
+// rlx-gpu-call-runtime-kernels replaces the calls by calls to the runtime's
+// rlxCublasLtMatmul. Outlining at the MIR level
 // keeps the bias and activation visible, which the linalg lowering expands.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/GPUDispatch.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace rlx {
@@ -34,9 +33,6 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 namespace {
-
-/// The attribute of an outlined function: the problem it computes.
-constexpr StringLiteral kTag = "rlx.cublaslt";
 
 /// A matmul as cuBLASLt computes it: `batch` row-major products of
 /// m x k and k x n, with an epilogue; `after` is an activation cuBLASLt
@@ -143,7 +139,7 @@ struct GPUDispatchMatmulPass
     module.walk([&](Operation *op) {
       auto fn = op->getParentOfType<func::FuncOp>();
       if (isa<MatmulOp, FusedMatmulBiasActOp>(op) && fn &&
-          !fn->hasAttr(kTag))
+          !isInRuntimeKernelFunction(op))
         ops.push_back(op);
     });
     SymbolTable symbols(module);
@@ -172,15 +168,7 @@ struct GPUDispatchMatmulPass
   /// Moves `op` (its activation left out when cuBLASLt lacks it) into a
   /// private function tagged with the problem, called in its place.
   void outline(Operation *op, const LibraryMatmul &mm, SymbolTable &symbols) {
-    MLIRContext *ctx = op->getContext();
-    Location loc = op->getLoc();
     OpBuilder b(op);
-    SmallVector<Value> args(op->getOperands());
-    Type resultType = op->getResult(0).getType();
-    auto fn = func::FuncOp::create(
-        loc, "rlx_cublaslt_matmul",
-        FunctionType::get(ctx, ValueRange(args).getTypes(), resultType));
-    fn.setPrivate();
     NamedAttribute problem[] = {
         b.getNamedAttr("epilogue", b.getStringAttr(mm.epilogue)),
         b.getNamedAttr("transpose_a", b.getBoolAttr(mm.transposeA)),
@@ -189,23 +177,16 @@ struct GPUDispatchMatmulPass
         b.getNamedAttr("m", b.getI64IntegerAttr(mm.m)),
         b.getNamedAttr("n", b.getI64IntegerAttr(mm.n)),
         b.getNamedAttr("k", b.getI64IntegerAttr(mm.k))};
-    fn->setAttr(kTag, b.getDictionaryAttr(problem));
-    // Inserted before the caller, renamed to be unique.
-    symbols.insert(fn, Block::iterator(op->getParentOfType<func::FuncOp>()));
-
-    Block *body = fn.addEntryBlock();
-    OpBuilder inner = OpBuilder::atBlockBegin(body);
-    IRMapping map;
-    map.map(op->getOperands(), body->getArguments());
-    Operation *clone = inner.clone(*op, map);
-    if (mm.after != Activation::None)
+    Operation *clone;
+    func::CallOp call = outlineForRuntimeKernel(
+        op, "rlx_cublaslt_matmul", kCuBLASLtTag,
+        b.getDictionaryAttr(problem), symbols, clone);
+    Value result = call.getResult(0);
+    if (mm.after != Activation::None) {
       cast<FusedMatmulBiasActOp>(clone).setActivation(Activation::None);
-    func::ReturnOp::create(inner, loc, clone->getResults());
-
-    Value result =
-        func::CallOp::create(b, loc, fn, args).getResult(0);
-    if (mm.after != Activation::None)
-      result = buildActivation(b, loc, result, mm.after);
+      b.setInsertionPointAfter(call);
+      result = buildActivation(b, op->getLoc(), result, mm.after);
+    }
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
   }

@@ -303,7 +303,8 @@ def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
     is a `linalg.generic` on the scores that selects -inf from the row and
     key indices (no mask tensor); it is decomposed only where there are at
     least as many keys as queries, so that every row sees a key. Attention
-    with a mask or bias tensor is left as it is.
+    with a mask or bias tensor is left as it is, and so is attention in a
+    function outlined for a runtime kernel (`rlx-gpu-dispatch-attention`).
 
     ```mlir
     %a = rlx.attention %q, %k, %v mask = none : T, T, T
@@ -594,6 +595,51 @@ def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def GPUDispatchAttentionPass
+    : Pass<"rlx-gpu-dispatch-attention", "::mlir::ModuleOp"> {
+  let summary = "Outline attention that the flash-attention kernel computes, "
+                "for the GPU";
+  let description = [{
+    The seeds' kernel-dispatch policy for attention on the GPU: each
+    `rlx.attention` that the CUDA runtime's fused flash-attention kernel
+    computes moves into a private function of its own, tagged
+    `rlx.flash_attention` with the problem (`mask`, `window`, `scale`, and
+    the sizes `batch`, `heads`, `kv_heads`, `seq_q`, `seq_k`, `head_dim`),
+    called in its place; after bufferization `rlx-gpu-call-runtime-kernels`
+    calls the runtime's `rlxFlashAttention` instead. The kernel applies
+    causal and sliding-window masks without a mask tensor and reads
+    grouped-query key/value heads as they are.
+
+    Taken: bf16 and f16, static shapes, head dim 64 or 128 (values too),
+    mask `none`, `causal` or `sliding_window` (no `attn_mask` operand),
+    heads a multiple of key/value heads, batch and heads at most 65535, a
+    positive scale, and only for `chip` sm_90 (the kernel is sm_90a code).
+    Other attention stays (for `rlx-decompose-attention` or the generated
+    lowering). With `report`, each attention gets a remark saying where it
+    went and why.
+
+    ```mlir
+    %o = rlx.attention %q, %k, %v mask = causal : tensor<2x8x256x64xbf16>,
+        tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>
+    // becomes
+    %o = call @rlx_flash_attention(%q, %k, %v) : (...) -> tensor<2x8x256x64xbf16>
+    func.func private @rlx_flash_attention(...) attributes {
+        rlx.flash_attention = {batch = 2, heads = 8, kv_heads = 2,
+        seq_q = 256, seq_k = 256, head_dim = 64, mask = "causal",
+        window = 0, scale = 0.125 : f32}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Remark on each attention: the flash kernel (with the problem) "
+           "or not (with the reason)">,
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "The GPU the program is compiled for (the kernel runs on sm_90)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::rlx::RLXDialect"];
+}
+
 def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> {
   let summary = "Outline matmuls that cuBLASLt computes, for the GPU";
   let description = [{
@@ -602,7 +648,7 @@ def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> 
     that cuBLASLt computes moves into a private function of its own, tagged
     `rlx.cublaslt` with the problem (`batch` products of `m` x `k` and
     `k` x `n`, the transposes, the `epilogue`), called in its place; after
-    bufferization `rlx-gpu-call-cublaslt` calls the runtime's
+    bufferization `rlx-gpu-call-runtime-kernels` calls the runtime's
     `rlxCublasLtMatmul` instead. The bias and the ReLU or tanh-approximated
     GELU become cuBLASLt's epilogue (`bias`, `relu`, `relu_bias`, `gelu`,
     `gelu_bias`); another activation (the exact GELU, SiLU, sigmoid, tanh)

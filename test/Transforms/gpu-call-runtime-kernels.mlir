@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s -split-input-file --rlx-gpu-call-cublaslt --cse -verify-diagnostics | FileCheck %s
+// RUN: rlx-opt %s -split-input-file --rlx-gpu-call-runtime-kernels --cse -verify-diagnostics | FileCheck %s
 
 // A call of an outlined matmul on buffers becomes rlxCublasLtMatmul on
 // their addresses: bf16 (1), GELU_BIAS (5), no transposes, 1 x 64x16x32.
@@ -60,7 +60,7 @@ func.func @batched(%x: memref<6x8x4xf32>, %w: memref<6x2x4xf32>, %y: memref<6x8x
 func.func private @rlx_cublaslt_matmul(%x: memref<4x8xf64>, %w: memref<8x2xf64>, %y: memref<4x2xf64>)
     attributes {rlx.cublaslt = {batch = 1 : i64, epilogue = "none", k = 8 : i64, m = 4 : i64, n = 2 : i64, transpose_a = false, transpose_b = false}}
 func.func @f64(%x: memref<4x8xf64>, %w: memref<8x2xf64>, %y: memref<4x2xf64>) {
-  // expected-error @below {{rlx-gpu-call-cublaslt: no cuBLASLt matmul for 'f64' and epilogue "none"}}
+  // expected-error @below {{rlx-gpu-call-runtime-kernels: no cuBLASLt matmul for 'f64' and epilogue "none"}}
   call @rlx_cublaslt_matmul(%x, %w, %y) : (memref<4x8xf64>, memref<8x2xf64>, memref<4x2xf64>) -> ()
   return
 }
@@ -71,7 +71,7 @@ func.func @f64(%x: memref<4x8xf64>, %w: memref<8x2xf64>, %y: memref<4x2xf64>) {
 func.func private @rlx_cublaslt_matmul(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4x2xf32>
     attributes {rlx.cublaslt = {batch = 1 : i64, epilogue = "none", k = 8 : i64, m = 4 : i64, n = 2 : i64, transpose_a = false, transpose_b = false}}
 func.func @tensors(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
-  // expected-error @below {{rlx-gpu-call-cublaslt: expects a call on buffers with the result as out-parameter}}
+  // expected-error @below {{rlx-gpu-call-runtime-kernels: expects a call on buffers with the result as out-parameter}}
   %y = call @rlx_cublaslt_matmul(%x, %w) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
   return %y : tensor<4x2xf32>
 }
@@ -113,5 +113,76 @@ func.func @result_reread(%x: memref<4x8xf32>, %w: memref<8x2xf32>, %y: memref<4x
   memref.copy %t, %y : memref<4x2xf32> to memref<4x2xf32>
   memref.copy %t, %z : memref<4x2xf32> to memref<4x2xf32>
   memref.dealloc %t : memref<4x2xf32>
+  return
+}
+
+// -----
+
+// A call of an outlined attention becomes rlxFlashAttention on the
+// addresses, writing the out-parameter its temporary was copied to: bf16
+// (0), causal (1), batch 2, 8 heads over 2 kv heads, 300 rows of head dim
+// 64, no window, scale 0.125.
+// CHECK:       func.func private @rlxFlashAttention(i32, i32, i64, i64, i64, i64, i64, i64, i64, f32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK-NOT:   @rlx_flash_attention
+// CHECK-LABEL: func.func @flash_causal_gqa(
+// CHECK-SAME:      %[[Q:.*]]: memref<2x8x300x64xbf16>, %[[K:.*]]: memref<2x2x300x64xbf16>, %[[V:.*]]: memref<2x2x300x64xbf16>, %[[O:.*]]: memref<2x8x300x64xbf16>)
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.extract_aligned_pointer_as_index %[[Q]]
+// CHECK-NEXT:    arith.index_cast
+// CHECK-NEXT:    %[[QP:.*]] = llvm.inttoptr
+// CHECK-NEXT:    memref.extract_aligned_pointer_as_index %[[K]]
+// CHECK-NEXT:    arith.index_cast
+// CHECK-NEXT:    %[[KP:.*]] = llvm.inttoptr
+// CHECK-NEXT:    memref.extract_aligned_pointer_as_index %[[V]]
+// CHECK-NEXT:    arith.index_cast
+// CHECK-NEXT:    %[[VP:.*]] = llvm.inttoptr
+// CHECK-NEXT:    memref.extract_aligned_pointer_as_index %[[O]]
+// CHECK-NEXT:    arith.index_cast
+// CHECK-NEXT:    %[[OP:.*]] = llvm.inttoptr
+// CHECK-DAG:     %[[BF16:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[CAUSAL:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK-DAG:     %[[EIGHT:.*]] = arith.constant 8 : i64
+// CHECK-DAG:     %[[SEQ:.*]] = arith.constant 300 : i64
+// CHECK-DAG:     %[[D:.*]] = arith.constant 64 : i64
+// CHECK-DAG:     %[[WINDOW:.*]] = arith.constant 0 : i64
+// CHECK-DAG:     %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK:         call @rlxFlashAttention(%[[BF16]], %[[CAUSAL]], %[[TWO]], %[[EIGHT]], %[[TWO]], %[[SEQ]], %[[SEQ]], %[[D]], %[[WINDOW]], %[[SCALE]], %[[QP]], %[[KP]], %[[VP]], %[[OP]])
+// CHECK-NEXT:    return
+func.func private @rlx_flash_attention(%q: memref<2x8x300x64xbf16>, %k: memref<2x2x300x64xbf16>, %v: memref<2x2x300x64xbf16>, %o: memref<2x8x300x64xbf16>)
+    attributes {rlx.flash_attention = {batch = 2 : i64, head_dim = 64 : i64, heads = 8 : i64, kv_heads = 2 : i64, mask = "causal", scale = 1.250000e-01 : f32, seq_k = 300 : i64, seq_q = 300 : i64, window = 0 : i64}}
+func.func @flash_causal_gqa(%q: memref<2x8x300x64xbf16>, %k: memref<2x2x300x64xbf16>, %v: memref<2x2x300x64xbf16>, %o: memref<2x8x300x64xbf16>) {
+  %t = memref.alloc() : memref<2x8x300x64xbf16>
+  call @rlx_flash_attention(%q, %k, %v, %t) : (memref<2x8x300x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>, memref<2x8x300x64xbf16>) -> ()
+  memref.copy %t, %o : memref<2x8x300x64xbf16> to memref<2x8x300x64xbf16>
+  memref.dealloc %t : memref<2x8x300x64xbf16>
+  return
+}
+
+// -----
+
+// f16 (1) sliding window (2) of 32 keys.
+// CHECK-LABEL: func.func @flash_sliding_window(
+// CHECK-DAG:     %[[F16:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[SW:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[WINDOW:.*]] = arith.constant 32 : i64
+// CHECK-DAG:     %[[SCALE:.*]] = arith.constant 1.000000e-01 : f32
+// CHECK:         call @rlxFlashAttention(%[[F16]], %[[SW]], {{.*}}, %[[WINDOW]], %[[SCALE]],
+func.func private @rlx_flash_attention(%q: memref<1x4x64x128xf16>, %k: memref<1x4x192x128xf16>, %v: memref<1x4x192x128xf16>, %o: memref<1x4x64x128xf16>)
+    attributes {rlx.flash_attention = {batch = 1 : i64, head_dim = 128 : i64, heads = 4 : i64, kv_heads = 4 : i64, mask = "sliding_window", scale = 1.000000e-01 : f32, seq_k = 192 : i64, seq_q = 64 : i64, window = 32 : i64}}
+func.func @flash_sliding_window(%q: memref<1x4x64x128xf16>, %k: memref<1x4x192x128xf16>, %v: memref<1x4x192x128xf16>, %o: memref<1x4x64x128xf16>) {
+  call @rlx_flash_attention(%q, %k, %v, %o) : (memref<1x4x64x128xf16>, memref<1x4x192x128xf16>, memref<1x4x192x128xf16>, memref<1x4x64x128xf16>) -> ()
+  return
+}
+
+// -----
+
+// A tagged attention on f32 (the dispatch never outlines those) is an
+// error.
+func.func private @rlx_flash_attention(%q: memref<1x4x64x64xf32>, %k: memref<1x4x64x64xf32>, %v: memref<1x4x64x64xf32>, %o: memref<1x4x64x64xf32>)
+    attributes {rlx.flash_attention = {batch = 1 : i64, head_dim = 64 : i64, heads = 4 : i64, kv_heads = 4 : i64, mask = "causal", scale = 1.250000e-01 : f32, seq_k = 64 : i64, seq_q = 64 : i64, window = 0 : i64}}
+func.func @flash_f32(%q: memref<1x4x64x64xf32>, %k: memref<1x4x64x64xf32>, %v: memref<1x4x64x64xf32>, %o: memref<1x4x64x64xf32>) {
+  // expected-error @below {{rlx-gpu-call-runtime-kernels: no flash attention for 'f32' and mask "causal"}}
+  call @rlx_flash_attention(%q, %k, %v, %o) : (memref<1x4x64x64xf32>, memref<1x4x64x64xf32>, memref<1x4x64x64xf32>, memref<1x4x64x64xf32>) -> ()
   return
 }

@@ -1,0 +1,51 @@
+//===- GPUDispatch.h - ops outlined for runtime kernels ---------*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The seeds' kernel-dispatch policy on the GPU in two steps: an op that a
+// kernel of the CUDA runtime computes (cuBLASLt's matmuls, the flash-
+// attention kernel) moves into a private function tagged with the problem,
+// which bufferizes like any other function (rlx-gpu-dispatch-matmul,
+// rlx-gpu-dispatch-attention); after bufferization
+// rlx-gpu-call-runtime-kernels turns its calls into runtime calls. The
+// tags and the outlining are shared here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_MIR_TRANSFORMS_GPUDISPATCH_H
+#define RLX_DIALECT_MIR_TRANSFORMS_GPUDISPATCH_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+namespace rlx {
+
+/// The tag (a dictionary of the problem) of a function outlined for
+/// rlxCublasLtMatmul.
+constexpr llvm::StringLiteral kCuBLASLtTag = "rlx.cublaslt";
+/// The tag of a function outlined for rlxFlashAttention.
+constexpr llvm::StringLiteral kFlashAttentionTag = "rlx.flash_attention";
+
+/// Whether `op` is in a function outlined for a runtime kernel (whose body
+/// only stands for the kernel: no pass needs to rewrite it).
+bool isInRuntimeKernelFunction(Operation *op);
+
+/// Clones `op` into a new private function named `name` (made unique in
+/// `symbols`) with `op`'s operands as arguments, returning its result,
+/// tagged `tag` = `problem` and inserted before `op`'s function, and
+/// creates a call of it before `op`. Returns the call; `op` stays (its
+/// uses are the caller's to replace), `clone` is set to the copy.
+func::CallOp outlineForRuntimeKernel(Operation *op, StringRef name,
+                                     StringRef tag, DictionaryAttr problem,
+                                     SymbolTable &symbols, Operation *&clone);
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_DIALECT_MIR_TRANSFORMS_GPUDISPATCH_H

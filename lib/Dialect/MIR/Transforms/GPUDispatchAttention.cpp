@@ -1,0 +1,172 @@
+//===- GPUDispatchAttention.cpp - attention to the flash kernel ----------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The seeds' kernel-dispatch policy for attention on the GPU: each
+// rlx.attention that the CUDA runtime's flash-attention kernel computes
+// (FlashAttentionKernel.h) is outlined into a private function tagged
+// `rlx.flash_attention` (GPUDispatch.h); after bufferization,
+// rlx-gpu-call-runtime-kernels calls rlxFlashAttention instead. The
+// others stay for rlx-decompose-attention or the generated lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/GPUDispatch.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_GPUDISPATCHATTENTIONPASS
+#include "RLX/Dialect/MIR/Transforms/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// The kernel's launch grid bounds batch and heads (grid z and y).
+constexpr int64_t kMaxGridYZ = 65535;
+
+/// An attention as the flash kernel computes it.
+struct FlashProblem {
+  int64_t batch, heads, kvHeads, seqQ, seqK, headDim, window = 0;
+  double scale;
+};
+
+/// `op` as the kernel's problem, or the reason it is not one.
+FailureOr<FlashProblem> match(AttentionOp op, std::string &reason) {
+  llvm::raw_string_ostream os(reason);
+  auto qt = cast<RankedTensorType>(op.getQuery().getType());
+  auto kt = cast<RankedTensorType>(op.getKey().getType());
+  auto vt = cast<RankedTensorType>(op.getValue().getType());
+  Type element = qt.getElementType();
+  if (!element.isBF16() && !element.isF16()) {
+    os << "element type " << element << "; the kernel takes bf16 and f16";
+    return failure();
+  }
+  if (op.getAttnMask() ||
+      (op.getMask() != MaskKind::None && op.getMask() != MaskKind::Causal &&
+       op.getMask() != MaskKind::SlidingWindow)) {
+    os << "mask " << stringifyMaskKind(op.getMask())
+       << "; the kernel takes none, causal and sliding_window";
+    return failure();
+  }
+  if (!qt.hasStaticShape() || !kt.hasStaticShape() || !vt.hasStaticShape()) {
+    reason = "dynamic shape";
+    return failure();
+  }
+  FlashProblem p;
+  p.batch = qt.getDimSize(0);
+  p.heads = qt.getDimSize(1);
+  p.seqQ = qt.getDimSize(2);
+  p.headDim = qt.getDimSize(3);
+  p.kvHeads = kt.getDimSize(1);
+  p.seqK = kt.getDimSize(2);
+  if (vt.getDimSize(3) != p.headDim || (p.headDim != 64 && p.headDim != 128)) {
+    os << "head dim " << p.headDim << " (values " << vt.getDimSize(3)
+       << "); the kernel takes 64 and 128 for both";
+    return failure();
+  }
+  if (p.kvHeads == 0 || p.heads % p.kvHeads) {
+    os << p.heads << " heads over " << p.kvHeads << " key/value heads";
+    return failure();
+  }
+  if (p.batch * p.heads * p.seqQ * p.seqK == 0) {
+    reason = "an empty attention";
+    return failure();
+  }
+  if (p.batch > kMaxGridYZ || p.heads > kMaxGridYZ || p.seqQ > INT32_MAX ||
+      p.seqK > INT32_MAX) {
+    reason = "sizes beyond the kernel's grid or int32";
+    return failure();
+  }
+  if (op.getMask() == MaskKind::SlidingWindow) {
+    p.window = *op.getWindow();
+    if (p.window > INT32_MAX) {
+      reason = "a window beyond int32";
+      return failure();
+    }
+  }
+  p.scale = op.getScale() ? op.getScale()->convertToDouble()
+                          : 1.0 / std::sqrt(double(p.headDim));
+  if (!(p.scale > 0)) {
+    os << "scale " << p.scale << "; the kernel takes a positive one";
+    return failure();
+  }
+  return p;
+}
+
+struct GPUDispatchAttentionPass
+    : rlx::impl::GPUDispatchAttentionPassBase<GPUDispatchAttentionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<AttentionOp> ops;
+    module.walk([&](AttentionOp op) {
+      if (op->getParentOfType<func::FuncOp>() && !isInRuntimeKernelFunction(op))
+        ops.push_back(op);
+    });
+    SymbolTable symbols(module);
+    // The runtime holds the kernel as sm_90a code alone (wgmma).
+    bool hopper = chip == "sm_90" || chip == "sm_90a";
+    for (AttentionOp op : ops) {
+      std::string reason;
+      FailureOr<FlashProblem> p = failure();
+      if (hopper)
+        p = match(op, reason);
+      else
+        reason = "chip " + chip + "; the kernel runs on sm_90";
+      if (failed(p)) {
+        if (report)
+          op.emitRemark() << "attention: no flash kernel (" << reason << ")";
+        continue;
+      }
+      if (report)
+        op.emitRemark() << "attention: flash kernel "
+                        << op.getQuery().getType().getElementType() << " "
+                        << stringifyMaskKind(op.getMask()) << " " << p->batch
+                        << "x" << p->heads << "x" << p->kvHeads << "x"
+                        << p->seqQ << "x" << p->seqK << "x" << p->headDim
+                        << " (batch x heads x kv heads x seq q x seq k x "
+                           "head dim)";
+      outline(op, *p, symbols);
+    }
+  }
+
+  /// Moves `op` into a private function tagged with the problem, called in
+  /// its place.
+  void outline(AttentionOp op, const FlashProblem &p, SymbolTable &symbols) {
+    OpBuilder b(op);
+    NamedAttribute problem[] = {
+        b.getNamedAttr("mask",
+                       b.getStringAttr(stringifyMaskKind(op.getMask()))),
+        b.getNamedAttr("window", b.getI64IntegerAttr(p.window)),
+        b.getNamedAttr("scale", b.getF32FloatAttr(p.scale)),
+        b.getNamedAttr("batch", b.getI64IntegerAttr(p.batch)),
+        b.getNamedAttr("heads", b.getI64IntegerAttr(p.heads)),
+        b.getNamedAttr("kv_heads", b.getI64IntegerAttr(p.kvHeads)),
+        b.getNamedAttr("seq_q", b.getI64IntegerAttr(p.seqQ)),
+        b.getNamedAttr("seq_k", b.getI64IntegerAttr(p.seqK)),
+        b.getNamedAttr("head_dim", b.getI64IntegerAttr(p.headDim))};
+    Operation *clone;
+    func::CallOp call =
+        outlineForRuntimeKernel(op, "rlx_flash_attention", kFlashAttentionTag,
+                                b.getDictionaryAttr(problem), symbols, clone);
+    op.getResult().replaceAllUsesWith(call.getResult(0));
+    op.erase();
+  }
+};
+
+} // namespace
