@@ -107,14 +107,34 @@ bool readsAsLastDim(AffineMap map, unsigned d) {
   return true;
 }
 
+/// True if in `type` a multiple of `lanes` elements along the last dim is
+/// as aligned as the buffer's base: the identity layout, or a strided view
+/// (a slice of the columns, a transpose's source) whose last stride is 1
+/// and whose offset and other strides are static multiples of `lanes`.
+bool alignsLanes(MemRefType type, int64_t lanes) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1 || ShapedType::isDynamic(offset) ||
+      offset % lanes != 0)
+    return false;
+  return llvm::all_of(ArrayRef(strides).drop_back(), [&](int64_t stride) {
+    return !ShapedType::isDynamic(stride) && stride % lanes == 0;
+  });
+}
+
 /// Lanes per thread along the innermost loop `d`: 16 bytes of the widest
 /// element among the operands that read `d`, if each has it as its
-/// contiguous last dim, its buffer has the identity layout (so a multiple
-/// of the lanes is a 16-byte aligned address) and the loop divides evenly.
-/// Operands that do not read `d` (a norm's f32 row statistics next to its
-/// bf16 row) are loaded once per thread and do not narrow the vectors.
+/// contiguous last dim, a multiple of the lanes in its buffer is a 16-byte
+/// aligned address (alignsLanes; buffers start 16-byte aligned) and the
+/// loop divides evenly. Operands that do not read `d` (a norm's f32 row
+/// statistics next to its bf16 row) are loaded once per thread and do not
+/// narrow the vectors.
 int64_t vectorLanes(linalg::GenericOp op, unsigned d, int64_t range) {
   int64_t widest = 0;
+  SmallVector<MemRefType> readers;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (!type)
@@ -125,14 +145,22 @@ int64_t vectorLanes(linalg::GenericOp op, unsigned d, int64_t range) {
     unsigned bits = type.getElementTypeBitWidth();
     if (bits % 8 || !type.getElementType().isIntOrFloat())
       return 1;
-    if (!type.getLayout().isIdentity() || !readsAsLastDim(map, d))
+    if (!readsAsLastDim(map, d))
       return 1;
     widest = std::max<int64_t>(widest, bits / 8);
+    readers.push_back(type);
   }
   if (widest == 0)
     return 1;
   int64_t lanes = kVectorBytes / widest;
-  return lanes > 1 && range % lanes == 0 ? lanes : 1;
+  if (lanes == 1 || range % lanes != 0)
+    return 1;
+  // Each reader loads `lanes` elements: their address must be a multiple
+  // of lanes elements from the buffer's base.
+  for (MemRefType type : readers)
+    if (!alignsLanes(type, lanes))
+      return 1;
+  return lanes;
 }
 
 /// Loads `operand` at `ivs` for `lanes` consecutive points of loop `d`: one

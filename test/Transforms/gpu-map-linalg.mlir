@@ -444,3 +444,38 @@ func.func @constant(%y: memref<4xf32>) {
   memref.copy %w, %y : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// A transpose from a column slice (attention's q out of a fused qkv
+// matmul): the source is a strided view whose offset and strides are
+// multiples of 8 bf16, so both sides move 16-byte vectors.
+// CHECK-LABEL: func.func @transpose_from_slice
+// CHECK:         gpu.launch
+// CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<2x16x4x64xbf16, strided<[12288, 768, 64, 1], offset: 256>>, vector<8xbf16>
+// CHECK:           vector.store %{{.*}} {alignment = 16 : i64} : memref<2x4x16x64xbf16>, vector<8xbf16>
+func.func @transpose_from_slice(%qkv: memref<2x16x768xbf16>, %out: memref<2x4x16x64xbf16>) {
+  %s = memref.subview %qkv[0, 0, 256] [2, 16, 256] [1, 1, 1]
+      : memref<2x16x768xbf16> to memref<2x16x256xbf16, strided<[12288, 768, 1], offset: 256>>
+  %e = memref.expand_shape %s [[0], [1], [2, 3]] output_shape [2, 16, 4, 64]
+      : memref<2x16x256xbf16, strided<[12288, 768, 1], offset: 256>>
+        into memref<2x16x4x64xbf16, strided<[12288, 768, 64, 1], offset: 256>>
+  linalg.transpose ins(%e : memref<2x16x4x64xbf16, strided<[12288, 768, 64, 1], offset: 256>>)
+      outs(%out : memref<2x4x16x64xbf16>) permutation = [0, 2, 1, 3]
+  return
+}
+
+// -----
+
+// An offset of 4 bf16 (8 bytes) is not 16-byte aligned: scalar accesses.
+// CHECK-LABEL: func.func @misaligned_slice
+// CHECK:         gpu.launch
+// CHECK-NOT:       vector.load
+// CHECK:           memref.load
+func.func @misaligned_slice(%x: memref<16x72xbf16>, %out: memref<16x64xbf16>) {
+  %s = memref.subview %x[0, 4] [16, 64] [1, 1]
+      : memref<16x72xbf16> to memref<16x64xbf16, strided<[72, 1], offset: 4>>
+  linalg.copy ins(%s : memref<16x64xbf16, strided<[72, 1], offset: 4>>)
+      outs(%out : memref<16x64xbf16>)
+  return
+}
