@@ -73,8 +73,14 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
     pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (!options.arena)
-    pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
+  // A producer that another kernel reads too is stored anyway; a kernel
+  // that recomputed it would read the producer's inputs instead of it
+  // (BERT's second layer norm recomputing the first from two tensors).
+  if (!options.arena) {
+    CPUFuseElementwisePassOptions fuse;
+    fuse.maxBodyOps = 0;
+    pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass(fuse));
+  }
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -1,11 +1,18 @@
 // RUN: rlx-opt %s --rlx-cpu-fuse-elementwise --split-input-file | FileCheck %s
 // RUN: rlx-opt %s --rlx-cpu-fuse-elementwise=max-body-ops=3 --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: rlx-opt %s --rlx-cpu-fuse-elementwise=max-body-ops=0 --split-input-file | FileCheck %s --check-prefix=NODUP
 
 // A chain of elementwise generics (add of a broadcast row, exp, multiply)
 // becomes one generic that reads all three inputs through their own maps
 // and computes the chain in its body.
 // CHECK-DAG:   #[[$ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[$COL:map[0-9]*]] = affine_map<(d0, d1) -> (d1)>
+// With max-body-ops=0 (the CUDA pipeline's setting) a chain of producers
+// read once still fuses.
+// NODUP-LABEL: func.func @chain(
+// NODUP:         linalg.generic
+// NODUP-NOT:     linalg.generic
+// NODUP:         return
 // CHECK-LABEL: func.func @chain(
 // CHECK-SAME:    %[[X:[^:]+]]: tensor<4x8xf32>, %[[B:[^:]+]]: tensor<8xf32>, %[[C:[^:]+]]: tensor<4x8xf32>
 // CHECK-NOT:     linalg.generic
@@ -281,6 +288,10 @@ func.func @buffers(%x: memref<4x8xf32>, %t: memref<4x8xf32>, %y: memref<4x8xf32>
 // SMALL-LABEL: func.func @shared_producer(
 // SMALL-COUNT-3: linalg.generic
 // SMALL:         return
+// With max-body-ops=0 a producer with two readers is never duplicated.
+// NODUP-LABEL: func.func @shared_producer(
+// NODUP-COUNT-3: linalg.generic
+// NODUP:         return
 #id = affine_map<(d0) -> (d0)>
 func.func @shared_producer(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   %e = tensor.empty() : tensor<8xf32>
