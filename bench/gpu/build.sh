@@ -64,6 +64,7 @@ cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
 gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" "$OUT/arena.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
 rm "$OUT/kernels.o" "$OUT/arena.o"
-install -m 644 "$ROOT/bench/gpu/bench.py" "$ROOT/bench/gpu/layers.py" "$PEERS" \
+install -m 644 "$ROOT/bench/gpu/bench.py" "$ROOT/bench/gpu/layers.py" \
+  "$ROOT/bench/gpu/attention_check.py" "$PEERS" \
   "$OUT/"
 echo "bench/gpu: artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"
