@@ -28,7 +28,6 @@
 #include <mutex>
 #include <string>
 #include <tuple>
-#include <type_traits>
 #include <vector>
 
 using namespace rlx::cublaslt;
@@ -92,12 +91,7 @@ const Lt *lt() {
     }
     bool ok = true;
     auto bind = [&](auto &fn, const char *name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          dlsym(so, name));
-      if (!fn) {
-        recordError(std::string("cuBLASLt lacks ") + name);
-        ok = false;
-      }
+      rlx::cuda::bindSymbol(so, fn, name, "cuBLASLt", ok);
     };
     bind(lib.create, "cublasLtCreate");
     bind(lib.descCreate, "cublasLtMatmulDescCreate");

@@ -21,7 +21,6 @@
 #include <dlfcn.h>
 #include <mutex>
 #include <string>
-#include <type_traits>
 
 using namespace rlx::cuda;
 
@@ -53,13 +52,9 @@ const Driver *driver() {
       return false;
     }
     bool ok = true;
+    const std::string what = std::string("the CUDA driver ") + path;
     auto bind = [&](auto &fn, const char *name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          dlsym(lib, name));
-      if (!fn) {
-        recordError(std::string("the CUDA driver ") + path + " lacks " + name);
-        ok = false;
-      }
+      bindSymbol(lib, fn, name, what, ok);
     };
     bind(d.cuInit, "cuInit");
     bind(d.cuDeviceGet, "cuDeviceGet");
