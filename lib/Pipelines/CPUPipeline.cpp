@@ -98,6 +98,8 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
 
   if (options.blas)
     pm.addPass(createCPUDispatchBLASPass());
+  if (options.streamStores)
+    pm.addNestedPass<func::FuncOp>(createCPUStreamStoresPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
   VectorTransferToSCFOptions vectorToSCF;
