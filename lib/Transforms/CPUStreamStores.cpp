@@ -87,6 +87,23 @@ static bool isReturned(memref::AllocOp alloc) {
                       [](Operation *user) { return isa<func::ReturnOp>(user); });
 }
 
+/// Locality hint of the prefetches of the next row (prefetchNextRows):
+/// 0 (none) to 3 (keep in all levels); x86 emits 1 as prefetcht2.
+static constexpr int64_t kPrefetchLocality = 1;
+
+/// Whether an op after `op` in its block, other than the return, uses
+/// `op`'s output (softmax's exp, which its sum reads): then `op` does not
+/// write the group's result, and streaming its write would send to memory
+/// a row that is read back.
+static bool isReadLater(linalg::GenericOp op) {
+  return llvm::any_of(op.getDpsInitOperand(0)->get().getUsers(),
+                      [&](Operation *user) {
+                        return !isa<func::ReturnOp>(user) &&
+                               user->getBlock() == op->getBlock() &&
+                               op->isBeforeInBlock(user);
+                      });
+}
+
 /// Lanes of one vector for `op`, if its write should stream.
 static std::optional<int64_t> getStreamLanes(linalg::GenericOp op,
                                              int64_t minBytes) {
@@ -95,7 +112,7 @@ static std::optional<int64_t> getStreamLanes(linalg::GenericOp op,
     return std::nullopt;
   OpOperand *init = op.getDpsInitOperand(0);
   if (!op.getMatchingIndexingMap(init).isIdentity() ||
-      op.payloadUsesValueFromOperand(init))
+      op.payloadUsesValueFromOperand(init) || isReadLater(op))
     return std::nullopt;
   auto type = cast<MemRefType>(init->get().getType());
   Type element = type.getElementType();
@@ -117,6 +134,82 @@ static std::optional<int64_t> getStreamLanes(linalg::GenericOp op,
   return lanes;
 }
 
+/// The buffer that `view` is a view of through rank-preserving, unit
+/// stride subviews, with `indices` (into `view`) turned into indices into
+/// it by adding the offsets of the views on the way; null for other views.
+static Value getRootIndices(OpBuilder &b, Location loc, Value view,
+                            SmallVectorImpl<Value> &indices) {
+  while (auto sub = view.getDefiningOp<memref::SubViewOp>()) {
+    if (sub.getSourceType().getRank() != sub.getType().getRank() ||
+        !llvm::all_of(sub.getStaticStrides(),
+                      [](int64_t stride) { return stride == 1; }))
+      return nullptr;
+    for (auto [index, offset] :
+         llvm::zip_equal(indices, sub.getMixedOffsets()))
+      index = arith::AddIOp::create(
+          b, loc, index, getValueOrCreateConstantIndexOp(b, loc, offset));
+    view = sub.getSource();
+  }
+  return view;
+}
+
+/// The row views of other buffers that the row group of `op` reads: the
+/// inputs of the linalg ops in its block shaped like its output row, on
+/// buffers of more than one row.
+static SmallVector<Value> getGroupRowInputs(linalg::GenericOp op) {
+  auto rowType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  SmallVector<Value> rows;
+  if (rowType.getRank() < 2)
+    return rows;
+  int64_t rowDim = rowType.getRank() - 2;
+  for (Operation &other : op->getBlock()->getOperations()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(&other);
+    if (!linalgOp)
+      continue;
+    for (Value input : linalgOp.getDpsInputs()) {
+      auto type = dyn_cast<MemRefType>(input.getType());
+      auto view = input.getDefiningOp<memref::SubViewOp>();
+      if (!type || !view || type.getShape() != rowType.getShape() ||
+          view.getSourceType().getDimSize(rowDim) == 1 ||
+          llvm::is_contained(rows, input))
+        continue;
+      rows.push_back(input);
+    }
+  }
+  return rows;
+}
+
+/// Prefetches, at the start of `body` (a streamed op's tile: one cache
+/// line of each operand at column `column` of the row), the same columns
+/// of the next row of each of `rows` in its buffer (the last row
+/// prefetches itself). While this row is finished from the caches, the
+/// next is on its way from memory for the group's first pass over it,
+/// which otherwise waits for it.
+static void prefetchNextRows(RewriterBase &rewriter, Block *body,
+                             Value column, ArrayRef<Value> rows) {
+  for (Value row : rows) {
+    Location loc = row.getLoc();
+    rewriter.setInsertionPointToStart(body);
+    auto type = cast<MemRefType>(row.getType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(type.getRank(), zero);
+    indices.back() = column;
+    Value root = getRootIndices(rewriter, loc, row, indices);
+    if (!root || !cast<MemRefType>(root.getType()).getLayout().isIdentity())
+      continue;
+    int64_t rowDim = type.getRank() - 2;
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value last = arith::SubIOp::create(
+        rewriter, loc, memref::DimOp::create(rewriter, loc, root, rowDim),
+        one);
+    Value next = arith::AddIOp::create(rewriter, loc, indices[rowDim], one);
+    indices[rowDim] = arith::MinUIOp::create(rewriter, loc, next, last);
+    memref::PrefetchOp::create(rewriter, loc, root, indices,
+                               /*isWrite=*/false, kPrefetchLocality,
+                               /*isDataCache=*/true);
+  }
+}
+
 /// Replaces `write`, which covers its whole tile (the vectorizer writes a
 /// static tile at indices 0 and leaves in_bounds unset), with a
 /// non-temporal, 64-byte aligned `vector.store` into the tile's root
@@ -135,23 +228,10 @@ static LogicalResult streamWrite(RewriterBase &rewriter,
     return failure();
   Location loc = write.getLoc();
   rewriter.setInsertionPoint(write);
-  // Offsets of the tile in its root: the sum of the offsets of the views
-  // on the way (each keeps the rank and has unit strides).
-  Value base = write.getBase();
-  SmallVector<Value> indices(tile.getRank(),
-                             arith::ConstantIndexOp::create(rewriter, loc, 0));
-  while (auto sub = base.getDefiningOp<memref::SubViewOp>()) {
-    if (sub.getSourceType().getRank() != tile.getRank() ||
-        !llvm::all_of(sub.getStaticStrides(),
-                      [](int64_t stride) { return stride == 1; }))
-      return failure();
-    for (auto [index, offset] :
-         llvm::zip_equal(indices, sub.getMixedOffsets()))
-      index = arith::AddIOp::create(
-          rewriter, loc, index,
-          getValueOrCreateConstantIndexOp(rewriter, loc, offset));
-    base = sub.getSource();
-  }
+  SmallVector<Value> indices(write.getIndices());
+  Value base = getRootIndices(rewriter, loc, write.getBase(), indices);
+  if (!base)
+    return failure();
   auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
   Value value =
       vector::ShapeCastOp::create(rewriter, loc, flat, write.getVector());
@@ -175,6 +255,9 @@ struct CPUStreamStoresPass
     IRRewriter rewriter(&getContext());
     bool streamed = false;
     for (auto [op, lanes] : candidates) {
+      SmallVector<Value> rows;
+      if (prefetch)
+        rows = getGroupRowInputs(op);
       // One tile is one vector along the innermost loop and a single
       // iteration of every other loop.
       SmallVector<int64_t> sizes(op.getNumLoops(), 1);
@@ -194,6 +277,8 @@ struct CPUStreamStoresPass
       body->walk([&](vector::TransferWriteOp w) { writes.push_back(w); });
       for (vector::TransferWriteOp write : writes)
         streamed |= succeeded(streamWrite(rewriter, write));
+      prefetchNextRows(rewriter, body,
+                       tiled->loops.back()->getRegion(0).getArgument(0), rows);
     }
     if (!streamed)
       return;

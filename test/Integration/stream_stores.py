@@ -4,8 +4,9 @@
 # 16 MiB and more) against float64 NumPy, with rlx-run's outputs poisoned
 # so that an element the streamed loop skips fails: layer_norm (f32, f64,
 # bf16, a large mean), rms_norm and a residual add + layer_norm, at row
-# counts that are not a power of two, plus the shapes the pass must leave
-# alone (rows that are not a whole number of 64-byte vectors) still right.
+# counts that are not a power of two, plus the programs the pass must
+# leave alone (rows that are not a whole number of 64-byte vectors,
+# softmax) still right.
 # Each program is compiled once more with rlx-opt (RLX_OPT) to check that
 # it streams exactly when it should, so this test fails if the pass stops
 # applying or applies where the alignment does not hold.
@@ -47,6 +48,16 @@ def ln_case(elem, shape, offset=0.0, residual=False, tol=None):
                 tol or TOL[elem])
 
 
+def softmax_case(elem, shape):
+    x = rand(r, shape, elem, -4, 4)
+    tx = T(shape, elem)
+    xd = x.astype(np.float64)
+    e = np.exp(xd - xd.max(-1, keepdims=True))
+    return Case("softmax/%s/%dx%d" % (elem, shape[0], shape[-1]),
+                [("%x", tx, x)], "%y = rlx.softmax %x axis = -1 : " + tx,
+                [("%y", tx)], [e / e.sum(-1, keepdims=True)], (1e-5, 1e-6))
+
+
 def rms_case(elem, shape):
     d = shape[-1]
     x, g = rand(r, shape, elem), rand(r, (d,), elem, 0.5, 1.5)
@@ -76,6 +87,9 @@ cases = [
     (ln_case("f32", (1031, 4100)), False),
     (ln_case("f64", (517, 4100)), False),
     (rms_case("f32", (1031, 4100)), False),
+    # Softmax writes exp into its output row and reads it back: streaming
+    # that write would send the row to memory before the sum reads it.
+    (softmax_case("f32", (1024, 4096)), False),
     # 12 MiB: below the threshold.
     (ln_case("f32", (768, 4096)), False),
 ]

@@ -1,16 +1,26 @@
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096" --canonicalize --split-input-file | FileCheck %s
+// RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 prefetch=false" --split-input-file | FileCheck %s --check-prefix=NOPF
 
 // A row group after rlx-cpu-tile-rows (a row sum, then the row divided by
 // it into the returned buffer): the division is tiled to one 16-lane
 // vector along the row and each vector is written with an aligned
 // non-temporal store into the buffer itself, at the row's offset (the
 // attributes would not survive the later folding of stores through
-// views); a store fence before the return orders the streamed stores.
+// views), after a prefetch of the same columns of the next row of x (the
+// last row clamped to itself); a store fence before the return orders the
+// streamed stores.
+// NOPF-LABEL: func.func @row_group(
+// NOPF-NOT:     memref.prefetch
+// NOPF:         vector.store
 // CHECK-LABEL: func.func @row_group(
+// CHECK-SAME:      %[[X:[^:]+]]: memref<64x32xf32>
 // CHECK:         %[[Y:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
 // CHECK:         scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:           linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
 // CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C16:.+]] {
+// CHECK:             %[[NEXT:.+]] = arith.addi %[[R]], %[[C1:.+]] : index
+// CHECK:             %[[CLAMP:.+]] = arith.minui %[[NEXT]], %[[C63:.+]] : index
+// CHECK:             memref.prefetch %[[X]][%[[CLAMP]], %[[J]]], read, locality<1>, data : memref<64x32xf32>
 // CHECK:             %[[D:.+]] = arith.divf %{{.+}}, %{{.+}} : vector<1x16xf32>
 // CHECK:             %[[V:.+]] = vector.shape_cast %[[D]] : vector<1x16xf32> to vector<16xf32>
 // CHECK:             vector.store %[[V]], %[[Y]][%[[R]], %[[J]]] {alignment = 64 : i64, nontemporal = true} : memref<64x32xf32>, vector<16xf32>
@@ -81,6 +91,50 @@ func.func @whole_f64(%x: memref<16x64xf64>, %m: memref<16xf64>) -> memref<16x64x
 
 // -----
 
+// A softmax row group: exp into the output row, its sum, the row scaled in
+// place. Exp's write is read back by the sum, so it is not the group's
+// result; the scaling reads its output. Nothing streams.
+// CHECK-LABEL: func.func @softmax_group(
+// CHECK-NOT:     vector.store
+// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_group(%x: memref<64x32xf32>) -> memref<64x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  %sum = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 32] [1, 1] : memref<64x32xf32> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 32] [1, 1] : memref<64x32xf32> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xr : memref<1x32xf32, strided<[32, 1], offset: ?>>) outs(%yr : memref<1x32xf32, strided<[32, 1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%sum : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%yr : memref<1x32xf32, strided<[32, 1], offset: ?>>) outs(%sum : memref<1xf32>) {
+    ^bb0(%a: f32, %s: f32):
+      %t = arith.addf %a, %s : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%sum : memref<1xf32>) outs(%yr : memref<1x32xf32, strided<[32, 1], offset: ?>>) {
+    ^bb0(%s: f32, %o: f32):
+      %t = arith.mulf %s, %o : f32
+      linalg.yield %t : f32
+    }
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
 // Left alone: a lone elementwise op (no reduction beside it), which LLVM's
 // loop vectorizer compiles better; no fence where nothing streams.
 // CHECK-LABEL: func.func @lone_elementwise(
@@ -104,7 +158,8 @@ func.func @lone_elementwise(%x: memref<64x32xf32>, %b: memref<32xf32>) -> memref
 
 // -----
 
-// Left alone, each beside a row reduction: a body that reads its output;
+// Left alone, each beside a row reduction: a body that reads its output
+// (the whole buffer, not a row that could be staged);
 // rows of 24 f32 (rows start off 64-byte boundaries); a view that starts
 // 8 elements into the row; a buffer without 64-byte alignment (none, or
 // 32 bytes); a dynamic row length; a buffer the function does not return.

@@ -50,6 +50,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "the caches with non-temporal stores "
                      "(rlx-cpu-stream-stores)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> streamPrefetch{
+      *this, "stream-prefetch",
+      llvm::cl::desc("With stream-stores, prefetch the next row of a "
+                     "streamed row group's inputs while writing this one"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> blas{
       *this, "blas",
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "

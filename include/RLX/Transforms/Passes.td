@@ -168,7 +168,8 @@ def CPUStreamStoresPass
     an elementwise op beside a reduction in the same loop body, e.g. the
     normalization of a layer_norm) when it is an elementwise
     `linalg.generic` on buffers (all loops parallel, one output, identity
-    output map, a body that does not read the output) whose output is, or
+    output map, a body that does not read the output, no later op of the
+    group reading it: not softmax's exp) whose output is, or
     is a row view of, a `memref.alloc` that the function returns, holds at
     least `min-bytes`, and is 64-byte aligned (its `alignment` attribute,
     which the lowering to LLVM honors by padding the allocation and
@@ -179,7 +180,10 @@ def CPUStreamStoresPass
     loop (upstream `linalg::tileLinalgOp`) and vectorized
     (`linalg::vectorize`), and its write becomes a `vector.store` with
     `nontemporal = true` and `alignment = 64`, which LLVM emits as
-    `vmovntps`. A function that streams gets a store fence before each
+    `vmovntps`. With `prefetch`, each tile first prefetches the same
+    columns of the next row of each row the group reads (x of a norm),
+    so that the group's first pass over the next row does not wait for
+    memory. A function that streams gets a store fence before each
     return (streamed stores are weakly ordered): `llvm.x86.sse.sfence` on
     an x86 host, a sequentially consistent `llvm.fence` elsewhere.
 
@@ -201,6 +205,9 @@ def CPUStreamStoresPass
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"16777216",
            "Stream a result only if its buffer has at least this many "
            "bytes (default 16 MiB, beyond a last-level cache slice)">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
+           "While a streamed op writes a row, prefetch the next row of "
+           "each row its group reads">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",
