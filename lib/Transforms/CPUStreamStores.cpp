@@ -64,17 +64,21 @@ static memref::AllocOp getAlignedRoot(Value view, int64_t lanes) {
   return alloc;
 }
 
-/// Whether `op` runs beside a reduction in the same block: the op of a
-/// row group (a norm, softmax) that writes the group's result, a row at a
-/// time, after the reductions over that row. Its inputs are in L1 by then,
-/// so the result's memory traffic is what is left to cut. Lone elementwise
-/// ops are left to LLVM's loop vectorizer, whose code for them is better
-/// than linalg::vectorize's: streaming them measured slower in rlx-run
-/// (gelu 4096x4096 f32: 5.8 ms before, 7.4 ms streamed).
+/// Whether `op` reads what a reduction in its block computes: the op of a
+/// row group (a norm) that writes the group's result, a row at a time,
+/// after the reductions over that row. Its inputs are in L1 by then, so
+/// the result's memory traffic is what is left to cut. Other elementwise
+/// ops (beside a reduction or not) are left to LLVM's loop vectorizer,
+/// whose code for them is better than linalg::vectorize's: streaming them
+/// measured slower in rlx-run (gelu 4096x4096 f32: 5.8 ms before, 7.4 ms
+/// streamed).
 static bool isInRowGroup(linalg::GenericOp op) {
-  return llvm::any_of(op->getBlock()->getOperations(), [](Operation &other) {
+  return llvm::any_of(op->getBlock()->getOperations(), [&](Operation &other) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(&other);
-    return linalgOp && linalgOp.getNumReductionLoops() != 0;
+    return linalgOp && linalgOp.getNumReductionLoops() != 0 &&
+           llvm::any_of(linalgOp.getDpsInits(), [&](Value init) {
+             return llvm::is_contained(op.getDpsInputs(), init);
+           });
   });
 }
 

@@ -158,6 +158,32 @@ func.func @lone_elementwise(%x: memref<64x32xf32>, %b: memref<32xf32>) -> memref
 
 // -----
 
+// Left alone: an elementwise op beside a reduction whose result it does
+// not read (not a row group).
+// CHECK-LABEL: func.func @unrelated_reduction(
+// CHECK-NOT:     vector.store
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @unrelated_reduction(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> memref<64x32xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x32xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.negf %a : f32
+    linalg.yield %t : f32
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
 // Left alone, each beside a row reduction: a body that reads its output
 // (the whole buffer, not a row that could be staged);
 // rows of 24 f32 (rows start off 64-byte boundaries); a view that starts

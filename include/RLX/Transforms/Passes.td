@@ -165,8 +165,9 @@ def CPUStreamStoresPass
     stores skip the read, a third of the traffic.
 
     This pass rewrites the op of a row group (after `rlx-cpu-tile-rows`:
-    an elementwise op beside a reduction in the same loop body, e.g. the
-    normalization of a layer_norm) when it is an elementwise
+    an elementwise op that reads what a reduction in its loop body
+    computes, e.g. the normalization of a layer_norm) when it is an
+    elementwise
     `linalg.generic` on buffers (all loops parallel, one output, identity
     output map, a body that does not read the output, no later op of the
     group reading it: not softmax's exp) whose output is, or
