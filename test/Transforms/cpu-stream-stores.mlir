@@ -20,7 +20,7 @@
 // CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C16:.+]] {
 // CHECK:             %[[NEXT:.+]] = arith.addi %[[R]], %[[C1:.+]] : index
 // CHECK:             %[[CLAMP:.+]] = arith.minui %[[NEXT]], %[[C63:.+]] : index
-// CHECK:             memref.prefetch %[[X]][%[[CLAMP]], %[[J]]], read, locality<1>, data : memref<64x32xf32>
+// CHECK:             memref.prefetch %[[X]][%[[CLAMP]], %[[J]]], read, locality<3>, data : memref<64x32xf32>
 // CHECK:             %[[D:.+]] = arith.divf %{{.+}}, %{{.+}} : vector<1x16xf32>
 // CHECK:             %[[V:.+]] = vector.shape_cast %[[D]] : vector<1x16xf32> to vector<16xf32>
 // CHECK:             vector.store %[[V]], %[[Y]][%[[R]], %[[J]]] {alignment = 64 : i64, nontemporal = true} : memref<64x32xf32>, vector<16xf32>
