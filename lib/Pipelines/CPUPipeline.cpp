@@ -98,6 +98,11 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
 
   if (options.blas)
     pm.addPass(createCPUDispatchBLASPass());
+  if (options.streamStores) {
+    CPUStreamStoresPassOptions stream;
+    stream.prefetch = options.streamPrefetch;
+    pm.addNestedPass<func::FuncOp>(createCPUStreamStoresPass(stream));
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
   VectorTransferToSCFOptions vectorToSCF;

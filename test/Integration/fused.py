@@ -55,16 +55,6 @@ def activation(x, kind):
             "tanh": lambda: torch.tanh(t)}[kind]().numpy()
 
 
-def layer_norm(x, g, b, eps):
-    m = x.mean(-1, keepdims=True)
-    v = ((x - m) ** 2).mean(-1, keepdims=True)
-    return (x - m) / np.sqrt(v + eps) * g + b
-
-
-def rms_norm(x, g, eps):
-    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * g
-
-
 def f32(v):
     return float(np.float32(v))
 
@@ -143,10 +133,11 @@ def residual_case(kind, name, elem, shape, eps=None):
     attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
     args = [("%x", tx, x), ("%r", tx, res), ("%g", tg, g)]
     if kind == "layer_norm":
-        e = layer_norm(s, g, b, f32(1e-5 if eps is None else eps))
+        e = rlxtest.layer_norm_reference(s, g, b,
+                                         f32(1e-5 if eps is None else eps))
         args.append(("%b", tg, b))
     else:
-        e = rms_norm(s, g, f32(1e-6 if eps is None else eps))
+        e = rlxtest.rms_norm_reference(s, g, f32(1e-6 if eps is None else eps))
     body = "%y, %s = rlx.fused_residual_{} {}{} : {}, {}".format(
         kind, ", ".join(n for n, _, _ in args), attr, tx, tg)
     return Case("residual_%s/%s/%s" % (kind, elem, name), args, body,
@@ -332,10 +323,11 @@ def layer_case(name, elem="f32", B=2, S=4, E=16, H=2, Fh=32, kind="none",
     # The description's four lines, each primitive rounded.
     a = attention_block(rnd, x64, P["wqkv"], P["wo"], H, H, kind, P["bqkv"],
                         P["bo"], mask=mask)
-    h = rnd(layer_norm(rnd(x64 + a), P["g1"], P["b1"], e_eps))
+    h = rnd(rlxtest.layer_norm_reference(rnd(x64 + a), P["g1"], P["b1"],
+                                         e_eps))
     f = rnd(activation(rnd(rnd(h @ P["w1"]) + P["c1"]), act or "gelu"))
     f = rnd(rnd(f @ P["w2"]) + P["c2"])
-    e = rnd(layer_norm(rnd(h + f), P["g2"], P["b2"], e_eps))
+    e = rnd(rlxtest.layer_norm_reference(rnd(h + f), P["g2"], P["b2"], e_eps))
     tx = T(x.shape, elem)
     body = ("%y = rlx.fused_transformer_layer " +
             ", ".join(n for n, _, _ in args[:13]) + syntax + " : " +

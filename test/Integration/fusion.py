@@ -65,16 +65,6 @@ ACT_OPS = {"relu": "rlx.relu %a", "gelu": "rlx.gelu %a",
            "tanh": "rlx.tanh %a"}
 
 
-def layer_norm(x, g, b, eps):
-    m = x.mean(-1, keepdims=True)
-    v = ((x - m) ** 2).mean(-1, keepdims=True)
-    return (x - m) / np.sqrt(v + eps) * g + b
-
-
-def rms_norm(x, g, eps):
-    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * g
-
-
 def mba_case(act, elem="f32", xshape=(3, 5, 8), N=6, bias_first=False,
              transpose_b=False):
     K = xshape[-1]
@@ -111,10 +101,11 @@ def residual_case(kind, elem, shape, eps=None):
     attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
     args = [("%x", tx, x), ("%r", tx, res), ("%g", tg, g)]
     if kind == "layer_norm":
-        e = layer_norm(s, g, b, float(np.float32(eps or 1e-5)))
+        e = rlxtest.layer_norm_reference(s, g, b,
+                                         float(np.float32(eps or 1e-5)))
         args.append(("%b", tg, b))
     else:
-        e = rms_norm(s, g, float(np.float32(eps or 1e-6)))
+        e = rlxtest.rms_norm_reference(s, g, float(np.float32(eps or 1e-6)))
     # The sum is read on after the norm (the residual stream).
     body = """
       %s = rlx.add %x, %r : {tx}
@@ -190,9 +181,10 @@ def block_case(elem, S=5, E=8, F=12):
     wg, wu = weight(r, (E, F), E, elem), weight(r, (E, F), E, elem)
     wd = weight(r, (F, E), F, elem)
     s = f64(x) + res
-    n = rms_norm(s, g, float(np.float32(1e-6)))
+    n = rlxtest.rms_norm_reference(s, g, float(np.float32(1e-6)))
     h = activation(n @ wg, "silu") * (n @ wu)
-    e = layer_norm(s + (h @ wd + bd), lg, lb, float(np.float32(1e-5)))
+    e = rlxtest.layer_norm_reference(s + (h @ wd + bd), lg, lb,
+                                     float(np.float32(1e-5)))
     tx, tv, tw, th, twd = (T((S, E), elem), T((E,), elem), T((E, F), elem),
                            T((S, F), elem), T((F, E), elem))
     body = """
@@ -341,9 +333,9 @@ def transformer_layer_case(name, act="gelu", kind="none", mshape=None, B=2,
                tw2=T(w2.shape, elem), tc1=T(c1.shape, elem),
                act="%f1a = {} : {}".format(act_op, th) if act_op else "",
                hid="%f1a" if act_op else "%f1"))
-    h = layer_norm(x + a, g1, b1, e)
+    h = rlxtest.layer_norm_reference(x + a, g1, b1, e)
     f = activation(h @ w1 + c1, act) @ w2 + c2
-    y = layer_norm(h + f, g2, b2, e)
+    y = rlxtest.layer_norm_reference(h + f, g2, b2, e)
     rt, at = TOL[elem]
     return Case("transformer_layer/" + name, args, "\n".join(body),
                 [("%ln", tx)], [y], (4 * rt, 4 * at * math.sqrt(F))), \
@@ -377,7 +369,8 @@ def rms_norm_reshape_case(elem, shape, out_shape, eps=None):
     """reshape(rms_norm(x, g)) keeping the last dim."""
     d = shape[-1]
     x, g = rand(r, shape, elem), rand(r, (d,), elem, 0.5, 1.5)
-    e = rms_norm(f64(x), g, float(np.float32(eps or 1e-6))).reshape(out_shape)
+    e = rlxtest.rms_norm_reference(
+        f64(x), g, float(np.float32(eps or 1e-6))).reshape(out_shape)
     tx, tg, ty = T(shape, elem), T((d,), elem), T(out_shape, elem)
     attr = "" if eps is None else " {epsilon = %.6e : f32}" % eps
     body = """

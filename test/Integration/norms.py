@@ -17,18 +17,6 @@ TOL = {"f32": (2e-5, 2e-5), "f64": (1e-11, 1e-11), "f16": (1e-2, 1e-2),
        "bf16": (2e-2, 2e-2)}
 
 
-def layer_norm(x, g, b, eps):
-    x = x.astype(np.float64)
-    m = x.mean(-1, keepdims=True)
-    v = ((x - m) ** 2).mean(-1, keepdims=True)
-    return (x - m) / np.sqrt(v + eps) * g.astype(np.float64) + b
-
-
-def rms_norm(x, g, eps):
-    x = x.astype(np.float64)
-    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * g
-
-
 def attr(eps):
     return "" if eps is None else " {epsilon = %.6e : f32}" % eps
 
@@ -39,7 +27,8 @@ def ln_case(name, elem, shape, eps=None, dims=None, offset=0.0, tol=None,
     x = rlxtest.as_elem(rand(r, shape, "f64", -2, 2) * scale + offset, elem)
     g, b = rand(r, (d,), elem, 0.5, 1.5), rand(r, (d,), elem, -1, 1)
     tx, tg = T(dims or shape, elem), T((d,), elem)
-    e = layer_norm(x, g, b, 1e-5 if eps is None else np.float32(eps))
+    e = rlxtest.layer_norm_reference(x, g, b,
+                                     1e-5 if eps is None else np.float32(eps))
     return Case("layer_norm/" + name, [("%x", tx, x), ("%g", tg, g),
                                        ("%b", tg, b)],
                 "%y = rlx.layer_norm %x, %g, %b{} : {}, {}".format(
@@ -51,7 +40,8 @@ def rms_case(name, elem, shape, eps=None, dims=None, tol=None, scale=1.0):
     x = rlxtest.as_elem(rand(r, shape, "f64", -2, 2) * scale, elem)
     g = rand(r, (d,), elem, 0.5, 1.5)
     tx, tg = T(dims or shape, elem), T((d,), elem)
-    e = rms_norm(x, g, 1e-6 if eps is None else np.float32(eps))
+    e = rlxtest.rms_norm_reference(x, g,
+                                   1e-6 if eps is None else np.float32(eps))
     return Case("rms_norm/" + name, [("%x", tx, x), ("%g", tg, g)],
                 "%y = rlx.rms_norm %x, %g{} : {}, {}".format(attr(eps), tx, tg),
                 [("%y", tx)], [e], tol or TOL[elem])

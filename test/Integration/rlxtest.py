@@ -375,6 +375,21 @@ class Suite:
         sys.exit(1 if self.failed else 0)
 
 
+def layer_norm_reference(x, g, b, eps):
+    """rlx.layer_norm over the last axis in float64 (two passes: the mean,
+    then the mean of the centered squares)."""
+    x, g, b = (np.asarray(v, np.float64) for v in (x, g, b))
+    m = x.mean(-1, keepdims=True)
+    v = ((x - m) ** 2).mean(-1, keepdims=True)
+    return (x - m) / np.sqrt(v + eps) * g + b
+
+
+def rms_norm_reference(x, g, eps):
+    """rlx.rms_norm over the last axis in float64."""
+    x, g = np.asarray(x, np.float64), np.asarray(g, np.float64)
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * g
+
+
 def rope_reference(x, cos, sin, style):
     """rlx.rope in float64: pairs (x[i], x[i + D/2]) for neox, (x[2i],
     x[2i + 1]) otherwise; each pair (a, b) becomes (a cos - b sin,

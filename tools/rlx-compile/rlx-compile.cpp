@@ -110,6 +110,13 @@ static cl::opt<std::string>
                          "toolkit come from --chip and --cuda-toolkit)"),
                 cl::init(""));
 
+static cl::opt<std::string>
+    cpuOptions("cpu-options",
+               cl::desc("More options of --rlx-cpu-pipeline for "
+                        "--target=cpu, e.g. 'stream-stores=0' (blas comes "
+                        "from --blas)"),
+               cl::init(""));
+
 /// The C type of one element, or "" for types the header cannot spell.
 static std::string cElementType(Type type) {
   if (type.isF32())
@@ -299,6 +306,10 @@ int main(int argc, char **argv) {
     rlx::buildCUDAPipeline(pm, options);
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;
+    if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
+      llvm::errs() << "rlx-compile: error: bad --cpu-options\n";
+      return 1;
+    }
     options.blas = useBlas;
     rlx::buildCPUPipeline(pm, options);
   } else {

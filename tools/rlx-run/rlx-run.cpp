@@ -102,6 +102,12 @@ static cl::opt<bool> useArena("arena",
                                        "arena and run from it "
                                        "(rlx-cpu-pipeline arena=true)"),
                               cl::init(false));
+static cl::opt<std::string>
+    cpuOptions("cpu-options",
+               cl::desc("More options of --rlx-cpu-pipeline, e.g. "
+                        "'stream-stores=0' (blas and arena come from "
+                        "--blas and --arena)"),
+               cl::init(""));
 static cl::opt<bool>
     allocStats("alloc-stats",
                cl::desc("Print the number and byte sizes of the "
@@ -620,6 +626,10 @@ int main(int argc, char **argv) {
   rlx::markCPUEntryPoint(entry);
   PassManager pm(&context);
   rlx::CPUPipelineOptions options;
+  if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
+    llvm::errs() << "rlx-run: error: bad --cpu-options\n";
+    return 1;
+  }
   if (useBlas) {
     if (!rlx::runtime::loadBlas()) {
       llvm::errs() << "rlx-run: error: --blas: no CBLAS library found "

@@ -44,6 +44,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(--rlx-plan-memory) and run from it: one allocation "
                      "for the intermediates (parameters must be arguments)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> streamStores{
+      *this, "stream-stores",
+      llvm::cl::desc("Write the results of row groups (norms) larger than "
+                     "the caches with non-temporal stores "
+                     "(rlx-cpu-stream-stores)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> streamPrefetch{
+      *this, "stream-prefetch",
+      llvm::cl::desc("With stream-stores, prefetch the next row of a "
+                     "streamed row group's inputs while writing this one"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> blas{
       *this, "blas",
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "

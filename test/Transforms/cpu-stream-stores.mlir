@@ -1,0 +1,375 @@
+// RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096" --canonicalize --split-input-file | FileCheck %s
+// RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 prefetch=false" --split-input-file | FileCheck %s --check-prefix=NOPF
+
+// A row group after rlx-cpu-tile-rows (a row sum, then the row divided by
+// it into the returned buffer): the division is tiled to one 16-lane
+// vector along the row and each vector is written with an aligned
+// non-temporal store into the buffer itself, at the row's offset (the
+// attributes would not survive the later folding of stores through
+// views), after a prefetch of the same columns of the next row of x (the
+// last row clamped to itself); a store fence before the return orders the
+// streamed stores.
+// NOPF-LABEL: func.func @row_group(
+// NOPF-NOT:     memref.prefetch
+// NOPF:         vector.store
+// CHECK-LABEL: func.func @row_group(
+// CHECK-SAME:      %[[X:[^:]+]]: memref<64x32xf32>
+// CHECK:         %[[Y:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+// CHECK:         scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:           linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
+// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C16:.+]] {
+// CHECK:             %[[NEXT:.+]] = arith.addi %[[R]], %[[C1:.+]] : index
+// CHECK:             %[[CLAMP:.+]] = arith.minui %[[NEXT]], %[[C63:.+]] : index
+// CHECK:             memref.prefetch %[[X]][%[[CLAMP]], %[[J]]], read, locality<3>, data : memref<64x32xf32>
+// CHECK:             %[[D:.+]] = arith.divf %{{.+}}, %{{.+}} : vector<1x16xf32>
+// CHECK:             %[[V:.+]] = vector.shape_cast %[[D]] : vector<1x16xf32> to vector<16xf32>
+// CHECK:             vector.store %[[V]], %[[Y]][%[[R]], %[[J]]] {alignment = 64 : i64, nontemporal = true} : memref<64x32xf32>, vector<16xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         {{llvm.call_intrinsic "llvm.x86.sse.sfence"\(\)|llvm.fence seq_cst}}
+// CHECK-NEXT:    return %[[Y]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @row_group(%x: memref<64x32xf32>) -> memref<64x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  %sum = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 32] [1, 1] : memref<64x32xf32> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 32] [1, 1] : memref<64x32xf32> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%sum : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xr : memref<1x32xf32, strided<[32, 1], offset: ?>>) outs(%sum : memref<1xf32>) {
+    ^bb0(%a: f32, %s: f32):
+      %t = arith.addf %a, %s : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xr, %sum : memref<1x32xf32, strided<[32, 1], offset: ?>>, memref<1xf32>) outs(%yr : memref<1x32xf32, strided<[32, 1], offset: ?>>) {
+    ^bb0(%a: f32, %s: f32, %o: f32):
+      %t = arith.divf %a, %s : f32
+      linalg.yield %t : f32
+    }
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
+// The same on a whole buffer (no row loop) in f64: 8 lanes a vector.
+// CHECK-LABEL: func.func @whole_f64(
+// CHECK:         %[[Y:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x64xf64>
+// CHECK:         linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]
+// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:             %[[E:.+]] = math.exp %{{.+}} : vector<1x8xf64>
+// CHECK:             %[[V:.+]] = vector.shape_cast %[[E]] : vector<1x8xf64> to vector<8xf64>
+// CHECK:             vector.store %[[V]], %[[Y]][%[[I]], %[[J]]] {alignment = 64 : i64, nontemporal = true} : memref<16x64xf64>, vector<8xf64>
+// CHECK:         {{llvm.call_intrinsic "llvm.x86.sse.sfence"\(\)|llvm.fence seq_cst}}
+// CHECK-NEXT:    return %[[Y]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @whole_f64(%x: memref<16x64xf64>, %m: memref<16xf64>) -> memref<16x64xf64> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<16x64xf64>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x64xf64>) outs(%m : memref<16xf64>) {
+  ^bb0(%a: f64, %s: f64):
+    %t = arith.maximumf %a, %s : f64
+    linalg.yield %t : f64
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<16x64xf64>, memref<16xf64>) outs(%y : memref<16x64xf64>) {
+  ^bb0(%a: f64, %s: f64, %o: f64):
+    %d = arith.subf %a, %s : f64
+    %e = math.exp %d : f64
+    linalg.yield %e : f64
+  }
+  return %y : memref<16x64xf64>
+}
+
+// -----
+
+// A softmax row group: exp into the output row, its sum, the row scaled in
+// place. Exp's write is read back by the sum, so it is not the group's
+// result; the scaling reads its output. Nothing streams.
+// CHECK-LABEL: func.func @softmax_group(
+// CHECK-NOT:     vector.store
+// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_group(%x: memref<64x32xf32>) -> memref<64x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  %sum = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 32] [1, 1] : memref<64x32xf32> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 32] [1, 1] : memref<64x32xf32> to memref<1x32xf32, strided<[32, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xr : memref<1x32xf32, strided<[32, 1], offset: ?>>) outs(%yr : memref<1x32xf32, strided<[32, 1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%sum : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%yr : memref<1x32xf32, strided<[32, 1], offset: ?>>) outs(%sum : memref<1xf32>) {
+    ^bb0(%a: f32, %s: f32):
+      %t = arith.addf %a, %s : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%sum : memref<1xf32>) outs(%yr : memref<1x32xf32, strided<[32, 1], offset: ?>>) {
+    ^bb0(%s: f32, %o: f32):
+      %t = arith.mulf %s, %o : f32
+      linalg.yield %t : f32
+    }
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
+// Left alone: a lone elementwise op (no reduction beside it), which LLVM's
+// loop vectorizer compiles better; no fence where nothing streams.
+// CHECK-LABEL: func.func @lone_elementwise(
+// CHECK-NOT:     vector.store
+// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
+// CHECK:         linalg.generic
+// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @lone_elementwise(%x: memref<64x32xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : memref<64x32xf32>, memref<32xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
+// Left alone: an elementwise op beside a reduction whose result it does
+// not read (not a row group).
+// CHECK-LABEL: func.func @unrelated_reduction(
+// CHECK-NOT:     vector.store
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @unrelated_reduction(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> memref<64x32xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x32xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.negf %a : f32
+    linalg.yield %t : f32
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
+// Left alone, each beside a row reduction: a body that reads its output
+// (the whole buffer, not a row that could be staged);
+// rows of 24 f32 (rows start off 64-byte boundaries); a view that starts
+// 8 elements into the row; a buffer without 64-byte alignment (none, or
+// 32 bytes); a dynamic row length; a buffer the function does not return.
+// CHECK-LABEL: func.func @reads_output(
+// CHECK-NOT:     vector.store
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
+// CHECK-NOT:     vector.store
+// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @reads_output(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> memref<64x32xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : memref<64xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %t = arith.mulf %o, %s : f32
+    linalg.yield %t : f32
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @odd_width(
+// CHECK-NOT:     vector.store
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @odd_width(%x: memref<64x24xf32>, %sum: memref<64xf32>) -> memref<64x24xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x24xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x24xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x24xf32>, memref<64xf32>) outs(%y : memref<64x24xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %t = arith.divf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  return %y : memref<64x24xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @offset_view(
+// CHECK-NOT:     vector.store
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @offset_view(%x: memref<64x16xf32>, %sum: memref<64xf32>) -> memref<64x32xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  %v = memref.subview %y[0, 8] [64, 16] [1, 1] : memref<64x32xf32> to memref<64x16xf32, strided<[32, 1], offset: 8>>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x16xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x16xf32>, memref<64xf32>) outs(%v : memref<64x16xf32, strided<[32, 1], offset: 8>>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %t = arith.divf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  return %y : memref<64x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @unaligned(
+// CHECK-NOT:     vector.store
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @unaligned(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> (memref<64x32xf32>, memref<64x32xf32>) {
+  %y = memref.alloc() : memref<64x32xf32>
+  %z = memref.alloc() {alignment = 32 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x32xf32>, memref<64xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %t = arith.divf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x32xf32>, memref<64xf32>) outs(%z : memref<64x32xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %t = arith.subf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  return %y, %z : memref<64x32xf32>, memref<64x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_width(
+// CHECK-NOT:     vector.store
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @dynamic_width(%x: memref<64x?xf32>, %sum: memref<64xf32>, %n: index) -> memref<64x?xf32> {
+  %y = memref.alloc(%n) {alignment = 64 : i64} : memref<64x?xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x?xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x?xf32>, memref<64xf32>) outs(%y : memref<64x?xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %t = arith.divf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  return %y : memref<64x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @not_returned(
+// CHECK-NOT:     vector.store
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @not_returned(%x: memref<64x32xf32>, %sum: memref<64xf32>, %out: memref<64x32xf32>) {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x32xf32>, memref<64xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %t = arith.divf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  memref.copy %y, %out : memref<64x32xf32> to memref<64x32xf32>
+  memref.dealloc %y : memref<64x32xf32>
+  return
+}
+
+// -----
+
+// Below min-bytes (the default threshold is 16 MiB; this buffer is 8 KiB):
+// checked with the pass's default in a second run.
+// RUN: rlx-opt %s --rlx-cpu-stream-stores --split-input-file | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT-LABEL: func.func @small(
+// DEFAULT-NOT:     vector.store
+// DEFAULT:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @small(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> memref<64x32xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<64x32xf32>, memref<64xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %t = arith.divf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  return %y : memref<64x32xf32>
+}
