@@ -22,7 +22,9 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$LOG" | head -n 1; }
+# lit pads the labels to one width when the summary has several kinds
+# ("  Passed     : 147"), so spaces may come before the colon.
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$LOG" | head -n 1; }
 passed=$(count Passed); passed=${passed:-0}
 failed=0
 for kind in Failed Unresolved "Unexpectedly Passed" "Timed Out"; do
