@@ -17,9 +17,9 @@
 
 #include "RLX/Pipelines/Pipelines.h"
 
-#include "RLX/Conversion/Passes.h"
+#include "LinalgLowering.h"
+
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
-#include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -41,21 +41,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
                            const CPUPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
-  if (options.arena) {
-    pm.addPass(createPlanMemoryPass());
-    pm.addPass(createLowerLIRPass());
-  }
-  pm.addPass(createConvertRLXToLinalgPass());
-  // Each kernel's result computes straight into its planned buffer. This
-  // runs before CSE: CSE would merge the identical tensor.empty inits of two
-  // kernels, and elimination would then give both one kernel's buffer.
-  if (options.arena)
-    pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  // From the arena, kernels run in program order over reused bytes: fusing
-  // one kernel's producer into a later kernel would move its reads past
-  // writes planned after them, so cross-op fusion is off there.
+  addLinalgLowering(pm, options.arena);
   if (options.fuseElementwise && !options.arena)
     pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
   // With blas, matmuls stay linalg.generic for rlx-cpu-dispatch-blas.

@@ -22,9 +22,9 @@
 
 #include "RLX/Pipelines/Pipelines.h"
 
-#include "RLX/Conversion/Passes.h"
+#include "LinalgLowering.h"
+
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
-#include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -54,25 +54,15 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   if (options.matmul == GPUMatmul::CuBLASLt) {
     // The seeds' kernel-dispatch policy: matmul → bias → activation chains
     // become one cuBLASLt call with the epilogue, and so do the two
-    // products of an attention that has no fused kernel here (unmasked,
-    // as many k/v heads as q heads).
+    // products of an attention that has no fused kernel here and no mask
+    // or bias tensor (rlx-decompose-attention).
     pm.addPass(createDecomposeAttentionPass());
     pm.addNestedPass<func::FuncOp>(createFuseMatmulBiasActPass());
     GPUDispatchMatmulPassOptions dispatch;
     dispatch.report = options.dispatchReport;
     pm.addPass(createGPUDispatchMatmulPass(dispatch));
   }
-  if (options.arena) {
-    pm.addPass(createPlanMemoryPass());
-    pm.addPass(createLowerLIRPass());
-  }
-  pm.addPass(createConvertRLXToLinalgPass());
-  // As on the CPU: each kernel computes into its planned buffer, and no
-  // producer is fused past writes planned after it.
-  if (options.arena)
-    pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addLinalgLowering(pm, options.arena);
   // A producer that another kernel reads too is stored anyway; a kernel
   // that recomputed it would read the producer's inputs instead of it
   // (BERT's second layer norm recomputing the first from two tensors).
