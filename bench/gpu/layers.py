@@ -19,6 +19,7 @@ below 1e-2); the figure is the latency of one layer.
 import torch
 import torch.nn.functional as F
 
+import attention_check
 import gpu_peers
 
 BATCH, SEQ, HIDDEN, HEADS, FFN = 32, 128, 768, 12, 3072
@@ -104,12 +105,9 @@ def sdpa_gqa(q, k, v):
 
 
 def causal_gqa_f64(q, k, v):
-    """The reference's attention, written out (float64)."""
-    rep = L_HEADS // L_KV_HEADS
-    k, v = k.repeat_interleave(rep, 1), v.repeat_interleave(rep, 1)
-    s = q @ k.transpose(-1, -2) / L_HEAD ** 0.5
-    mask = torch.ones(s.shape[-2:], dtype=torch.bool, device=s.device).triu(1)
-    return torch.softmax(s.masked_fill(mask, float("-inf")), -1) @ v
+    """The reference's attention, written out (float64): rlx.attention's
+    definition, as attention_check.py checks the kernel against."""
+    return attention_check.reference(q, k, v, "causal", 0, L_HEAD ** -0.5)
 
 
 LAYERS = {
