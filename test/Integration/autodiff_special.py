@@ -98,6 +98,10 @@ src = SRC.replace("%FQ%", "".join(fns)).replace(
 x32 = rand(r, (3, 4), "f32")
 w = rand(r, (3, 4), "f64", -1, 1)
 x = rand(r, (3, 4), "f64", -1.2, 1.2)
+# One element past the 4-bit range and one inside it for every scale above
+# (0.05-0.2 per channel, 0.1 per tensor), so the clipped STE always sees both.
+x[0, 0] = -1.2 + 0.2 * r.random()
+x[0, 1] = 0.2 * r.random() - 0.1
 xs = rand(r, (5, 4), "f64")
 wv = rand(r, (4, 3), "f64", -1, 1)
 rc, log, outs = rlxtest.run(src, [x32, w, x, xs, wv] + list(xs), len(rets))
