@@ -5,7 +5,11 @@ bench/gpu/build.sh copies it) through ctypes on fresh random q, k, v: bf16
 and f16; head dims 64 and 128; no mask, causal and sliding windows; as many
 k/v heads as q heads and grouped-query ratios of 2, 4 and 8; sequence
 lengths that are not multiples of the kernel's tiles, more keys than
-queries and fewer (rows that see no key must be zero). Outputs are poisoned
+queries and fewer (rows that see no key must be zero); each on contiguous
+[batch, heads, seq, dim] tensors and, read and written in place through
+strides, on [batch, seq, heads, dim] slices of wider buffers (as BERT's q,
+k and v come out of one projection; the output's neighbouring slice must
+stay untouched). Outputs are poisoned
 with NaN first. The reference is rlx.attention's definition in float64
 (the causal diagonal aligned at the end). Passes when every relative error
 is below 1e-2 (bf16) / 2e-3 (f16) and no output is NaN; exits non-zero
@@ -54,6 +58,58 @@ def reference(q, k, v, mask, window, scale):
     return torch.softmax(s, -1).nan_to_num(0.0) @ v
 
 
+def strides(t, in_place):
+    """Batch, head and row element strides of a [b, h, s, d] tensor, or of
+    a [b, s, h, d] one read in place."""
+    st = t.stride()
+    return (st[0], st[2], st[1]) if in_place else (st[0], st[1], st[2])
+
+
+def run_case(rt, gen, dtype, dim, case, in_place):
+    """One attention through rlxFlashAttention; prints and returns whether
+    it passed."""
+    b, h, hkv, sq, sk, mask, window = case
+
+    def rand(*shape):
+        return torch.randn(*shape, device="cuda", generator=gen,
+                           dtype=torch.float32).to(dtype)
+    if in_place:
+        # q is heads 1..h of a [b, sq, h + 1, dim] buffer, k and v the two
+        # halves of a [b, sk, 2 hkv, dim] one, the output heads 0..h-1 of a
+        # [b, sq, h + 1, dim] one whose last head must stay NaN.
+        qbuf, kvbuf = rand(b, sq, h + 1, dim), rand(b, sk, 2 * hkv, dim)
+        q, k, v = qbuf[:, :, 1:], kvbuf[:, :, :hkv], kvbuf[:, :, hkv:]
+        obuf = torch.full((b, sq, h + 1, dim), float("nan"), dtype=dtype,
+                          device="cuda")
+        out = obuf[:, :, :h]
+        qr, kr, vr = (t.transpose(1, 2) for t in (q, k, v))
+    else:
+        q, k, v = rand(b, h, sq, dim), rand(b, hkv, sk, dim), rand(
+            b, hkv, sk, dim)
+        out = torch.full_like(q, float("nan"))
+        qr, kr, vr = q, k, v
+    scale = 1 / math.sqrt(dim)
+    args = []
+    for t in (q, k, v, out):
+        args += [t.data_ptr(), *strides(t, in_place)]
+    rt.rlxFlashAttention(TYPES[dtype], MASKS[mask], b, h, hkv, sq, sk, dim,
+                         window, scale, *args)
+    torch.cuda.synchronize()
+    err_text = rt.rlxCudaGetLastError()
+    ref = reference(qr, kr, vr, mask, window, scale)
+    got = out.transpose(1, 2) if in_place else out
+    err = ((got.double() - ref).norm() / ref.norm()).item()
+    untouched = not in_place or torch.isnan(obuf[:, :, h:]).all().item()
+    ok = (not err_text and not torch.isnan(got).any().item() and untouched
+          and err < TOL[dtype])
+    print(f"{'ok  ' if ok else 'FAIL'} {str(dtype)[6:]:8s} d{dim} "
+          f"b{b} h{h}/{hkv} s{sq} k{sk} {mask} {window or ''}"
+          f"{' in place' if in_place else ''}: rel err {err:.1e}"
+          + ("" if untouched else " (wrote outside its slice)")
+          + (f" ({err_text.decode()})" if err_text else ""), flush=True)
+    return ok
+
+
 def main():
     torch.empty(1, device="cuda")  # PyTorch's primary context, current here
     rt = ctypes.CDLL(os.path.join(HERE, "librlx_cuda_runtime.so"))
@@ -61,7 +117,7 @@ def main():
     rt.rlxCudaSetStream.argtypes = [ctypes.c_void_p]
     rt.rlxFlashAttention.argtypes = (
         [ctypes.c_int32] * 2 + [ctypes.c_int64] * 7 + [ctypes.c_float] +
-        [ctypes.c_void_p] * 4)
+        ([ctypes.c_void_p] + [ctypes.c_int64] * 3) * 4)
     rt.rlxFlashAttention.restype = None
     stream = torch.cuda.Stream()
     torch.cuda.set_stream(stream)
@@ -72,32 +128,12 @@ def main():
     failures = 0
     for dtype in TYPES:
         for dim in (64, 128):
-            for b, h, hkv, sq, sk, mask, window in CASES:
-                def rand(*shape):
-                    return torch.randn(*shape, device="cuda", generator=gen,
-                                       dtype=torch.float32).to(dtype)
-                q, k, v = rand(b, h, sq, dim), rand(b, hkv, sk, dim), rand(
-                    b, hkv, sk, dim)
-                scale = 1 / math.sqrt(dim)
-                out = torch.full_like(q, float("nan"))
-                rt.rlxFlashAttention(TYPES[dtype], MASKS[mask], b, h, hkv, sq,
-                                     sk, dim, window, scale, q.data_ptr(),
-                                     k.data_ptr(), v.data_ptr(),
-                                     out.data_ptr())
-                torch.cuda.synchronize()
-                err_text = rt.rlxCudaGetLastError()
-                ref = reference(q, k, v, mask, window, scale)
-                err = ((out.double() - ref).norm() / ref.norm()).item()
-                ok = (not err_text and not torch.isnan(out).any().item()
-                      and err < TOL[dtype])
-                failures += not ok
-                print(f"{'ok  ' if ok else 'FAIL'} {str(dtype)[6:]:8s} d{dim} "
-                      f"b{b} h{h}/{hkv} s{sq} k{sk} {mask} {window or ''}: "
-                      f"rel err {err:.1e}"
-                      + (f" ({err_text.decode()})" if err_text else ""),
-                      flush=True)
+            for case in CASES:
+                for in_place in (False, True):
+                    failures += not run_case(rt, gen, dtype, dim, case,
+                                             in_place)
     print(f"attention_check: {failures} of "
-          f"{len(TYPES) * 2 * len(CASES)} cases failed")
+          f"{len(TYPES) * 2 * len(CASES) * 2} cases failed")
     sys.exit(1 if failures else 0)
 
 

@@ -137,15 +137,34 @@ std::string unsupported(int32_t type, int32_t mask, int64_t batch,
   return "";
 }
 
+/// Whether the kernel reads (or writes) rows of a buffer at `base` with
+/// `strides` in place: 16-byte aligned, every stride whole 16-byte chunks.
+bool aligned(const void *base, const FlashAttentionStrides &strides) {
+  auto chunks = [](int64_t stride) { return stride >= 0 && stride % 8 == 0; };
+  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && chunks(strides.batch) &&
+         chunks(strides.head) && chunks(strides.row);
+}
+
 } // namespace
 
-extern "C" void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
-                                  int64_t heads, int64_t kvHeads, int64_t seqQ,
-                                  int64_t seqK, int64_t headDim, int64_t window,
-                                  float scale, const void *q, const void *k,
-                                  const void *v, void *o) {
+extern "C" void rlxFlashAttention(
+    int32_t type, int32_t mask, int64_t batch, int64_t heads, int64_t kvHeads,
+    int64_t seqQ, int64_t seqK, int64_t headDim, int64_t window, float scale,
+    const void *q, int64_t qBatchStride, int64_t qHeadStride,
+    int64_t qRowStride, const void *k, int64_t kBatchStride,
+    int64_t kHeadStride, int64_t kRowStride, const void *v,
+    int64_t vBatchStride, int64_t vHeadStride, int64_t vRowStride, void *o,
+    int64_t oBatchStride, int64_t oHeadStride, int64_t oRowStride) {
   std::string reason = unsupported(type, mask, batch, heads, kvHeads, seqQ,
                                    seqK, headDim, window, scale);
+  FlashAttentionStrides qs{qBatchStride, qHeadStride, qRowStride},
+      ks{kBatchStride, kHeadStride, kRowStride},
+      vs{vBatchStride, vHeadStride, vRowStride},
+      os{oBatchStride, oHeadStride, oRowStride};
+  if (reason.empty() &&
+      !(aligned(q, qs) && aligned(k, ks) && aligned(v, vs) && aligned(o, os)))
+    reason = "a buffer not 16-byte aligned or a stride not a non-negative "
+             "multiple of 8 elements";
   if (!reason.empty()) {
     recordError("rlxFlashAttention: " + reason);
     return;
@@ -162,6 +181,10 @@ extern "C" void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
   params.k = k;
   params.v = v;
   params.o = o;
+  params.qStrides = qs;
+  params.kStrides = ks;
+  params.vStrides = vs;
+  params.oStrides = os;
   params.heads = int32_t(heads);
   params.kvHeads = int32_t(kvHeads);
   params.seqQ = int32_t(seqQ);

@@ -100,23 +100,28 @@ template <int Rows> struct SwizzledTile {
 };
 
 /// Starts copying rows [row0, row0 + Rows) of a [rows, HeadDim] matrix at
-/// `src` into the tile at shared address `dst`; rows at or past `rowEnd`
-/// are zero.
+/// `src`, rows `rowStride` elements apart, into the tile at shared address
+/// `dst`; rows at or past `rowEnd` are zero.
 template <int Rows, int HeadDim, typename T>
 __device__ __forceinline__ void loadTile(uint32_t dst, const T *src, int row0,
-                                         int rowEnd) {
+                                         int rowEnd, int64_t rowStride) {
   constexpr int kChunks = HeadDim / 8;
   constexpr int kPerThread = Rows * kChunks / kFlashThreads;
-  static_assert(kPerThread * kFlashThreads == Rows * kChunks,
+  static_assert(kPerThread * kFlashThreads == Rows * kChunks &&
+                    kFlashThreads % kChunks == 0,
                 "tile chunks must spread evenly over the threads");
+  // A thread copies the same chunk of every kRowStep-th row: one 64-bit
+  // multiply per tile, then a step per row.
+  constexpr int kRowStep = kFlashThreads / kChunks;
+  const int firstRow = threadIdx.x / kChunks, chunk = threadIdx.x % kChunks;
+  const T *from = src + (row0 + firstRow) * rowStride + chunk * 8;
 #pragma unroll
   for (int i = 0; i < kPerThread; ++i) {
-    int c = threadIdx.x + i * kFlashThreads;
-    int row = c / kChunks, chunk = c % kChunks;
+    int row = firstRow + i * kRowStep;
     bool valid = row0 + row < rowEnd;
-    const T *from =
-        src + (valid ? (size_t(row0 + row) * HeadDim + chunk * 8) : 0);
-    copyAsync16(dst + SwizzledTile<Rows>::offset(row, chunk), from, valid);
+    copyAsync16(dst + SwizzledTile<Rows>::offset(row, chunk),
+                valid ? from : src, valid);
+    from += kRowStep * rowStride;
   }
 }
 
@@ -141,14 +146,14 @@ __device__ void flashAttentionRows(const FlashAttentionParams &p, int mBlock,
   const int head = blockIdx.y, batch = blockIdx.z;
   const int kvHead = head / (p.heads / p.kvHeads);
   const int row0 = mBlock * kFlashBlockRows;
-  const T *q = static_cast<const T *>(p.q) +
-               (size_t(batch) * p.heads + head) * p.seqQ * HeadDim;
-  const T *k = static_cast<const T *>(p.k) +
-               (size_t(batch) * p.kvHeads + kvHead) * p.seqK * HeadDim;
-  const T *v = static_cast<const T *>(p.v) +
-               (size_t(batch) * p.kvHeads + kvHead) * p.seqK * HeadDim;
-  T *o = static_cast<T *>(p.o) +
-         (size_t(batch) * p.heads + head) * p.seqQ * HeadDim;
+  const T *q = static_cast<const T *>(p.q) + batch * p.qStrides.batch +
+               head * p.qStrides.head;
+  const T *k = static_cast<const T *>(p.k) + batch * p.kStrides.batch +
+               kvHead * p.kStrides.head;
+  const T *v = static_cast<const T *>(p.v) + batch * p.vStrides.batch +
+               kvHead * p.vStrides.head;
+  T *o = static_cast<T *>(p.o) + batch * p.oStrides.batch +
+         head * p.oStrides.head;
 
   // Keys [keyBegin, keyEnd) are visible to some row of the block.
   const int offset = p.seqK - p.seqQ;
@@ -177,11 +182,11 @@ __device__ void flashAttentionRows(const FlashAttentionParams &p, int mBlock,
   // The previous row block's threads are done with every tile.
   __syncthreads();
   if (tileBegin < tileEnd) {
-    loadTile<kFlashBlockRows, HeadDim>(sQ, q, row0, p.seqQ);
+    loadTile<kFlashBlockRows, HeadDim>(sQ, q, row0, p.seqQ, p.qStrides.row);
     loadTile<kFlashBlockKeys, HeadDim>(sK, k, tileBegin * kFlashBlockKeys,
-                                       p.seqK);
+                                       p.seqK, p.kStrides.row);
     loadTile<kFlashBlockKeys, HeadDim>(sV, v, tileBegin * kFlashBlockKeys,
-                                       p.seqK);
+                                       p.seqK, p.vStrides.row);
     commitCopies();
   }
 
@@ -194,9 +199,11 @@ __device__ void flashAttentionRows(const FlashAttentionParams &p, int mBlock,
     __syncthreads();
     if (tile + 1 < tileEnd) {
       loadTile<kFlashBlockKeys, HeadDim>(sK + (kStageBytes - stage), k,
-                                         key0 + kFlashBlockKeys, p.seqK);
+                                         key0 + kFlashBlockKeys, p.seqK,
+                                         p.kStrides.row);
       loadTile<kFlashBlockKeys, HeadDim>(sV + (kStageBytes - stage), v,
-                                         key0 + kFlashBlockKeys, p.seqK);
+                                         key0 + kFlashBlockKeys, p.seqK,
+                                         p.vStrides.row);
       commitCopies();
     }
     // A warpgroup none of whose rows sees a key of the tile only loads.
@@ -321,7 +328,7 @@ __device__ void flashAttentionRows(const FlashAttentionParams &p, int mBlock,
     int c = threadIdx.x + i * kFlashThreads;
     int local = c / kChunks, chunk = c % kChunks;
     if (row0 + local < p.seqQ)
-      *reinterpret_cast<uint4 *>(o + size_t(row0 + local) * HeadDim +
+      *reinterpret_cast<uint4 *>(o + (row0 + local) * p.oStrides.row +
                                  chunk * 8) =
           *reinterpret_cast<const uint4 *>(sO +
                                            QueryTile::offset(local, chunk));

@@ -20,9 +20,21 @@
 
 namespace rlx::cuda {
 
-/// The kernels' parameter: attention over contiguous row-major
-/// q [batch, heads, seqQ, headDim], k and v [batch, kvHeads, seqK, headDim],
-/// o like q; query head h reads key/value head h / (heads / kvHeads).
+/// Where a tensor's rows are: element strides of its batch, head and row
+/// (sequence) dims; a row's headDim elements are contiguous. Every stride
+/// is a multiple of 8 elements and the base 16-byte aligned.
+struct FlashAttentionStrides {
+  int64_t batch;
+  int64_t head;
+  int64_t row;
+};
+
+/// The kernels' parameter: attention over q [batch, heads, seqQ, headDim],
+/// k and v [batch, kvHeads, seqK, headDim], o like q, each through its
+/// strides (contiguous row-major: head = seq * headDim, row = headDim; a
+/// [batch, seq, heads, headDim] tensor read in place: head = headDim,
+/// row = heads * headDim); query head h reads key/value head
+/// h / (heads / kvHeads).
 /// Query row i sees key j when j <= i + seqK - seqQ (causal: the diagonal
 /// aligned at the end, as rlx.attention's), and for a sliding window also
 /// when j > i + seqK - seqQ - window. A row that sees no key is zero.
@@ -31,6 +43,10 @@ struct FlashAttentionParams {
   const void *k;
   const void *v;
   void *o;
+  FlashAttentionStrides qStrides;
+  FlashAttentionStrides kStrides;
+  FlashAttentionStrides vStrides;
+  FlashAttentionStrides oStrides;
   int32_t heads;
   int32_t kvHeads;
   int32_t seqQ;

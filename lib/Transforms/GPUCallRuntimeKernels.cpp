@@ -11,8 +11,12 @@
 // each call of a function tagged `rlx.cublaslt` becomes a call of the
 // runtime's rlxCublasLtMatmul, each call of one tagged `rlx.flash_attention`
 // a call of rlxFlashAttention (CUDARuntime.h), on the buffers' addresses,
-// and the tagged functions go. The buffers are contiguous: function
-// boundaries bufferize to identity layouts.
+// and the tagged functions go. Function boundaries bufferize to identity
+// layouts: a strided view passed to one is first copied into a contiguous
+// buffer. The flash kernel reads rows through strides, so a view copied
+// only for its call is passed as it is (q, k and v of a [batch, seq, heads,
+// head dim] tensor sliced out of one qkv projection, say); cuBLASLt's
+// operands stay contiguous.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,19 +87,27 @@ struct ArgBuilder {
   Location loc;
   DictionaryAttr problem;
 
-  /// The buffer's address as an !llvm.ptr.
+  /// The address of the buffer's first element as an !llvm.ptr (its
+  /// layout's static offset included).
   Value address(Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    auto [strides, offset] = type.getStridesAndOffset();
     Value index =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
     Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    if (offset != 0) {
+      int64_t bytes = offset * type.getElementTypeBitWidth() / 8;
+      i64 = arith::AddIOp::create(
+          b, loc, i64, arith::ConstantIntOp::create(b, loc, bytes, 64));
+    }
     return LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64);
   }
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
   Value i32(int32_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
   /// The problem's integer `name` as an i64.
   Value i64(StringRef name) {
-    return arith::ConstantIntOp::create(
-        b, loc, problem.getAs<IntegerAttr>(name).getInt(), 64);
+    return i64(problem.getAs<IntegerAttr>(name).getInt());
   }
   /// The problem's boolean `name` as an i32.
   Value flag(StringRef name) {
@@ -137,6 +149,59 @@ struct GPUCallRuntimeKernelsPass
         return call.emitError("rlx-gpu-call-runtime-kernels: expects "
                               "contiguous buffers");
     return success();
+  }
+
+  /// Whether the flash kernel reads rows of `type` in place: static strides
+  /// and offset, contiguous rows, and the offset and every other stride
+  /// whole 16-byte chunks (the buffer itself is 16-byte aligned: the
+  /// runtime checks).
+  static bool flashReadsInPlace(MemRefType type) {
+    auto [strides, offset] = type.getStridesAndOffset();
+    int64_t chunk = 128 / type.getElementTypeBitWidth();
+    auto whole = [&](int64_t v) {
+      return !ShapedType::isDynamic(v) && v >= 0 && v % chunk == 0;
+    };
+    return type.getRank() == 4 && strides.back() == 1 && whole(offset) &&
+           llvm::all_of(ArrayRef<int64_t>(strides).drop_back(), whole);
+  }
+
+  /// Passes the view that `call`'s operand `i` was copied from, where the
+  /// copy's buffer exists only for the call and the kernel reads the view
+  /// in place: bufferization copies a strided view into a contiguous
+  /// buffer at the function boundary, just before the call. The copy, the
+  /// buffer and its deallocations go. Nothing between the copy and the call
+  /// may write memory but allocations and copies into them.
+  static void forwardCopiedView(func::CallOp call, unsigned i) {
+    auto alloc = call.getOperand(i).getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != call->getBlock())
+      return;
+    memref::CopyOp copy;
+    SmallVector<Operation *> deallocs;
+    for (Operation *user : alloc->getUsers()) {
+      if (auto c = dyn_cast<memref::CopyOp>(user);
+          c && c.getTarget() == alloc && !copy)
+        copy = c;
+      else if (isa<memref::DeallocOp>(user))
+        deallocs.push_back(user);
+      else if (user != call)
+        return;
+    }
+    if (!copy || copy->getBlock() != call->getBlock() ||
+        !copy->isBeforeInBlock(call) ||
+        !flashReadsInPlace(cast<MemRefType>(copy.getSource().getType())))
+      return;
+    for (Operation *op = copy->getNextNode(); op != call;
+         op = op->getNextNode()) {
+      auto into = dyn_cast<memref::CopyOp>(op);
+      if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op) &&
+          !(into && into.getTarget().getDefiningOp<memref::AllocOp>()))
+        return;
+    }
+    call->replaceUsesOfWith(alloc, copy.getSource());
+    copy.erase();
+    for (Operation *dealloc : deallocs)
+      dealloc->erase();
+    alloc.erase();
   }
 
   /// `call(lhs, rhs, [bias,] out)` -> rlxCublasLtMatmul(..., addresses).
@@ -197,26 +262,36 @@ struct GPUCallRuntimeKernelsPass
                             "for ")
              << element << " and mask " << mask;
 
+    auto seqMajor = problem.getAs<DenseBoolArrayAttr>("seq_major");
+    if (!seqMajor || seqMajor.size() != 4)
+      return call.emitError("rlx-gpu-call-runtime-kernels: a flash attention "
+                            "needs `seq_major` for q, k, v and its result");
+    for (unsigned i = 0; i < 3; ++i)
+      forwardCopiedView(call, i);
+    operands = call.getOperands();
+
     ArgBuilder a{OpBuilder(call), call.getLoc(), problem};
-    Value q = a.address(operands[0]), k = a.address(operands[1]),
-          v = a.address(operands[2]);
-    Value o = a.address(elideResultCopy(call));
     Value scaleValue = arith::ConstantOp::create(
         a.b, a.loc, a.b.getF32FloatAttr(scale.getValueAsDouble()));
-    SmallVector<Value> args = {a.i32(type),
-                               a.i32(maskKind),
-                               a.i64("batch"),
-                               a.i64("heads"),
-                               a.i64("kv_heads"),
-                               a.i64("seq_q"),
-                               a.i64("seq_k"),
-                               a.i64("head_dim"),
-                               a.i64("window"),
-                               scaleValue,
-                               q,
-                               k,
-                               v,
-                               o};
+    SmallVector<Value> args = {
+        a.i32(type),       a.i32(maskKind), a.i64("batch"), a.i64("heads"),
+        a.i64("kv_heads"), a.i64("seq_q"),  a.i64("seq_k"), a.i64("head_dim"),
+        a.i64("window"),   scaleValue};
+    // Each buffer's address, then its batch, head and row strides: dims
+    // 0, 1, 2 of [batch, heads, seq, dim], dims 0, 2, 1 of [batch, seq,
+    // heads, dim].
+    for (unsigned i = 0; i < 4; ++i) {
+      Value buffer = i < 3 ? operands[i] : elideResultCopy(call);
+      auto type = cast<MemRefType>(buffer.getType());
+      if (!flashReadsInPlace(type))
+        return call.emitError("rlx-gpu-call-runtime-kernels: the flash "
+                              "kernel does not read ")
+               << type << " in place";
+      SmallVector<int64_t> strides = type.getStridesAndOffset().first;
+      bool bshd = seqMajor[i];
+      args.append({a.address(buffer), a.i64(strides[0]),
+                   a.i64(strides[bshd ? 2 : 1]), a.i64(strides[bshd ? 1 : 2])});
+    }
     replaceCall(call, "rlxFlashAttention", args);
     return success();
   }

@@ -15,6 +15,7 @@
 
 #include "RLX/Runtime/CUDARuntime.h"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -51,15 +52,30 @@ void gemm(int32_t type, int32_t epilogue, int32_t transA, int32_t transB,
 }
 
 /// An attention as dispatched code calls it, on pointers that name the
-/// operands.
+/// operands (`misalign` bytes past 16-byte boundaries), contiguous
+/// [batch, heads, seq, headDim] or, `seqMajor`, [batch, seq, heads,
+/// headDim] read in place; `rowStride` overrides q's row stride.
 void attention(int32_t type, int32_t mask, int64_t batch, int64_t heads,
                int64_t kvHeads, int64_t seq, int64_t headDim, int64_t window,
-               float scale) {
+               float scale, bool seqMajor = false, int misalign = 0,
+               int64_t rowStride = 0) {
+  // Batch, head and row strides of a tensor with `h` heads.
+  auto strides = [&](int64_t h) {
+    return seqMajor ? std::array<int64_t, 3>{seq * h * headDim, headDim,
+                                             h * headDim}
+                    : std::array<int64_t, 3>{h * seq * headDim, seq * headDim,
+                                             headDim};
+  };
+  std::array<int64_t, 3> qs = strides(heads), kv = strides(kvHeads);
+  if (rowStride)
+    qs[2] = rowStride;
+  auto at = [&](uintptr_t address) {
+    return reinterpret_cast<void *>(address + misalign);
+  };
   rlxFlashAttention(type, mask, batch, heads, kvHeads, seq, seq, headDim,
-                    window, scale, reinterpret_cast<void *>(0x7100),
-                    reinterpret_cast<void *>(0x7200),
-                    reinterpret_cast<void *>(0x7300),
-                    reinterpret_cast<void *>(0x7400));
+                    window, scale, at(0x7100), qs[0], qs[1], qs[2], at(0x7200),
+                    kv[0], kv[1], kv[2], at(0x7300), kv[0], kv[1], kv[2],
+                    at(0x7400), qs[0], qs[1], rowStride ? headDim : qs[2]);
   const char *error = rlxCudaGetLastError();
   printf("attention error: %s\n", error ? error : "none");
   rlxCudaClearError();
@@ -112,7 +128,7 @@ int main(int argc, char **argv) {
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 2, 8, 2,
               300, 128, 0, 0.125f);
     attention(RLX_FLASH_ATTENTION_F16, RLX_FLASH_ATTENTION_SLIDING_WINDOW, 3,
-              4, 4, 128, 64, 32, 0.1f);
+              4, 4, 128, 64, 32, 0.1f, /*seqMajor=*/true);
   } else if (!strcmp(scenario, "flash-own-stream")) {
     attention(RLX_FLASH_ATTENTION_F16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
               64, 0, 0.125f);
@@ -131,6 +147,10 @@ int main(int argc, char **argv) {
               2, 1, 64, 64, 0, 1.0f);
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 1, 2, 1, 64,
               64, 0, 0.0f);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
+              64, 0, 1.0f, false, /*misalign=*/8);
+    attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
+              64, 0, 1.0f, true, 0, /*rowStride=*/132);
   } else if (!strcmp(scenario, "no-driver")) {
     void *stream = mgpuStreamCreate();
     printf("stream %p\n", stream);

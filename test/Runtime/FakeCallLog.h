@@ -25,13 +25,16 @@ std::string callLog;
 
 void log(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void log(const char *format, ...) {
-  char line[256];
-  va_list args;
+  // Sized by a first pass: a kernel parameter's words make long lines.
+  va_list args, again;
   va_start(args, format);
-  vsnprintf(line, sizeof(line), format, args);
+  va_copy(again, args);
+  std::string line(vsnprintf(nullptr, 0, format, args) + 1, '\0');
+  vsnprintf(line.data(), line.size(), format, again);
+  va_end(again);
   va_end(args);
+  line.back() = '\n';
   callLog += line;
-  callLog += '\n';
 }
 } // namespace
 

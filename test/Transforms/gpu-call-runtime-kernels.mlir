@@ -119,26 +119,16 @@ func.func @result_reread(%x: memref<4x8xf32>, %w: memref<8x2xf32>, %y: memref<4x
 // -----
 
 // A call of an outlined attention becomes rlxFlashAttention on the
-// addresses, writing the out-parameter its temporary was copied to: bf16
-// (0), causal (1), batch 2, 8 heads over 2 kv heads, 300 rows of head dim
-// 64, no window, scale 0.125.
-// CHECK:       func.func private @rlxFlashAttention(i32, i32, i64, i64, i64, i64, i64, i64, i64, f32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// addresses and strides, writing the out-parameter its temporary was
+// copied to: bf16 (0), causal (1), batch 2, 8 heads over 2 kv heads, 300
+// rows of head dim 64, no window, scale 0.125; contiguous q and o (batch,
+// head, row strides 8 * 300 * 64, 300 * 64, 64), k and v (2 * 300 * 64,
+// 300 * 64, 64).
+// CHECK:       func.func private @rlxFlashAttention(i32, i32, i64, i64, i64, i64, i64, i64, i64, f32, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)
 // CHECK-NOT:   @rlx_flash_attention
 // CHECK-LABEL: func.func @flash_causal_gqa(
 // CHECK-SAME:      %[[Q:.*]]: memref<2x8x300x64xbf16>, %[[K:.*]]: memref<2x2x300x64xbf16>, %[[V:.*]]: memref<2x2x300x64xbf16>, %[[O:.*]]: memref<2x8x300x64xbf16>)
 // CHECK-NOT:     memref.alloc
-// CHECK:         memref.extract_aligned_pointer_as_index %[[Q]]
-// CHECK-NEXT:    arith.index_cast
-// CHECK-NEXT:    %[[QP:.*]] = llvm.inttoptr
-// CHECK-NEXT:    memref.extract_aligned_pointer_as_index %[[K]]
-// CHECK-NEXT:    arith.index_cast
-// CHECK-NEXT:    %[[KP:.*]] = llvm.inttoptr
-// CHECK-NEXT:    memref.extract_aligned_pointer_as_index %[[V]]
-// CHECK-NEXT:    arith.index_cast
-// CHECK-NEXT:    %[[VP:.*]] = llvm.inttoptr
-// CHECK-NEXT:    memref.extract_aligned_pointer_as_index %[[O]]
-// CHECK-NEXT:    arith.index_cast
-// CHECK-NEXT:    %[[OP:.*]] = llvm.inttoptr
 // CHECK-DAG:     %[[BF16:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[CAUSAL:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i64
@@ -147,15 +137,131 @@ func.func @result_reread(%x: memref<4x8xf32>, %w: memref<8x2xf32>, %y: memref<4x
 // CHECK-DAG:     %[[D:.*]] = arith.constant 64 : i64
 // CHECK-DAG:     %[[WINDOW:.*]] = arith.constant 0 : i64
 // CHECK-DAG:     %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
-// CHECK:         call @rlxFlashAttention(%[[BF16]], %[[CAUSAL]], %[[TWO]], %[[EIGHT]], %[[TWO]], %[[SEQ]], %[[SEQ]], %[[D]], %[[WINDOW]], %[[SCALE]], %[[QP]], %[[KP]], %[[VP]], %[[OP]])
+// CHECK-DAG:     %[[QB:.*]] = arith.constant 153600 : i64
+// CHECK-DAG:     %[[KB:.*]] = arith.constant 38400 : i64
+// CHECK-DAG:     %[[H:.*]] = arith.constant 19200 : i64
+// CHECK-DAG:     %[[QI:.*]] = memref.extract_aligned_pointer_as_index %[[Q]]
+// CHECK-DAG:     %[[Q64:.*]] = arith.index_cast %[[QI]]
+// CHECK-DAG:     %[[QP:.*]] = llvm.inttoptr %[[Q64]]
+// CHECK-DAG:     %[[KI:.*]] = memref.extract_aligned_pointer_as_index %[[K]]
+// CHECK-DAG:     %[[K64:.*]] = arith.index_cast %[[KI]]
+// CHECK-DAG:     %[[KP:.*]] = llvm.inttoptr %[[K64]]
+// CHECK-DAG:     %[[VI:.*]] = memref.extract_aligned_pointer_as_index %[[V]]
+// CHECK-DAG:     %[[V64:.*]] = arith.index_cast %[[VI]]
+// CHECK-DAG:     %[[VP:.*]] = llvm.inttoptr %[[V64]]
+// CHECK-DAG:     %[[OI:.*]] = memref.extract_aligned_pointer_as_index %[[O]]
+// CHECK-DAG:     %[[O64:.*]] = arith.index_cast %[[OI]]
+// CHECK-DAG:     %[[OP:.*]] = llvm.inttoptr %[[O64]]
+// CHECK:         call @rlxFlashAttention(%[[BF16]], %[[CAUSAL]], %[[TWO]], %[[EIGHT]], %[[TWO]], %[[SEQ]], %[[SEQ]], %[[D]], %[[WINDOW]], %[[SCALE]], %[[QP]], %[[QB]], %[[H]], %[[D]], %[[KP]], %[[KB]], %[[H]], %[[D]], %[[VP]], %[[KB]], %[[H]], %[[D]], %[[OP]], %[[QB]], %[[H]], %[[D]])
 // CHECK-NEXT:    return
 func.func private @rlx_flash_attention(%q: memref<2x8x300x64xbf16>, %k: memref<2x2x300x64xbf16>, %v: memref<2x2x300x64xbf16>, %o: memref<2x8x300x64xbf16>)
-    attributes {rlx.flash_attention = {batch = 2 : i64, head_dim = 64 : i64, heads = 8 : i64, kv_heads = 2 : i64, mask = "causal", scale = 1.250000e-01 : f32, seq_k = 300 : i64, seq_q = 300 : i64, window = 0 : i64}}
+    attributes {rlx.flash_attention = {batch = 2 : i64, head_dim = 64 : i64, heads = 8 : i64, kv_heads = 2 : i64, mask = "causal", scale = 1.250000e-01 : f32, seq_k = 300 : i64, seq_major = array<i1: false, false, false, false>, seq_q = 300 : i64, window = 0 : i64}}
 func.func @flash_causal_gqa(%q: memref<2x8x300x64xbf16>, %k: memref<2x2x300x64xbf16>, %v: memref<2x2x300x64xbf16>, %o: memref<2x8x300x64xbf16>) {
   %t = memref.alloc() : memref<2x8x300x64xbf16>
   call @rlx_flash_attention(%q, %k, %v, %t) : (memref<2x8x300x64xbf16>, memref<2x2x300x64xbf16>, memref<2x2x300x64xbf16>, memref<2x8x300x64xbf16>) -> ()
   memref.copy %t, %o : memref<2x8x300x64xbf16> to memref<2x8x300x64xbf16>
   memref.dealloc %t : memref<2x8x300x64xbf16>
+  return
+}
+
+// -----
+
+// BERT's heads after bufferization: q, k and v are [batch, seq, heads,
+// dim] views of one qkv projection, which the function boundary copied into
+// contiguous buffers. The kernel reads the views in place: no copies, k's
+// address 768 bf16 = 1536 bytes and v's 3072 bytes on, batch, head and row
+// strides 128 * 2304, 64, 2304; the contiguous [batch, seq, heads, dim]
+// result has 128 * 768, 64, 768.
+// CHECK-LABEL: func.func @flash_heads_in_place(
+// CHECK-SAME:      %[[QKV:.*]]: memref<2x128x2304xbf16>, %[[O:.*]]: memref<2x128x12x64xbf16>)
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     memref.alloc
+// CHECK-DAG:     %[[D:.*]] = arith.constant 64 : i64
+// CHECK-DAG:     %[[B:.*]] = arith.constant 294912 : i64
+// CHECK-DAG:     %[[ROW:.*]] = arith.constant 2304 : i64
+// CHECK-DAG:     %[[OB:.*]] = arith.constant 98304 : i64
+// CHECK-DAG:     %[[OROW:.*]] = arith.constant 768 : i64
+// CHECK-DAG:     %[[KOFF:.*]] = arith.constant 1536 : i64
+// CHECK-DAG:     %[[VOFF:.*]] = arith.constant 3072 : i64
+// CHECK-DAG:     %[[QI:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1]>>
+// CHECK-DAG:     %[[Q64:.*]] = arith.index_cast %[[QI]]
+// CHECK-DAG:     %[[QP:.*]] = llvm.inttoptr %[[Q64]]
+// CHECK-DAG:     %[[KI:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1], offset: 768>>
+// CHECK-DAG:     %[[K64:.*]] = arith.index_cast %[[KI]]
+// CHECK-DAG:     %[[KA:.*]] = arith.addi %[[K64]], %[[KOFF]]
+// CHECK-DAG:     %[[KP:.*]] = llvm.inttoptr %[[KA]]
+// CHECK-DAG:     %[[VI:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1], offset: 1536>>
+// CHECK-DAG:     %[[V64:.*]] = arith.index_cast %[[VI]]
+// CHECK-DAG:     %[[VA:.*]] = arith.addi %[[V64]], %[[VOFF]]
+// CHECK-DAG:     %[[VP:.*]] = llvm.inttoptr %[[VA]]
+// CHECK-DAG:     %[[OI:.*]] = memref.extract_aligned_pointer_as_index %[[O]]
+// CHECK-DAG:     %[[O64:.*]] = arith.index_cast %[[OI]]
+// CHECK-DAG:     %[[OP:.*]] = llvm.inttoptr %[[O64]]
+// CHECK:         call @rlxFlashAttention({{.*}}, %[[QP]], %[[B]], %[[D]], %[[ROW]], %[[KP]], %[[B]], %[[D]], %[[ROW]], %[[VP]], %[[B]], %[[D]], %[[ROW]], %[[OP]], %[[OB]], %[[D]], %[[OROW]])
+// CHECK-NEXT:    return
+func.func private @rlx_flash_attention(%q: memref<2x128x12x64xbf16>, %k: memref<2x128x12x64xbf16>, %v: memref<2x128x12x64xbf16>, %o: memref<2x128x12x64xbf16>)
+    attributes {rlx.flash_attention = {batch = 2 : i64, head_dim = 64 : i64, heads = 12 : i64, kv_heads = 12 : i64, mask = "none", scale = 1.250000e-01 : f32, seq_k = 128 : i64, seq_major = array<i1: true, true, true, true>, seq_q = 128 : i64, window = 0 : i64}}
+func.func @flash_heads_in_place(%qkv: memref<2x128x2304xbf16>, %o: memref<2x128x12x64xbf16>) {
+  %sq = memref.subview %qkv[0, 0, 0] [2, 128, 768] [1, 1, 1] : memref<2x128x2304xbf16> to memref<2x128x768xbf16, strided<[294912, 2304, 1]>>
+  %sk = memref.subview %qkv[0, 0, 768] [2, 128, 768] [1, 1, 1] : memref<2x128x2304xbf16> to memref<2x128x768xbf16, strided<[294912, 2304, 1], offset: 768>>
+  %sv = memref.subview %qkv[0, 0, 1536] [2, 128, 768] [1, 1, 1] : memref<2x128x2304xbf16> to memref<2x128x768xbf16, strided<[294912, 2304, 1], offset: 1536>>
+  %eq = memref.expand_shape %sq [[0], [1], [2, 3]] output_shape [2, 128, 12, 64] : memref<2x128x768xbf16, strided<[294912, 2304, 1]>> into memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1]>>
+  %ek = memref.expand_shape %sk [[0], [1], [2, 3]] output_shape [2, 128, 12, 64] : memref<2x128x768xbf16, strided<[294912, 2304, 1], offset: 768>> into memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1], offset: 768>>
+  %ev = memref.expand_shape %sv [[0], [1], [2, 3]] output_shape [2, 128, 12, 64] : memref<2x128x768xbf16, strided<[294912, 2304, 1], offset: 1536>> into memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1], offset: 1536>>
+  %aq = memref.alloc() {alignment = 64 : i64} : memref<2x128x12x64xbf16>
+  memref.copy %eq, %aq : memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1]>> to memref<2x128x12x64xbf16>
+  %ak = memref.alloc() {alignment = 64 : i64} : memref<2x128x12x64xbf16>
+  memref.copy %ek, %ak : memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1], offset: 768>> to memref<2x128x12x64xbf16>
+  %av = memref.alloc() {alignment = 64 : i64} : memref<2x128x12x64xbf16>
+  memref.copy %ev, %av : memref<2x128x12x64xbf16, strided<[294912, 2304, 64, 1], offset: 1536>> to memref<2x128x12x64xbf16>
+  call @rlx_flash_attention(%aq, %ak, %av, %o) : (memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>) -> ()
+  memref.dealloc %aq : memref<2x128x12x64xbf16>
+  memref.dealloc %ak : memref<2x128x12x64xbf16>
+  memref.dealloc %av : memref<2x128x12x64xbf16>
+  return
+}
+
+// -----
+
+// Copies that stay: q's view starts 4 elements (8 bytes) into a row, off
+// the kernel's 16-byte chunks; k's source is written after its copy and
+// before the call (a store between). v's copy alone goes.
+// CHECK-LABEL: func.func @flash_copies_kept(
+// CHECK:         %[[AQ:.*]] = memref.alloc() {{.*}} : memref<1x64x4x64xf16>
+// CHECK-NEXT:    memref.copy %{{.*}}, %[[AQ]]
+// CHECK-NEXT:    %[[AK:.*]] = memref.alloc() {{.*}} : memref<1x64x4x64xf16>
+// CHECK-NEXT:    memref.copy %{{.*}}, %[[AK]]
+// CHECK-NEXT:    memref.store
+// CHECK-NOT:     memref.copy
+// CHECK:         %[[QP:.*]] = llvm.inttoptr
+// CHECK:         memref.extract_aligned_pointer_as_index %[[AK]]
+// CHECK:         memref.extract_aligned_pointer_as_index %{{.*}} : memref<1x64x4x64xf16, strided<[17160, 264, 64, 1], offset: 264>>
+// CHECK:         call @rlxFlashAttention
+// CHECK-NEXT:    memref.dealloc %[[AQ]]
+// CHECK-NEXT:    memref.dealloc %[[AK]]
+// CHECK-NEXT:    return
+func.func private @rlx_flash_attention(%q: memref<1x64x4x64xf16>, %k: memref<1x64x4x64xf16>, %v: memref<1x64x4x64xf16>, %o: memref<1x4x64x64xf16>)
+    attributes {rlx.flash_attention = {batch = 1 : i64, head_dim = 64 : i64, heads = 4 : i64, kv_heads = 4 : i64, mask = "causal", scale = 1.250000e-01 : f32, seq_k = 64 : i64, seq_major = array<i1: true, true, true, false>, seq_q = 64 : i64, window = 0 : i64}}
+func.func @flash_copies_kept(%x: memref<1x65x264xf16>, %o: memref<1x4x64x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %h = arith.constant 1.0 : f16
+  %sq = memref.subview %x[0, 0, 4] [1, 64, 256] [1, 1, 1] : memref<1x65x264xf16> to memref<1x64x256xf16, strided<[17160, 264, 1], offset: 4>>
+  %eq = memref.expand_shape %sq [[0], [1], [2, 3]] output_shape [1, 64, 4, 64] : memref<1x64x256xf16, strided<[17160, 264, 1], offset: 4>> into memref<1x64x4x64xf16, strided<[17160, 264, 64, 1], offset: 4>>
+  %sk = memref.subview %x[0, 0, 0] [1, 64, 256] [1, 1, 1] : memref<1x65x264xf16> to memref<1x64x256xf16, strided<[17160, 264, 1]>>
+  %ek = memref.expand_shape %sk [[0], [1], [2, 3]] output_shape [1, 64, 4, 64] : memref<1x64x256xf16, strided<[17160, 264, 1]>> into memref<1x64x4x64xf16, strided<[17160, 264, 64, 1]>>
+  %sv = memref.subview %x[0, 1, 0] [1, 64, 256] [1, 1, 1] : memref<1x65x264xf16> to memref<1x64x256xf16, strided<[17160, 264, 1], offset: 264>>
+  %ev = memref.expand_shape %sv [[0], [1], [2, 3]] output_shape [1, 64, 4, 64] : memref<1x64x256xf16, strided<[17160, 264, 1], offset: 264>> into memref<1x64x4x64xf16, strided<[17160, 264, 64, 1], offset: 264>>
+  %aq = memref.alloc() {alignment = 64 : i64} : memref<1x64x4x64xf16>
+  memref.copy %eq, %aq : memref<1x64x4x64xf16, strided<[17160, 264, 64, 1], offset: 4>> to memref<1x64x4x64xf16>
+  %ak = memref.alloc() {alignment = 64 : i64} : memref<1x64x4x64xf16>
+  memref.copy %ek, %ak : memref<1x64x4x64xf16, strided<[17160, 264, 64, 1]>> to memref<1x64x4x64xf16>
+  memref.store %h, %x[%c0, %c0, %c0] : memref<1x65x264xf16>
+  %av = memref.alloc() {alignment = 64 : i64} : memref<1x64x4x64xf16>
+  memref.copy %ev, %av : memref<1x64x4x64xf16, strided<[17160, 264, 64, 1], offset: 264>> to memref<1x64x4x64xf16>
+  call @rlx_flash_attention(%aq, %ak, %av, %o) : (memref<1x64x4x64xf16>, memref<1x64x4x64xf16>, memref<1x64x4x64xf16>, memref<1x4x64x64xf16>) -> ()
+  memref.dealloc %aq : memref<1x64x4x64xf16>
+  memref.dealloc %ak : memref<1x64x4x64xf16>
+  memref.dealloc %av : memref<1x64x4x64xf16>
   return
 }
 
@@ -169,7 +275,7 @@ func.func @flash_causal_gqa(%q: memref<2x8x300x64xbf16>, %k: memref<2x2x300x64xb
 // CHECK-DAG:     %[[SCALE:.*]] = arith.constant 1.000000e-01 : f32
 // CHECK:         call @rlxFlashAttention(%[[F16]], %[[SW]], {{.*}}, %[[WINDOW]], %[[SCALE]],
 func.func private @rlx_flash_attention(%q: memref<1x4x64x128xf16>, %k: memref<1x4x192x128xf16>, %v: memref<1x4x192x128xf16>, %o: memref<1x4x64x128xf16>)
-    attributes {rlx.flash_attention = {batch = 1 : i64, head_dim = 128 : i64, heads = 4 : i64, kv_heads = 4 : i64, mask = "sliding_window", scale = 1.000000e-01 : f32, seq_k = 192 : i64, seq_q = 64 : i64, window = 32 : i64}}
+    attributes {rlx.flash_attention = {batch = 1 : i64, head_dim = 128 : i64, heads = 4 : i64, kv_heads = 4 : i64, mask = "sliding_window", scale = 1.000000e-01 : f32, seq_k = 192 : i64, seq_major = array<i1: false, false, false, false>, seq_q = 64 : i64, window = 32 : i64}}
 func.func @flash_sliding_window(%q: memref<1x4x64x128xf16>, %k: memref<1x4x192x128xf16>, %v: memref<1x4x192x128xf16>, %o: memref<1x4x64x128xf16>) {
   call @rlx_flash_attention(%q, %k, %v, %o) : (memref<1x4x64x128xf16>, memref<1x4x192x128xf16>, memref<1x4x192x128xf16>, memref<1x4x64x128xf16>) -> ()
   return
@@ -184,5 +290,16 @@ func.func private @rlx_flash_attention(%q: memref<1x4x64x64xf32>, %k: memref<1x4
 func.func @flash_f32(%q: memref<1x4x64x64xf32>, %k: memref<1x4x64x64xf32>, %v: memref<1x4x64x64xf32>, %o: memref<1x4x64x64xf32>) {
   // expected-error @below {{rlx-gpu-call-runtime-kernels: no flash attention for 'f32' and mask "causal"}}
   call @rlx_flash_attention(%q, %k, %v, %o) : (memref<1x4x64x64xf32>, memref<1x4x64x64xf32>, memref<1x4x64x64xf32>, memref<1x4x64x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A tagged attention without `seq_major` is an error.
+func.func private @rlx_flash_attention(%q: memref<1x4x64x64xbf16>, %k: memref<1x4x64x64xbf16>, %v: memref<1x4x64x64xbf16>, %o: memref<1x4x64x64xbf16>)
+    attributes {rlx.flash_attention = {batch = 1 : i64, head_dim = 64 : i64, heads = 4 : i64, kv_heads = 4 : i64, mask = "none", scale = 1.250000e-01 : f32, seq_k = 64 : i64, seq_q = 64 : i64, window = 0 : i64}}
+func.func @flash_no_layout(%q: memref<1x4x64x64xbf16>, %k: memref<1x4x64x64xbf16>, %v: memref<1x4x64x64xbf16>, %o: memref<1x4x64x64xbf16>) {
+  // expected-error @below {{rlx-gpu-call-runtime-kernels: a flash attention needs `seq_major` for q, k, v and its result}}
+  call @rlx_flash_attention(%q, %k, %v, %o) : (memref<1x4x64x64xbf16>, memref<1x4x64x64xbf16>, memref<1x4x64x64xbf16>, memref<1x4x64x64xbf16>) -> ()
   return
 }

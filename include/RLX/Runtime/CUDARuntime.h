@@ -86,9 +86,15 @@ enum RlxFlashAttentionMask {
 };
 
 /* o = softmax(scale q k^T + mask) v per batch and query head, as
-   rlx.attention: row-major, contiguous buffers of `type`, q and o
-   [batch, heads, seqQ, headDim], k and v [batch, kvHeads, seqK, headDim];
-   query head h reads key/value head h / (heads / kvHeads). With a causal
+   rlx.attention: q and o [batch, heads, seqQ, headDim], k and v
+   [batch, kvHeads, seqK, headDim], buffers of `type` whose rows of headDim
+   elements are contiguous and whose batch, head and row (sequence)
+   element strides follow each pointer: a contiguous row-major q has
+   heads * seqQ * headDim, seqQ * headDim, headDim; a [batch, seq, heads,
+   headDim] one is read (or o written) in place with seq * heads * headDim,
+   headDim, heads * headDim. Strides are non-negative multiples of 8
+   elements and the buffers 16-byte aligned.
+   Query head h reads key/value head h / (heads / kvHeads). With a causal
    mask query row i sees key j <= i + seqK - seqQ; with a sliding window
    also only j > i + seqK - seqQ - window (`window` is ignored otherwise). A
    row that sees no key is zero. Scores and the softmax are f32, the
@@ -104,8 +110,13 @@ enum RlxFlashAttentionMask {
 void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
                        int64_t heads, int64_t kvHeads, int64_t seqQ,
                        int64_t seqK, int64_t headDim, int64_t window,
-                       float scale, const void *q, const void *k,
-                       const void *v, void *o);
+                       float scale, const void *q, int64_t qBatchStride,
+                       int64_t qHeadStride, int64_t qRowStride, const void *k,
+                       int64_t kBatchStride, int64_t kHeadStride,
+                       int64_t kRowStride, const void *v, int64_t vBatchStride,
+                       int64_t vHeadStride, int64_t vRowStride, void *o,
+                       int64_t oBatchStride, int64_t oHeadStride,
+                       int64_t oRowStride);
 
 /* The functions upstream's gpu-to-llvm lowering calls. */
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);

@@ -257,10 +257,19 @@ def GPUCallRuntimeKernelsPass
     - `rlx.cublaslt`: `rlxCublasLtMatmul` with the element type, the
       epilogue, the transposes and the problem's sizes;
     - `rlx.flash_attention`: `rlxFlashAttention` with the element type, the
-      mask, the sizes, the window and the scale.
+      mask, the sizes, the window and the scale, and each buffer's address
+      with its batch, head and row strides (dims 0, 1, 2, or 0, 2, 1 for an
+      operand `seq_major` marks as [batch, seq, heads, head dim]).
     The runtime runs them on the entry point's stream. Where the call's
     result temporary is only copied to an out-parameter, the call writes
-    the out-parameter instead.
+    the out-parameter instead. Function boundaries bufferize to identity
+    layouts, so a strided view reaches an outlined attention as a copy into
+    a contiguous buffer just before the call; where that buffer is only the
+    call's operand, nothing between the copy and the call writes memory
+    (but allocations and copies into them) and the flash kernel reads the
+    view in place (static strides, contiguous rows, offset and strides
+    whole 16-byte chunks), the kernel reads the view and the copy goes.
+    cuBLASLt's operands stay contiguous.
 
     ```mlir
     call @rlx_cublaslt_matmul(%x, %w, %b, %y)
@@ -274,7 +283,8 @@ def GPUCallRuntimeKernelsPass
         memref<2x8x256x64xbf16>) -> ()
     // becomes
     call @rlxFlashAttention(%bf16, %causal, %c2, %c8, %c2, %c256, %c256,
-                            %c64, %c0, %scale, %pq, %pk, %pv, %po)
+                            %c64, %c0, %scale, %pq, %c131072, %c16384,
+                            %c64, %pk, %c32768, %c16384, %c64, %pv, ...)
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

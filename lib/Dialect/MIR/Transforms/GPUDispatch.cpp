@@ -18,29 +18,32 @@ bool rlx::isInRuntimeKernelFunction(Operation *op) {
   return fn && (fn->hasAttr(kCuBLASLtTag) || fn->hasAttr(kFlashAttentionTag));
 }
 
-func::CallOp rlx::outlineForRuntimeKernel(Operation *op, StringRef name,
-                                          StringRef tag, DictionaryAttr problem,
+func::CallOp rlx::outlineForRuntimeKernel(ArrayRef<Operation *> ops,
+                                          ValueRange args, ValueRange results,
+                                          StringRef name, StringRef tag,
+                                          DictionaryAttr problem,
                                           SymbolTable &symbols,
-                                          Operation *&clone) {
-  MLIRContext *ctx = op->getContext();
-  Location loc = op->getLoc();
-  SmallVector<Value> args(op->getOperands());
-  auto fn =
-      func::FuncOp::create(loc, name,
-                           FunctionType::get(ctx, ValueRange(args).getTypes(),
-                                             op->getResultTypes()));
+                                          IRMapping &map) {
+  MLIRContext *ctx = ops.front()->getContext();
+  Location loc = ops.back()->getLoc();
+  auto fn = func::FuncOp::create(
+      loc, name, FunctionType::get(ctx, args.getTypes(), results.getTypes()));
   fn.setPrivate();
   fn->setAttr(tag, problem);
   // Inserted before the caller, renamed to be unique.
-  symbols.insert(fn, Block::iterator(op->getParentOfType<func::FuncOp>()));
+  symbols.insert(fn,
+                 Block::iterator(ops.front()->getParentOfType<func::FuncOp>()));
 
   Block *body = fn.addEntryBlock();
   OpBuilder inner = OpBuilder::atBlockBegin(body);
-  IRMapping map;
-  map.map(op->getOperands(), body->getArguments());
-  clone = inner.clone(*op, map);
-  func::ReturnOp::create(inner, loc, clone->getResults());
+  map.map(args, body->getArguments());
+  for (Operation *op : ops)
+    inner.clone(*op, map);
+  SmallVector<Value> returned;
+  for (Value v : results)
+    returned.push_back(map.lookup(v));
+  func::ReturnOp::create(inner, loc, returned);
 
-  OpBuilder b(op);
+  OpBuilder b(ops.back());
   return func::CallOp::create(b, loc, fn, args);
 }

@@ -11,7 +11,11 @@
 // (FlashAttentionKernel.h) is outlined into a private function tagged
 // `rlx.flash_attention` (GPUDispatch.h); after bufferization,
 // rlx-gpu-call-runtime-kernels calls rlxFlashAttention instead. The
-// others stay for rlx-decompose-attention or the generated lowering.
+// kernel reads rows through strides, so the transposes between
+// [batch, seq, heads, dim] tensors and the attention's operands and result
+// move into the function too (`seq_major`): the heads of a qkv projection
+// are read where they are. The others stay for rlx-decompose-attention or
+// the generated lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +24,7 @@
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <cmath>
 
@@ -107,6 +112,48 @@ FailureOr<FlashProblem> match(AttentionOp op, std::string &reason) {
   return p;
 }
 
+/// Whether `t` is an rlx.transpose swapping dims 1 and 2 of a 4-d tensor.
+bool swapsSeqAndHeads(TransposeOp t) {
+  return t && t.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3};
+}
+
+/// The transposes between [batch, seq, heads, head dim] tensors and the
+/// attention's [batch, heads, seq, head dim] operands and result, which
+/// the kernel takes in by reading and writing rows through strides.
+struct Layout {
+  /// q, k, v's transposes (null where an operand is not one).
+  TransposeOp inputs[3] = {};
+  /// The result's only user, if it is one.
+  TransposeOp output = {};
+
+  SmallVector<bool> flags() const {
+    return {bool(inputs[0]), bool(inputs[1]), bool(inputs[2]), bool(output)};
+  }
+  bool any() const { return llvm::is_contained(flags(), true); }
+  std::string describe() const {
+    static const char *names[] = {"q", "k", "v", "o"};
+    std::string s;
+    SmallVector<bool> f = flags();
+    for (int i = 0; i < 4; ++i)
+      if (f[i])
+        s += std::string(s.empty() ? "" : " ") + names[i];
+    return s;
+  }
+};
+
+Layout seqMajorLayout(AttentionOp op) {
+  Layout layout;
+  Value operands[] = {op.getQuery(), op.getKey(), op.getValue()};
+  for (int i = 0; i < 3; ++i)
+    if (auto t = operands[i].getDefiningOp<TransposeOp>(); swapsSeqAndHeads(t))
+      layout.inputs[i] = t;
+  if (op.getResult().hasOneUse())
+    if (auto t = dyn_cast<TransposeOp>(*op.getResult().getUsers().begin());
+        swapsSeqAndHeads(t))
+      layout.output = t;
+  return layout;
+}
+
 struct GPUDispatchAttentionPass
     : rlx::impl::GPUDispatchAttentionPassBase<GPUDispatchAttentionPass> {
   using Base::Base;
@@ -133,21 +180,27 @@ struct GPUDispatchAttentionPass
           op.emitRemark() << "attention: no flash kernel (" << reason << ")";
         continue;
       }
-      if (report)
-        op.emitRemark() << "attention: flash kernel "
-                        << op.getQuery().getType().getElementType() << " "
-                        << stringifyMaskKind(op.getMask()) << " " << p->batch
-                        << "x" << p->heads << "x" << p->kvHeads << "x"
-                        << p->seqQ << "x" << p->seqK << "x" << p->headDim
-                        << " (batch x heads x kv heads x seq q x seq k x "
-                           "head dim)";
-      outline(op, *p, symbols);
+      Layout layout = seqMajorLayout(op);
+      if (report) {
+        InFlightDiagnostic remark = op.emitRemark();
+        remark << "attention: flash kernel "
+               << op.getQuery().getType().getElementType() << " "
+               << stringifyMaskKind(op.getMask()) << " " << p->batch << "x"
+               << p->heads << "x" << p->kvHeads << "x" << p->seqQ << "x"
+               << p->seqK << "x" << p->headDim
+               << " (batch x heads x kv heads x seq q x seq k x head dim)";
+        if (layout.any())
+          remark << ", " << layout.describe()
+                 << " as batch x seq x heads x head dim in place";
+      }
+      outline(op, *p, layout, symbols);
     }
   }
 
-  /// Moves `op` into a private function tagged with the problem, called in
-  /// its place.
-  void outline(AttentionOp op, const FlashProblem &p, SymbolTable &symbols) {
+  /// Moves `op`, with the transposes `layout` takes in, into a private
+  /// function tagged with the problem, called in their place.
+  void outline(AttentionOp op, const FlashProblem &p, Layout layout,
+               SymbolTable &symbols) {
     OpBuilder b(op);
     NamedAttribute problem[] = {
         b.getNamedAttr("mask",
@@ -159,13 +212,36 @@ struct GPUDispatchAttentionPass
         b.getNamedAttr("kv_heads", b.getI64IntegerAttr(p.kvHeads)),
         b.getNamedAttr("seq_q", b.getI64IntegerAttr(p.seqQ)),
         b.getNamedAttr("seq_k", b.getI64IntegerAttr(p.seqK)),
-        b.getNamedAttr("head_dim", b.getI64IntegerAttr(p.headDim))};
-    Operation *clone;
-    func::CallOp call =
-        outlineForRuntimeKernel(op, "rlx_flash_attention", kFlashAttentionTag,
-                                b.getDictionaryAttr(problem), symbols, clone);
-    op.getResult().replaceAllUsesWith(call.getResult(0));
+        b.getNamedAttr("head_dim", b.getI64IntegerAttr(p.headDim)),
+        b.getNamedAttr("seq_major", b.getDenseBoolArrayAttr(layout.flags()))};
+    // Input transposes first (each once: q, k and v may share one), then
+    // the attention, then the transpose of its result.
+    llvm::SetVector<Operation *> group;
+    for (TransposeOp t : layout.inputs)
+      if (t)
+        group.insert(t);
+    group.insert(op);
+    Value result = op.getResult();
+    if (layout.output) {
+      group.insert(layout.output);
+      result = layout.output.getResult();
+    }
+    // The call's operands are q, k and v (or what they transpose).
+    SmallVector<Value> args(op->getOperands());
+    for (int i = 0; i < 3; ++i)
+      if (layout.inputs[i])
+        args[i] = layout.inputs[i].getInput();
+    IRMapping clones;
+    func::CallOp call = outlineForRuntimeKernel(
+        group.getArrayRef(), args, result, "rlx_flash_attention",
+        kFlashAttentionTag, b.getDictionaryAttr(problem), symbols, clones);
+    result.replaceAllUsesWith(call.getResult(0));
+    if (layout.output)
+      layout.output.erase();
     op.erase();
+    for (Operation *t : group)
+      if (t != op && t != layout.output && t->use_empty())
+        t->erase();
   }
 };
 

@@ -76,8 +76,7 @@ FailureOr<LibraryMatmul> matchShapes(Value lhs, Value rhs, bool transposeA,
     // A weight shared by every row: the lhs's leading dims are rows of one
     // product.
     mm.m = lt.getNumElements() / mm.k;
-  } else if (ls.size() == rs.size() &&
-             ls.drop_back(2) == rs.drop_back(2)) {
+  } else if (ls.size() == rs.size() && ls.drop_back(2) == rs.drop_back(2)) {
     mm.m = transposeA ? ls.back() : ls[ls.size() - 2];
     for (int64_t d : ls.drop_back(2))
       mm.batch *= d;
@@ -177,13 +176,14 @@ struct GPUDispatchMatmulPass
         b.getNamedAttr("m", b.getI64IntegerAttr(mm.m)),
         b.getNamedAttr("n", b.getI64IntegerAttr(mm.n)),
         b.getNamedAttr("k", b.getI64IntegerAttr(mm.k))};
-    Operation *clone;
+    IRMapping clones;
     func::CallOp call = outlineForRuntimeKernel(
-        op, "rlx_cublaslt_matmul", kCuBLASLtTag,
-        b.getDictionaryAttr(problem), symbols, clone);
+        op, op->getOperands(), op->getResults(), "rlx_cublaslt_matmul",
+        kCuBLASLtTag, b.getDictionaryAttr(problem), symbols, clones);
     Value result = call.getResult(0);
     if (mm.after != Activation::None) {
-      cast<FusedMatmulBiasActOp>(clone).setActivation(Activation::None);
+      cast<FusedMatmulBiasActOp>(clones.lookup(op))
+          .setActivation(Activation::None);
       b.setInsertionPointAfter(call);
       result = buildActivation(b, op->getLoc(), result, mm.after);
     }

@@ -20,6 +20,7 @@
 #define RLX_DIALECT_MIR_TRANSFORMS_GPUDISPATCH_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -36,14 +37,17 @@ constexpr llvm::StringLiteral kFlashAttentionTag = "rlx.flash_attention";
 /// only stands for the kernel: no pass needs to rewrite it).
 bool isInRuntimeKernelFunction(Operation *op);
 
-/// Clones `op` into a new private function named `name` (made unique in
-/// `symbols`) with `op`'s operands as arguments, returning its result,
-/// tagged `tag` = `problem` and inserted before `op`'s function, and
-/// creates a call of it before `op`. Returns the call; `op` stays (its
-/// uses are the caller's to replace), `clone` is set to the copy.
-func::CallOp outlineForRuntimeKernel(Operation *op, StringRef name,
+/// Clones `ops` (in order: each one reads `args` or results of earlier ones)
+/// into a new private function named `name` (made unique in `symbols`) with
+/// an argument for each of `args` (the runtime call's operands, in its
+/// order) that returns `results`; tags it `tag` = `problem`, inserts it
+/// before the ops' function, and creates a call of it on `args` before the
+/// last op. Returns the call; `ops` stay (their uses are the caller's to
+/// replace), `map` takes each original to its copy.
+func::CallOp outlineForRuntimeKernel(ArrayRef<Operation *> ops, ValueRange args,
+                                     ValueRange results, StringRef name,
                                      StringRef tag, DictionaryAttr problem,
-                                     SymbolTable &symbols, Operation *&clone);
+                                     SymbolTable &symbols, IRMapping &map);
 
 } // namespace rlx
 } // namespace mlir

@@ -603,8 +603,9 @@ def GPUDispatchAttentionPass
     The seeds' kernel-dispatch policy for attention on the GPU: each
     `rlx.attention` that the CUDA runtime's fused flash-attention kernel
     computes moves into a private function of its own, tagged
-    `rlx.flash_attention` with the problem (`mask`, `window`, `scale`, and
-    the sizes `batch`, `heads`, `kv_heads`, `seq_q`, `seq_k`, `head_dim`),
+    `rlx.flash_attention` with the problem (`mask`, `window`, `scale`,
+    `seq_major`, and the sizes `batch`, `heads`, `kv_heads`, `seq_q`,
+    `seq_k`, `head_dim`),
     called in its place; after bufferization `rlx-gpu-call-runtime-kernels`
     calls the runtime's `rlxFlashAttention` instead. The kernel applies
     causal and sliding-window masks without a mask tensor and reads
@@ -618,6 +619,15 @@ def GPUDispatchAttentionPass
     lowering). With `report`, each attention gets a remark saying where it
     went and why.
 
+    The kernel reads and writes rows through strides, so transposes
+    between [batch, seq, heads, head dim] tensors and the attention move
+    into the function with it: an `rlx.transpose [0, 2, 1, 3]` producing q,
+    k or v (the call then takes its input), and one that is the result's
+    only user (the call then returns its result). `seq_major` (four
+    booleans: q, k, v, the result) records which. BERT's heads, sliced
+    from one qkv projection, are then read in place, with no transpose
+    kernels (see `rlx-gpu-call-runtime-kernels`).
+
     ```mlir
     %o = rlx.attention %q, %k, %v mask = causal : tensor<2x8x256x64xbf16>,
         tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>
@@ -626,7 +636,8 @@ def GPUDispatchAttentionPass
     func.func private @rlx_flash_attention(...) attributes {
         rlx.flash_attention = {batch = 2, heads = 8, kv_heads = 2,
         seq_q = 256, seq_k = 256, head_dim = 64, mask = "causal",
-        window = 0, scale = 0.125 : f32}} { ... }
+        window = 0, scale = 0.125 : f32,
+        seq_major = array<i1: false, false, false, false>}} { ... }
     ```
   }];
   let options = [
