@@ -15,12 +15,18 @@ arena=1: @bert_layer_arena_f32, @bert_layer_arena_bf16). The peers run the same 
 attention where PyTorch picks it). Outputs are poisoned with NaN first and
 checked against the layer in float64 (relative error: f32 below 1e-4, bf16
 below 1e-2); the figure is the latency of one layer.
+
+The embedding stage is BERT's input LayerNorm over the token embeddings
+plus a position table that is a constant of the compiled program
+(position_table.py; @embedding_ln_f32, @embedding_ln_bf16): the generated
+kernel reads the table from the kernels' module on the device.
 """
 import torch
 import torch.nn.functional as F
 
 import attention_check
 import gpu_peers
+import position_table
 
 BATCH, SEQ, HIDDEN, HEADS, FFN = 32, 128, 768, 12, 3072
 TOL = {torch.float32: 1e-4, torch.bfloat16: 1e-2}
@@ -110,7 +116,34 @@ def causal_gqa_f64(q, k, v):
     return attention_check.reference(q, k, v, "causal", 0, L_HEAD ** -0.5)
 
 
+def embedding_inputs(dtype, seed):
+    """The token embeddings and the LayerNorm's scale and shift."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+
+    def r(*shape, scale=1.0, shift=0.0):
+        t = torch.randn(*shape, device="cuda", generator=g) * scale + shift
+        return t.to(dtype)
+    return [r(BATCH, SEQ, HIDDEN), r(HIDDEN, scale=0.1, shift=1.0),
+            r(HIDDEN, scale=0.1)]
+
+
+POSITIONS = {}
+
+
+def positions(dtype):
+    """The position table on the GPU (made once per dtype; exact in each)."""
+    if dtype not in POSITIONS:
+        POSITIONS[dtype] = torch.tensor(position_table.table(SEQ, HIDDEN),
+                                        dtype=dtype, device="cuda")
+    return POSITIONS[dtype]
+
+
+def embedding_ln(x, g, b):
+    return F.layer_norm(x + positions(x.dtype), (HIDDEN,), g, b, 1e-12)
+
+
 LAYERS = {
+    "embedding_ln": (embedding_inputs, embedding_ln, {}, "embedding_ln_"),
     "bert_layer": (bert_inputs, bert_layer, {}, "bert_layer_"),
     # The same layer from one planned arena (--cuda-options=arena=1).
     "bert_layer_arena": (bert_inputs, bert_layer, {}, "bert_layer_arena_"),

@@ -93,6 +93,7 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   map.blockSize = options.blockSize;
   map.warpRows = options.warpRows;
   pm.addNestedPass<func::FuncOp>(createGPUMapLinalgPass(map));
+  pm.addNestedPass<func::FuncOp>(createGPUSinkConstantsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLowerAffinePass());
@@ -101,6 +102,9 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   // them as kernel arguments, unknown to the device compiler.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // Outlining copied the constant globals the kernels read into their
+  // modules (rlx-gpu-sink-constants); the host's copies go.
+  pm.addPass(createSymbolDCEPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
   GpuNVVMAttachTargetOptions target;

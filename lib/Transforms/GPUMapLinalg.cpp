@@ -1180,9 +1180,6 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
     // captured buffers, as rope's does) before those loads are seen.
     WalkResult result = func.walk<WalkOrder::PreOrder>([&](Operation *op)
                                                            -> WalkResult {
-      if (isa<memref::GetGlobalOp>(op))
-        return op->emitError("rlx-gpu-map-linalg: constant buffers live in "
-                             "host memory; not supported on the GPU yet");
       if (isa<memref::LoadOp, memref::StoreOp>(op) &&
           !op->getParentOfType<gpu::LaunchOp>())
         return op->emitError(

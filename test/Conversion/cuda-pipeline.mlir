@@ -189,3 +189,21 @@ func.func @swiglu_f16(%g: tensor<64x1024xf16>, %u: tensor<64x1024xf16>) -> tenso
   %y = rlx.mul %s, %u : tensor<64x1024xf16>, tensor<64x1024xf16>
   return %y : tensor<64x1024xf16>
 }
+
+// -----
+
+// A constant table (not a splat) read by a kernel: the table is a device
+// global of the kernel's module, initialized in the binary (1.0 = bytes 0,
+// 0, 128, 63), read with 16-byte loads; the host keeps no handle of it.
+// CHECK-LABEL: llvm.func @add_table(
+// CHECK-NOT:     llvm.mlir.addressof
+// CHECK-COUNT-1: gpu.launch_func
+// CHECK:         gpu.binary @add_table_kernel
+// CHECK-SAME:      .global .align 64 .b8 __constant_8xf32[32] = {0, 0, 128, 63, 0, 0, 0, 64,
+// CHECK-SAME:      ld.global.nc.v4.b32
+// CHECK-SAME:      st.global.v4.b32
+func.func @add_table(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c = rlx.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %y = rlx.add %x, %c : tensor<4x8xf32>, tensor<8xf32>
+  return %y : tensor<4x8xf32>
+}

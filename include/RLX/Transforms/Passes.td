@@ -303,7 +303,8 @@ def GPUInlineSplatConstantsPass
     splat (a scale, an epsilon, a 0-d constant), each `linalg.generic` that
     reads it gets the value as an `arith.constant` in its body instead and
     drops the operand; globals no one reads any more go. Other constant
-    buffers stay (rlx-gpu-map-linalg rejects them).
+    buffers stay (`rlx-gpu-sink-constants` ships them in the kernels'
+    module).
 
     Example:
 
@@ -323,6 +324,43 @@ def GPUInlineSplatConstantsPass
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
+}
+
+def GPUSinkConstantsPass
+    : Pass<"rlx-gpu-sink-constants", "::mlir::func::FuncOp"> {
+  let summary = "Read constant buffers in kernels from the kernels' module";
+  let description = [{
+    Bufferization turns a constant tensor into a `memref.get_global` of a
+    host global, which a GPU kernel cannot read (splat ones are body
+    constants already: `rlx-gpu-inline-splat-constants`). After
+    `rlx-gpu-map-linalg`, each `gpu.launch` that reads a constant global
+    (or a view of one) gets its own `memref.get_global` (and the views)
+    in its body, with upstream's launch sinking; `gpu-kernel-outlining`
+    then copies the global into the kernel's `gpu.module`, and the NVVM
+    lowering makes it a device global initialized in the binary, loaded
+    with the kernels: no copy at run time. Host handles no one reads any
+    more go. A constant that host code reads (an operand of a runtime
+    library call, such as a cuBLASLt matmul's constant weight) is an
+    error: there is no device copy of it.
+
+    Example:
+
+    ```mlir
+    %c = memref.get_global @__constant_8xf32 : memref<8xf32>
+    gpu.launch blocks(...) threads(...) {
+      %v = memref.load %c[%i] : memref<8xf32>
+      ...
+    }
+    // becomes
+    gpu.launch blocks(...) threads(...) {
+      %c = memref.get_global @__constant_8xf32 : memref<8xf32>
+      %v = memref.load %c[%i] : memref<8xf32>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
@@ -369,10 +407,11 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     separates two ops only where one writes a buffer that the other
     touches through memory.
 
-    Only static shapes are supported; a dynamic one, a constant buffer
-    (`memref.get_global`, host memory) or host code that reads or writes
-    a buffer is an error naming the op. Later passes outline the launches
-    (`gpu-kernel-outlining`) and lower them to NVVM.
+    Only static shapes are supported; a dynamic one or host code that
+    reads or writes a buffer is an error naming the op. A constant buffer
+    (`memref.get_global`) is captured like any other; `rlx-gpu-sink-
+    constants` then gives each kernel its own handle. Later passes outline
+    the launches (`gpu-kernel-outlining`) and lower them to NVVM.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
