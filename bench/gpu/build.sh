@@ -44,7 +44,7 @@ LLAMA="$(sed -n '/^func.func @llama_layer_hir/,/^}/p' \
   echo "$LLAMA" | sed -e 's/@llama_layer_hir/@llama_layer_f32/'
   echo "$LLAMA" | sed -e 's/@llama_layer_hir/@llama_layer_bf16/' \
     -e 's/xf32>/xbf16>/g'
-  python3 "$ROOT/bench/gpu/position_table.py" 32 128 768
+  python3 "$ROOT/bench/gpu/constant_layers.py" 32 128 768 128
 } > "$OUT/bench.mlir"
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
   --cuda-options="${RLX_CUDA_OPTIONS:-}" "$OUT/bench.mlir" -o "$OUT/kernels.o" \
@@ -66,7 +66,7 @@ gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" "$OUT/arena.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
 rm "$OUT/kernels.o" "$OUT/arena.o"
 install -m 644 "$ROOT/bench/gpu/bench.py" "$ROOT/bench/gpu/layers.py" \
-  "$ROOT/bench/gpu/attention_check.py" "$ROOT/bench/gpu/position_table.py" \
+  "$ROOT/bench/gpu/attention_check.py" "$ROOT/bench/gpu/constant_layers.py" \
   "$PEERS" \
   "$OUT/"
 echo "bench/gpu: artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"

@@ -18,15 +18,17 @@ below 1e-2); the figure is the latency of one layer.
 
 The embedding stage is BERT's input LayerNorm over the token embeddings
 plus a position table that is a constant of the compiled program
-(position_table.py; @embedding_ln_f32, @embedding_ln_bf16): the generated
-kernel reads the table from the kernels' module on the device.
+(constant_layers.py; @embedding_ln_f32/bf16): the generated kernel reads
+the table from the kernels' module on the device. @embedding_proj_f32/bf16
+add a projection to 128 with a constant weight, which cuBLASLt reads from
+the runtime's device copy of it.
 """
 import torch
 import torch.nn.functional as F
 
 import attention_check
 import gpu_peers
-import position_table
+import constant_layers
 
 BATCH, SEQ, HIDDEN, HEADS, FFN = 32, 128, 768, 12, 3072
 TOL = {torch.float32: 1e-4, torch.bfloat16: 1e-2}
@@ -127,23 +129,33 @@ def embedding_inputs(dtype, seed):
             r(HIDDEN, scale=0.1)]
 
 
-POSITIONS = {}
+PROJ = 128
+CONSTANTS = {}
 
 
-def positions(dtype):
-    """The position table on the GPU (made once per dtype; exact in each)."""
-    if dtype not in POSITIONS:
-        POSITIONS[dtype] = torch.tensor(position_table.table(SEQ, HIDDEN),
-                                        dtype=dtype, device="cuda")
-    return POSITIONS[dtype]
+def constant(name, dtype):
+    """A table of constant_layers.py on the GPU (made once per dtype;
+    exact in each)."""
+    if (name, dtype) not in CONSTANTS:
+        rows = (constant_layers.positions(SEQ, HIDDEN) if name == "positions"
+                else constant_layers.weight(HIDDEN, PROJ))
+        CONSTANTS[name, dtype] = torch.tensor(rows, dtype=dtype, device="cuda")
+    return CONSTANTS[name, dtype]
 
 
 def embedding_ln(x, g, b):
-    return F.layer_norm(x + positions(x.dtype), (HIDDEN,), g, b, 1e-12)
+    return F.layer_norm(x + constant("positions", x.dtype), (HIDDEN,), g, b,
+                        1e-12)
+
+
+def embedding_proj(x, g, b):
+    return embedding_ln(x, g, b) @ constant("weight", x.dtype)
 
 
 LAYERS = {
     "embedding_ln": (embedding_inputs, embedding_ln, {}, "embedding_ln_"),
+    "embedding_proj": (embedding_inputs, embedding_proj, {},
+                       "embedding_proj_"),
     "bert_layer": (bert_inputs, bert_layer, {}, "bert_layer_"),
     # The same layer from one planned arena (--cuda-options=arena=1).
     "bert_layer_arena": (bert_inputs, bert_layer, {}, "bert_layer_arena_"),

@@ -46,6 +46,8 @@ struct Driver {
   CUresult (*cuStreamSynchronize)(Handle);
   CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, Handle);
   CUresult (*cuMemFreeAsync)(CUdeviceptr, Handle);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuEventCreate)(Handle *, unsigned);
   CUresult (*cuEventDestroy)(Handle);
   CUresult (*cuEventRecord)(Handle, Handle);

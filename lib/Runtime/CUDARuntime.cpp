@@ -71,6 +71,8 @@ const Driver *driver() {
     bind(d.cuStreamSynchronize, "cuStreamSynchronize");
     bind(d.cuMemAllocAsync, "cuMemAllocAsync");
     bind(d.cuMemFreeAsync, "cuMemFreeAsync");
+    bind(d.cuMemAlloc, "cuMemAlloc_v2");
+    bind(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     bind(d.cuEventCreate, "cuEventCreate");
     bind(d.cuEventDestroy, "cuEventDestroy_v2");
     bind(d.cuEventRecord, "cuEventRecord");

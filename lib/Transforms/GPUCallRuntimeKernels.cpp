@@ -81,27 +81,68 @@ int32_t maskCode(StringRef name) {
       .Default(-1);
 }
 
+/// Declares the runtime function `name` of `type` in `module` once.
+void declareRuntimeFunction(ModuleOp module, StringRef name,
+                            FunctionType type) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  func::FuncOp::create(b, module.getLoc(), name, type).setPrivate();
+}
+
+/// The constant global `buffer` is (a view of), or null.
+memref::GetGlobalOp constantGlobal(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  auto get = buffer.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return nullptr;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  return global && global.getConstant() ? get : nullptr;
+}
+
 /// Builds a runtime call's arguments before a call of a tagged function.
 struct ArgBuilder {
   OpBuilder b;
   Location loc;
   DictionaryAttr problem;
 
-  /// The address of the buffer's first element as an !llvm.ptr (its
-  /// layout's static offset included).
+  /// The device address of the buffer's first element as an !llvm.ptr
+  /// (its layout's static offset included). A constant global (or a view
+  /// of one) lives in host memory: its device copy (rlxCudaConstant).
   Value address(Value buffer) {
     auto type = cast<MemRefType>(buffer.getType());
     auto [strides, offset] = type.getStridesAndOffset();
-    Value index =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-    Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value base;
+    if (memref::GetGlobalOp global = constantGlobal(buffer)) {
+      auto globalType = cast<MemRefType>(global.getType());
+      int64_t bytes =
+          globalType.getNumElements() * globalType.getElementTypeBitWidth() / 8;
+      auto module = global->getParentOfType<ModuleOp>();
+      auto fnType = b.getFunctionType({ptrType, b.getI64Type()}, {ptrType});
+      declareRuntimeFunction(module, "rlxCudaConstant", fnType);
+      Value host = LLVM::IntToPtrOp::create(b, loc, ptrType,
+                                            alignedPointer(global.getResult()));
+      Value copy = func::CallOp::create(b, loc, "rlxCudaConstant", ptrType,
+                                        ValueRange{host, i64(bytes)})
+                       .getResult(0);
+      base = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), copy);
+    } else {
+      base = alignedPointer(buffer);
+    }
     if (offset != 0) {
       int64_t bytes = offset * type.getElementTypeBitWidth() / 8;
-      i64 = arith::AddIOp::create(
-          b, loc, i64, arith::ConstantIntOp::create(b, loc, bytes, 64));
+      base = arith::AddIOp::create(b, loc, base, i64(bytes));
     }
-    return LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64);
+    return LLVM::IntToPtrOp::create(b, loc, ptrType, base);
+  }
+  /// The aligned pointer of `buffer` as an i64.
+  Value alignedPointer(Value buffer) {
+    Value index =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
   }
   Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
   Value i32(int32_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
@@ -299,14 +340,9 @@ struct GPUCallRuntimeKernelsPass
   /// Replaces `call` by a call of the runtime function `name` (declared
   /// once per module with `args`' types), and its elided temporary.
   void replaceCall(func::CallOp call, StringRef name, ValueRange args) {
-    auto module = call->getParentOfType<ModuleOp>();
-    if (!module.lookupSymbol(name)) {
-      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-      func::FuncOp::create(b, module.getLoc(), name,
-                           b.getFunctionType(args.getTypes(), {}))
-          .setPrivate();
-    }
     OpBuilder b(call);
+    declareRuntimeFunction(call->getParentOfType<ModuleOp>(), name,
+                           b.getFunctionType(args.getTypes(), {}));
     func::CallOp::create(b, call.getLoc(), name, TypeRange{}, args);
     Value temporary = call.getOperands().back();
     call.erase();

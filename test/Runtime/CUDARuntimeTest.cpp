@@ -151,6 +151,19 @@ int main(int argc, char **argv) {
               64, 0, 1.0f, false, /*misalign=*/8);
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
               64, 0, 1.0f, true, 0, /*rowStride=*/132);
+  } else if (!strcmp(scenario, "constants")) {
+    // Two constants, the first asked for three times (the last time with
+    // another size).
+    static const float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    static const float weight[2] = {-2.0f, 0.5f};
+    void *first = rlxCudaConstant(table, sizeof(table));
+    void *again = rlxCudaConstant(table, sizeof(table));
+    void *other = rlxCudaConstant(weight, sizeof(weight));
+    printf("table %p again %p weight %p\n", first, again, other);
+    void *wrong = rlxCudaConstant(table, 8);
+    const char *error = rlxCudaGetLastError();
+    printf("resized %p: %s\n", wrong, error ? error : "none");
+    rlxCudaClearError();
   } else if (!strcmp(scenario, "no-driver")) {
     void *stream = mgpuStreamCreate();
     printf("stream %p\n", stream);

@@ -118,6 +118,43 @@ func.func @result_reread(%x: memref<4x8xf32>, %w: memref<8x2xf32>, %y: memref<4x
 
 // -----
 
+// A constant weight and bias (host globals) reach cuBLASLt as their device
+// copies: rlxCudaConstant of their host addresses and 2 * 16 * 2 and 16 * 2
+// bytes.
+// CHECK:       func.func private @rlxCudaConstant(!llvm.ptr, i64) -> !llvm.ptr
+// CHECK-LABEL: func.func @constant_weight(
+// CHECK-DAG:     %[[WG:.*]] = memref.get_global @weight
+// CHECK-DAG:     %[[BG:.*]] = memref.get_global @bias
+// CHECK-DAG:     %[[WBYTES:.*]] = arith.constant 64 : i64
+// CHECK-DAG:     %[[BBYTES:.*]] = arith.constant 32 : i64
+// CHECK-DAG:     %[[WI:.*]] = memref.extract_aligned_pointer_as_index %[[WG]]
+// CHECK-DAG:     %[[WL:.*]] = arith.index_cast %[[WI]]
+// CHECK-DAG:     %[[WH:.*]] = llvm.inttoptr %[[WL]]
+// CHECK-DAG:     %[[WD:.*]] = call @rlxCudaConstant(%[[WH]], %[[WBYTES]])
+// CHECK-DAG:     %[[WD64:.*]] = llvm.ptrtoint %[[WD]]
+// CHECK-DAG:     %[[WP:.*]] = llvm.inttoptr %[[WD64]]
+// CHECK-DAG:     %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[BG]]
+// CHECK-DAG:     %[[BL:.*]] = arith.index_cast %[[BI]]
+// CHECK-DAG:     %[[BH:.*]] = llvm.inttoptr %[[BL]]
+// CHECK-DAG:     %[[BD:.*]] = call @rlxCudaConstant(%[[BH]], %[[BBYTES]])
+// CHECK-DAG:     %[[BD64:.*]] = llvm.ptrtoint %[[BD]]
+// CHECK-DAG:     %[[BP:.*]] = llvm.inttoptr %[[BD64]]
+// CHECK:         call @rlxCublasLtMatmul({{.*}}, %[[WP]], %[[BP]],
+memref.global "private" constant @weight : memref<2x16xbf16> = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 17.0]]>
+memref.global "private" constant @bias : memref<16xbf16> = dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0]>
+func.func private @rlx_cublaslt_matmul(%x: memref<64x2xbf16>, %w: memref<2x16xbf16>, %b: memref<16xbf16>, %y: memref<64x16xbf16>)
+    attributes {rlx.cublaslt = {batch = 1 : i64, epilogue = "bias", k = 2 : i64, m = 64 : i64, n = 16 : i64, transpose_a = false, transpose_b = false}} {
+  return
+}
+func.func @constant_weight(%x: memref<64x2xbf16>, %y: memref<64x16xbf16>) {
+  %w = memref.get_global @weight : memref<2x16xbf16>
+  %b = memref.get_global @bias : memref<16xbf16>
+  call @rlx_cublaslt_matmul(%x, %w, %b, %y) : (memref<64x2xbf16>, memref<2x16xbf16>, memref<16xbf16>, memref<64x16xbf16>) -> ()
+  return
+}
+
+// -----
+
 // A call of an outlined attention becomes rlxFlashAttention on the
 // addresses and strides, writing the out-parameter its temporary was
 // copied to: bf16 (0), causal (1), batch 2, 8 heads over 2 kv heads, 300

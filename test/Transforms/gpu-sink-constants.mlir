@@ -73,6 +73,20 @@ func.func @host_reads(%y: memref<8xf32>) {
 
 // -----
 
+// Taking a constant's host address (rlx-gpu-call-runtime-kernels does, for
+// rlxCudaConstant's device copy) reads nothing: the handle stays.
+// CHECK-LABEL: func.func @host_address(
+// CHECK:         %[[W:.*]] = memref.get_global @weights
+// CHECK-NEXT:    memref.extract_aligned_pointer_as_index %[[W]]
+memref.global "private" constant @weights : memref<8xf32> = dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]>
+func.func @host_address() -> index {
+  %w = memref.get_global @weights : memref<8xf32>
+  %p = memref.extract_aligned_pointer_as_index %w : memref<8xf32> -> index
+  return %p : index
+}
+
+// -----
+
 // A global that is not constant stays in host memory: a kernel cannot
 // read it.
 memref.global "private" @state : memref<8xf32> = dense<0.0>

@@ -25,6 +25,8 @@
 //
 // Attention that --rlx-cuda-pipeline dispatches to the fused kernel calls
 // rlxFlashAttention, whose kernels nvcc compiled into this library.
+// Constant operands of either (baked-in weights) are device copies made
+// once by rlxCudaConstant.
 //
 // Errors: a failing driver call is reported on stderr and recorded; the
 // first one since the last rlxCudaClearError() is rlxCudaGetLastError().
@@ -117,6 +119,14 @@ void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
                        int64_t vHeadStride, int64_t vRowStride, void *o,
                        int64_t oBatchStride, int64_t oHeadStride,
                        int64_t oRowStride);
+
+/* The device copy of the constant host buffer `host` of `bytes` bytes: the
+   first call for `host` copies it (synchronously) into a device allocation
+   that lives as long as the process, later calls return that allocation.
+   Compiled code calls it for constants it hands to runtime kernels (a
+   cuBLASLt matmul's constant weight). Null, with the error recorded, if
+   the copy fails or `bytes` differs from the first call's. */
+void *rlxCudaConstant(const void *host, int64_t bytes);
 
 /* The functions upstream's gpu-to-llvm lowering calls. */
 void *mgpuModuleLoad(void *data, size_t gpuBlobSize);

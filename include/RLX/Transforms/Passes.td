@@ -269,7 +269,9 @@ def GPUCallRuntimeKernelsPass
     (but allocations and copies into them) and the flash kernel reads the
     view in place (static strides, contiguous rows, offset and strides
     whole 16-byte chunks), the kernel reads the view and the copy goes.
-    cuBLASLt's operands stay contiguous.
+    cuBLASLt's operands stay contiguous. A constant operand (a host
+    global, or a view of one) is passed as the runtime's device copy of
+    it: `rlxCudaConstant` copies it at the first call and keeps it.
 
     ```mlir
     call @rlx_cublaslt_matmul(%x, %w, %b, %y)
@@ -339,9 +341,12 @@ def GPUSinkConstantsPass
     then copies the global into the kernel's `gpu.module`, and the NVVM
     lowering makes it a device global initialized in the binary, loaded
     with the kernels: no copy at run time. Host handles no one reads any
-    more go. A constant that host code reads (an operand of a runtime
-    library call, such as a cuBLASLt matmul's constant weight) is an
-    error: there is no device copy of it.
+    more go. A runtime kernel's constant operand (a cuBLASLt matmul's
+    constant weight) is the runtime's device copy of it already
+    (`rlx-gpu-call-runtime-kernels` takes its host address for
+    `rlxCudaConstant`); any other host code that reads a constant, and a
+    kernel that reads a global that is not constant, are errors naming
+    the global.
 
     Example:
 
