@@ -18,6 +18,7 @@
 #include "CUDADriver.h"
 #include "RLX/Runtime/CUDARuntime.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <string>
@@ -25,27 +26,48 @@
 using namespace rlx::cuda;
 
 namespace {
+/// Bytes of each end of a constant kept to recognize it.
+constexpr int64_t kSampleBytes = 64;
+
+/// A constant's device copy, and samples of its host bytes: code unloaded
+/// and other code loaded at the same address would have other constants
+/// there, which must not get this copy.
+struct DeviceCopy {
+  int64_t bytes;
+  CUdeviceptr copy;
+  std::string head, tail;
+};
+
 std::mutex constantsMutex;
-/// Host address -> (bytes, device copy).
-std::map<const void *, std::pair<int64_t, CUdeviceptr>> constants;
+/// Host address -> its device copy.
+std::map<const void *, DeviceCopy> constants;
+
+std::string head(const void *host, int64_t bytes) {
+  return std::string(static_cast<const char *>(host),
+                     size_t(std::min(bytes, kSampleBytes)));
+}
+std::string tail(const void *host, int64_t bytes) {
+  int64_t n = std::min(bytes, kSampleBytes);
+  return std::string(static_cast<const char *>(host) + bytes - n, size_t(n));
+}
 } // namespace
 
 extern "C" void *rlxCudaConstant(const void *host, int64_t bytes) {
-  std::lock_guard<std::mutex> lock(constantsMutex);
-  auto it = constants.find(host);
-  if (it != constants.end()) {
-    if (it->second.first != bytes) {
-      recordError("rlxCudaConstant: " + std::to_string(bytes) +
-                  " bytes asked of a constant copied with " +
-                  std::to_string(it->second.first));
-      return nullptr;
-    }
-    return reinterpret_cast<void *>(it->second.second);
-  }
   if (!host || bytes <= 0) {
     recordError("rlxCudaConstant: no constant (" + std::to_string(bytes) +
                 " bytes)");
     return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(constantsMutex);
+  auto it = constants.find(host);
+  if (it != constants.end()) {
+    const DeviceCopy &known = it->second;
+    if (known.bytes == bytes && known.head == head(host, bytes) &&
+        known.tail == tail(host, bytes))
+      return reinterpret_cast<void *>(known.copy);
+    // Another constant at a known address: its copy replaces the old one
+    // (kept: a kernel may still read it).
+    constants.erase(it);
   }
   const Driver *d = ready();
   CUdeviceptr copy = 0;
@@ -54,6 +76,7 @@ extern "C" void *rlxCudaConstant(const void *host, int64_t bytes) {
   // Synchronous: the copy is on the device before any kernel reads it.
   if (!check(d->cuMemcpyHtoD(copy, host, size_t(bytes)), "cuMemcpyHtoD"))
     return nullptr;
-  constants.emplace(host, std::make_pair(bytes, copy));
+  constants.emplace(
+      host, DeviceCopy{bytes, copy, head(host, bytes), tail(host, bytes)});
   return reinterpret_cast<void *>(copy);
 }

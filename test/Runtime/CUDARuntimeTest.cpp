@@ -152,17 +152,22 @@ int main(int argc, char **argv) {
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
               64, 0, 1.0f, true, 0, /*rowStride=*/132);
   } else if (!strcmp(scenario, "constants")) {
-    // Two constants, the first asked for three times (the last time with
-    // another size).
-    static const float table[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    // Two constants, the first asked for again; then other bytes at the
+    // first one's address (as if its code were unloaded and other code
+    // loaded there), then a null one.
+    static float table[40] = {1.0f, 2.0f, 3.0f, 4.0f};
     static const float weight[2] = {-2.0f, 0.5f};
     void *first = rlxCudaConstant(table, sizeof(table));
     void *again = rlxCudaConstant(table, sizeof(table));
     void *other = rlxCudaConstant(weight, sizeof(weight));
     printf("table %p again %p weight %p\n", first, again, other);
-    void *wrong = rlxCudaConstant(table, 8);
+    table[39] = 5.0f;
+    void *changed = rlxCudaConstant(table, sizeof(table));
+    void *shorter = rlxCudaConstant(table, 16);
+    printf("changed %p shorter %p\n", changed, shorter);
+    void *none = rlxCudaConstant(nullptr, 16);
     const char *error = rlxCudaGetLastError();
-    printf("resized %p: %s\n", wrong, error ? error : "none");
+    printf("null %p: %s\n", none, error ? error : "none");
     rlxCudaClearError();
   } else if (!strcmp(scenario, "no-driver")) {
     void *stream = mgpuStreamCreate();

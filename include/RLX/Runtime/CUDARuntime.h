@@ -124,8 +124,10 @@ void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch,
    first call for `host` copies it (synchronously) into a device allocation
    that lives as long as the process, later calls return that allocation.
    Compiled code calls it for constants it hands to runtime kernels (a
-   cuBLASLt matmul's constant weight). Null, with the error recorded, if
-   the copy fails or `bytes` differs from the first call's. */
+   cuBLASLt matmul's constant weight). A call whose size or first and last
+   64 bytes differ from the copy's (code unloaded, other code loaded at the
+   same address) gets a new copy. Null, with the error recorded, if the
+   copy fails. */
 void *rlxCudaConstant(const void *host, int64_t bytes);
 
 /* The functions upstream's gpu-to-llvm lowering calls. */
