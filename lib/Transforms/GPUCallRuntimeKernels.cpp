@@ -211,7 +211,8 @@ struct GPUCallRuntimeKernelsPass
   /// in place: bufferization copies a strided view into a contiguous
   /// buffer at the function boundary, just before the call. The copy, the
   /// buffer and its deallocations go. Nothing between the copy and the call
-  /// may write memory but allocations and copies into them.
+  /// may write memory but allocations and copies into buffers allocated
+  /// after the copy (which cannot be the view's).
   static void forwardCopiedView(func::CallOp call, unsigned i) {
     auto alloc = call.getOperand(i).getDefiningOp<memref::AllocOp>();
     if (!alloc || alloc->getBlock() != call->getBlock())
@@ -234,8 +235,11 @@ struct GPUCallRuntimeKernelsPass
     for (Operation *op = copy->getNextNode(); op != call;
          op = op->getNextNode()) {
       auto into = dyn_cast<memref::CopyOp>(op);
+      auto fresh = into ? into.getTarget().getDefiningOp<memref::AllocOp>()
+                        : memref::AllocOp();
       if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op) &&
-          !(into && into.getTarget().getDefiningOp<memref::AllocOp>()))
+          !(fresh && fresh->getBlock() == call->getBlock() &&
+            copy->isBeforeInBlock(fresh)))
         return;
     }
     call->replaceUsesOfWith(alloc, copy.getSource());

@@ -320,6 +320,40 @@ func.func @flash_sliding_window(%q: memref<1x4x64x128xf16>, %k: memref<1x4x192x1
 
 // -----
 
+// A copy between q's copy and the call that overwrites q's source (a buffer
+// allocated before the copy) keeps q's copy; k's and v's, followed only by
+// copies into buffers allocated after them, go.
+// CHECK-LABEL: func.func @flash_source_overwritten(
+// CHECK:         %[[S:.*]] = memref.alloc() : memref<1x64x4x64xf16>
+// CHECK-NEXT:    memref.copy %{{.*}}, %[[S]]
+// CHECK-NEXT:    %[[AQ:.*]] = memref.alloc() : memref<1x64x4x64xf16>
+// CHECK-NEXT:    memref.copy %[[S]], %[[AQ]]
+// CHECK-NEXT:    memref.copy %{{.*}}, %[[S]]
+// CHECK-NOT:     memref.copy
+// CHECK:         memref.extract_aligned_pointer_as_index %[[AQ]]
+// CHECK:         call @rlxFlashAttention
+func.func private @rlx_flash_attention(%q: memref<1x64x4x64xf16>, %k: memref<1x64x4x64xf16>, %v: memref<1x64x4x64xf16>, %o: memref<1x4x64x64xf16>)
+    attributes {rlx.flash_attention = {batch = 1 : i64, head_dim = 64 : i64, heads = 4 : i64, kv_heads = 4 : i64, mask = "none", scale = 1.250000e-01 : f32, seq_k = 64 : i64, seq_major = array<i1: true, true, true, false>, seq_q = 64 : i64, window = 0 : i64}}
+func.func @flash_source_overwritten(%x: memref<1x64x4x64xf16>, %y: memref<1x64x4x64xf16>, %o: memref<1x4x64x64xf16>) {
+  %s = memref.alloc() : memref<1x64x4x64xf16>
+  memref.copy %x, %s : memref<1x64x4x64xf16> to memref<1x64x4x64xf16>
+  %aq = memref.alloc() : memref<1x64x4x64xf16>
+  memref.copy %s, %aq : memref<1x64x4x64xf16> to memref<1x64x4x64xf16>
+  memref.copy %y, %s : memref<1x64x4x64xf16> to memref<1x64x4x64xf16>
+  %ak = memref.alloc() : memref<1x64x4x64xf16>
+  memref.copy %x, %ak : memref<1x64x4x64xf16> to memref<1x64x4x64xf16>
+  %av = memref.alloc() : memref<1x64x4x64xf16>
+  memref.copy %y, %av : memref<1x64x4x64xf16> to memref<1x64x4x64xf16>
+  call @rlx_flash_attention(%aq, %ak, %av, %o) : (memref<1x64x4x64xf16>, memref<1x64x4x64xf16>, memref<1x64x4x64xf16>, memref<1x4x64x64xf16>) -> ()
+  memref.dealloc %aq : memref<1x64x4x64xf16>
+  memref.dealloc %ak : memref<1x64x4x64xf16>
+  memref.dealloc %av : memref<1x64x4x64xf16>
+  memref.dealloc %s : memref<1x64x4x64xf16>
+  return
+}
+
+// -----
+
 // A tagged attention on f32 (the dispatch never outlines those) is an
 // error.
 func.func private @rlx_flash_attention(%q: memref<1x4x64x64xf32>, %k: memref<1x4x64x64xf32>, %v: memref<1x4x64x64xf32>, %o: memref<1x4x64x64xf32>)
