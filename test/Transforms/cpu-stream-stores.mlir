@@ -135,6 +135,135 @@ func.func @softmax_group(%x: memref<64x32xf32>) -> memref<64x32xf32> {
 
 // -----
 
+// A softmax row group as rlx-cpu-tile-rows leaves it (the row max, exp of
+// x minus it into the output row, its sum, the row scaled in place), rows
+// of 128 f32 (eight cache lines). Exp's write is read back, so it does not
+// stream, but it is the group's long compute pass: it is tiled to four
+// cache lines (64 elements) and each tile first prefetches each line of
+// the next row of x and of y (the last row clamped to itself). The tile
+// stays a linalg.generic for LLVM to vectorize; no fence, nothing streams.
+// NOPF-LABEL: func.func @softmax_prefetch(
+// NOPF-NOT:     memref.prefetch
+// NOPF:         return
+// CHECK-LABEL: func.func @softmax_prefetch(
+// CHECK-SAME:      %[[X:[^:]+]]: memref<64x128xf32>
+// CHECK:         %[[Y:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x128xf32>
+// CHECK:         scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:           arith.maximumf
+// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C64:.+]] {
+// CHECK:             %[[NEXT:.+]] = arith.addi %[[R]], %[[C1:.+]] : index
+// CHECK:             %[[CLAMP:.+]] = arith.minui %[[NEXT]], %[[C63:.+]] : index
+// CHECK:             memref.prefetch %[[Y]][%[[CLAMP]], %[[J]]], read, locality<3>, data
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J]]], read, locality<3>, data
+// CHECK:             %[[J16:.+]] = arith.addi %[[J]], %[[C16:.+]] : index
+// CHECK:             memref.prefetch %[[Y]][%{{.+}}, %[[J16]]], read, locality<3>, data
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK:             %[[J32:.+]] = arith.addi %[[J]], %[[C32:.+]] : index
+// CHECK:             memref.prefetch %[[Y]][%{{.+}}, %[[J32]]], read, locality<3>, data
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK:             %[[J48:.+]] = arith.addi %[[J]], %[[C48:.+]] : index
+// CHECK:             memref.prefetch %[[Y]][%{{.+}}, %[[J48]]], read, locality<3>, data
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK-NOT:         memref.prefetch
+// CHECK:             linalg.generic
+// CHECK-SAME:            outs(%{{.+}} : memref<1x64xf32, strided<[128, 1], offset: ?>>)
+// CHECK:               math.exp
+// CHECK:           }
+// CHECK:           arith.addf
+// CHECK:           arith.mulf
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:     vector.store
+// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
+// CHECK:         return %[[Y]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_prefetch(%x: memref<64x128xf32>) -> memref<64x128xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x128xf32>
+  %acc = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 128] [1, 1] : memref<64x128xf32> to memref<1x128xf32, strided<[128, 1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 128] [1, 1] : memref<64x128xf32> to memref<1x128xf32, strided<[128, 1], offset: ?>>
+    linalg.fill ins(%ninf : f32) outs(%acc : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xr : memref<1x128xf32, strided<[128, 1], offset: ?>>) outs(%acc : memref<1xf32>) {
+    ^bb0(%a: f32, %m: f32):
+      %t = arith.maximumf %m, %a : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xr, %acc : memref<1x128xf32, strided<[128, 1], offset: ?>>, memref<1xf32>) outs(%yr : memref<1x128xf32, strided<[128, 1], offset: ?>>) {
+    ^bb0(%a: f32, %m: f32, %o: f32):
+      %d = arith.subf %a, %m : f32
+      %e = math.exp %d : f32
+      linalg.yield %e : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%acc : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%yr : memref<1x128xf32, strided<[128, 1], offset: ?>>) outs(%acc : memref<1xf32>) {
+    ^bb0(%a: f32, %s: f32):
+      %t = arith.addf %a, %s : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<1xf32>) outs(%yr : memref<1x128xf32, strided<[128, 1], offset: ?>>) {
+    ^bb0(%s: f32, %o: f32):
+      %t = arith.mulf %s, %o : f32
+      linalg.yield %t : f32
+    }
+  }
+  return %y : memref<64x128xf32>
+}
+
+// -----
+
+// The same group on rows of 48 f32 (three cache lines, not a whole tile of
+// four): no prefetch.
+// CHECK-LABEL: func.func @softmax_partial_tile(
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_partial_tile(%x: memref<96x48xf32>) -> memref<96x48xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %y = memref.alloc() {alignment = 64 : i64} : memref<96x48xf32>
+  %acc = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %i = %c0 to %c96 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 48] [1, 1] : memref<96x48xf32> to memref<1x48xf32, strided<[48, 1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 48] [1, 1] : memref<96x48xf32> to memref<1x48xf32, strided<[48, 1], offset: ?>>
+    linalg.fill ins(%ninf : f32) outs(%acc : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xr : memref<1x48xf32, strided<[48, 1], offset: ?>>) outs(%acc : memref<1xf32>) {
+    ^bb0(%a: f32, %m: f32):
+      %t = arith.maximumf %m, %a : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xr, %acc : memref<1x48xf32, strided<[48, 1], offset: ?>>, memref<1xf32>) outs(%yr : memref<1x48xf32, strided<[48, 1], offset: ?>>) {
+    ^bb0(%a: f32, %m: f32, %o: f32):
+      %d = arith.subf %a, %m : f32
+      %e = math.exp %d : f32
+      linalg.yield %e : f32
+    }
+    linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<1xf32>) outs(%yr : memref<1x48xf32, strided<[48, 1], offset: ?>>) {
+    ^bb0(%s: f32, %o: f32):
+      %t = arith.mulf %s, %o : f32
+      linalg.yield %t : f32
+    }
+  }
+  return %y : memref<96x48xf32>
+}
+
+// -----
+
 // Left alone: a lone elementwise op (no reduction beside it), which LLVM's
 // loop vectorizer compiles better; no fence where nothing streams.
 // CHECK-LABEL: func.func @lone_elementwise(

@@ -184,7 +184,16 @@ def CPUStreamStoresPass
     `vmovntps`. With `prefetch`, each tile first prefetches the same
     columns of the next row of each row the group reads (x of a norm),
     so that the group's first pass over the next row does not wait for
-    memory. A function that streams gets a store fence before each
+    memory. Also with `prefetch`, the op of a row group whose write is read
+    back by the group (softmax's exp: the sum and the scaling read the row
+    it writes), so that it cannot stream, still prefetches: it is the
+    group's long compute pass, while memory is otherwise idle. When its
+    output's root buffer holds at least `min-bytes` and its rows are whole
+    tiles of four 64-byte lines, it is tiled to four lines along its
+    innermost loop, each tile first prefetching each line of the next row
+    of every row the group reads; the tile stays a `linalg.generic` for
+    LLVM's loop vectorizer. A function that streams gets a store fence
+    before each
     return (streamed stores are weakly ordered): `llvm.x86.sse.sfence` on
     an x86 host, a sequentially consistent `llvm.fence` elsewhere.
 
@@ -207,8 +216,8 @@ def CPUStreamStoresPass
            "Stream a result only if its buffer has at least this many "
            "bytes (default 16 MiB, beyond a last-level cache slice)">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
-           "While a streamed op writes a row, prefetch the next row of "
-           "each row its group reads">,
+           "While a streamed op writes a row (or softmax's exp computes "
+           "it), prefetch the next row of each row its group reads">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",
