@@ -202,7 +202,7 @@ func.func @argmin_unsigned_keepdim(%x: tensor<?x8xui8>) -> tensor<?x1xi64> {
 // CHECK:         %[[MAX:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]]]
 // CHECK-SAME:      iterator_types = ["parallel", "reduction"]
-// CHECK:           arith.maximumf
+// CHECK:           arith.maxnumf
 // CHECK:         %[[E:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel"]
