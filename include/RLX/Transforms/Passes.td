@@ -246,10 +246,18 @@ def CPUApproximateMathPass
                 "approximations";
   let description = [{
     Applies upstream `math::populateMathPolynomialApproximationPatterns` to
-    `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32 scalars and
-    vectors: branch-free polynomials (accurate to a few ulp) that LLVM can
-    vectorize, where a libm call would keep softmax, GELU and the norms
-    scalar. f64 keeps libm's functions.
+    `math.log`, `math.tanh` and `math.erf` on f32 scalars and vectors, and
+    its own expansion to `math.exp`: branch-free polynomials (accurate to a
+    few ulp) that LLVM can vectorize, where a libm call would keep softmax,
+    GELU and the norms scalar. f64 keeps libm's functions.
+
+    exp(x) = 2^n e^r with Cephes' polynomial for e^r, as upstream's
+    expansion, in 16 operations instead of 20: n = round(x / ln 2) comes
+    from adding 1.5 * 2^23 + 127, whose low bits are then 2^n's exponent
+    field, put in place by one shift (upstream floors, clamps and converts
+    n and adds the bias apart). x is clamped to [-87.8, 88.8] (NaN
+    passes), n to at most 127: large x overflow to inf, results below
+    2^-126 flush to 0 (as upstream's), at most ~6 ulp from exp elsewhere.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
