@@ -11,9 +11,10 @@
 // memref (each scalar store is 4-byte aligned). So the ops whose writes
 // should stream are vectorized here, where the buffer's alignment and
 // shape are known, and their writes become aligned non-temporal
-// `vector.store`s. A row group whose result cannot stream (softmax, which
-// reads its output row back) still prefetches its next rows, from its
-// compute-heavy op. Everything else is left to LLVM as before.
+// `vector.store`s. Softmax, which reads its output row back, first gets
+// the row staged on the stack so that its final write can stream, and
+// prefetches its next rows from its compute-heavy op (exp). Everything
+// else is left to LLVM as before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -255,6 +256,116 @@ static LogicalResult streamWrite(RewriterBase &rewriter,
   return success();
 }
 
+/// Largest row that stageReadBackRow stages on the stack.
+static constexpr int64_t kMaxStagedRowBytes = 64 * 1024;
+
+/// Softmax's row group writes exp into the output row, reads the row back
+/// (its sum) and scales it in place: the output's lines are read from
+/// memory before they are written (write-allocate), and the in-place
+/// scaling cannot stream. When the final write would stream, this stages
+/// the row instead: `op` (the exp) writes a scratch row on the stack,
+/// allocated once at the function's entry, the later ops of the group read
+/// it there, and the last one (the scaling) reads it and writes the output
+/// row, which then streams like a norm's result. Returns that last op, or
+/// null where the group is left as it was.
+static linalg::GenericOp stageReadBackRow(RewriterBase &rewriter,
+                                          linalg::GenericOp op,
+                                          int64_t minBytes) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 || !isInRowGroup(op) ||
+      !isReadLater(op))
+    return nullptr;
+  OpOperand *init = op.getDpsInitOperand(0);
+  Value row = init->get();
+  auto rowType = dyn_cast<MemRefType>(row.getType());
+  if (!rowType || rowType.getRank() == 0 || !rowType.hasStaticShape() ||
+      op.payloadUsesValueFromOperand(init) ||
+      !op.getMatchingIndexingMap(init).isIdentity())
+    return nullptr;
+  Type element = rowType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return nullptr;
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t lanes = kVectorBytes / elementBytes;
+  if (rowType.getNumElements() * elementBytes > kMaxStagedRowBytes ||
+      rowType.getShape().back() % lanes != 0)
+    return nullptr;
+  // The output row is only reached through `row` (the root's one view; it
+  // is otherwise only returned), and no other iteration of an enclosing
+  // loop runs at the same time (the scratch row is shared).
+  memref::AllocOp root = getAlignedRoot(row, lanes);
+  if (!root || !isReturned(root) ||
+      root.getType().getNumElements() * elementBytes < minBytes ||
+      row.getDefiningOp() == nullptr ||
+      llvm::any_of(root->getUsers(),
+                   [&](Operation *user) {
+                     return user != row.getDefiningOp() &&
+                            !isa<func::ReturnOp>(user);
+                   }) ||
+      op->getParentOfType<scf::ForallOp>() ||
+      op->getParentOfType<scf::ParallelOp>())
+    return nullptr;
+  // The row's later users: linalg ops of the block reading it, the last
+  // one elementwise and writing it in place from its own elements.
+  SmallVector<OpOperand *> reads;
+  linalg::GenericOp last;
+  for (OpOperand &use : row.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == op)
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || user->getBlock() != op->getBlock() ||
+        !op->isBeforeInBlock(user) || !generic.hasPureBufferSemantics())
+      return nullptr;
+    if (generic.isDpsInput(&use)) {
+      reads.push_back(&use);
+      continue;
+    }
+    if (last || generic.getNumDpsInits() != 1 ||
+        generic.getNumReductionLoops() != 0 ||
+        !generic.getMatchingIndexingMap(&use).isIdentity() ||
+        !generic.payloadUsesValueFromOperand(&use))
+      return nullptr;
+    last = generic;
+  }
+  if (!last || llvm::any_of(reads, [&](OpOperand *read) {
+        return read->getOwner() != last &&
+               last->isBeforeInBlock(read->getOwner());
+      }))
+    return nullptr;
+
+  auto func = op->getParentOfType<func::FuncOp>();
+  rewriter.setInsertionPointToStart(&func.getBody().front());
+  auto scratchType = MemRefType::get(rowType.getShape(), element);
+  Value scratch = memref::AllocaOp::create(rewriter, op.getLoc(),
+                                           scratchType,
+                                           rewriter.getI64IntegerAttr(
+                                               kVectorBytes));
+  rewriter.modifyOpInPlace(op, [&] { init->set(scratch); });
+  for (OpOperand *read : reads)
+    rewriter.modifyOpInPlace(read->getOwner(), [&] { read->set(scratch); });
+  // The last op reads the staged row as one more input, where it read its
+  // output, and writes the output row without reading it.
+  SmallVector<Value> inputs(last.getDpsInputs());
+  inputs.push_back(scratch);
+  SmallVector<AffineMap> maps = last.getIndexingMapsArray();
+  maps.insert(maps.end() - 1, maps.back());
+  rewriter.setInsertionPoint(last);
+  auto staged = linalg::GenericOp::create(
+      rewriter, last.getLoc(), TypeRange{}, inputs, ValueRange{row}, maps,
+      last.getIteratorTypesArray());
+  Block *oldBody = last.getBody();
+  SmallVector<Type> argTypes(oldBody->getArgumentTypes());
+  argTypes.push_back(argTypes.back());
+  SmallVector<Location> argLocs(argTypes.size(), last.getLoc());
+  Block *body = rewriter.createBlock(&staged.getRegion(), {}, argTypes,
+                                     argLocs);
+  rewriter.mergeBlocks(oldBody, body,
+                       body->getArguments().drop_back());
+  rewriter.eraseOp(last);
+  return staged;
+}
+
 /// Cache lines of a prefetching op's output row per tile
 /// (prefetchFromTiles): four lines, so that the tile's loop, which LLVM
 /// vectorizes, runs four vectors between prefetches. Softmax 4096x4096
@@ -265,7 +376,8 @@ static constexpr int64_t kPrefetchTileLines = 4;
 
 /// Whether `op` should prefetch the next rows of its row group although
 /// its write does not stream: softmax's exp, which writes the output row
-/// that the group's sum and scaling read back. It is the group's long
+/// (or the row staged for it) that the group's sum and scaling read back.
+/// It is the group's long
 /// compute pass, during which memory is otherwise idle, while the group's
 /// first pass over the next row (its max) waits for memory. Like a
 /// streamed op: an elementwise `linalg.generic` on buffers in a row group,
@@ -323,16 +435,31 @@ struct CPUStreamStoresPass
   using Base::Base;
 
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // A staged group prefetches from the op that writes the staged row
+    // (its long compute pass), not from its streamed last op.
+    llvm::SmallPtrSet<Operation *, 4> stagedWriters, stagedLast;
+    if (stageRows) {
+      SmallVector<linalg::GenericOp> readBack;
+      getOperation().walk([&](linalg::GenericOp op) {
+        if (isReadLater(op))
+          readBack.push_back(op);
+      });
+      for (linalg::GenericOp op : readBack)
+        if (linalg::GenericOp last = stageReadBackRow(rewriter, op, minBytes)) {
+          stagedWriters.insert(op);
+          stagedLast.insert(last);
+        }
+    }
     SmallVector<std::pair<linalg::GenericOp, int64_t>> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<int64_t> lanes = getStreamLanes(op, minBytes))
         candidates.push_back({op, *lanes});
     });
-    IRRewriter rewriter(&getContext());
     bool streamed = false;
     for (auto [op, lanes] : candidates) {
       SmallVector<Value> rows;
-      if (prefetch)
+      if (prefetch && !stagedLast.contains(op))
         rows = getGroupRowInputs(op);
       // One tile is one vector along the innermost loop and a single
       // iteration of every other loop.
@@ -358,8 +485,10 @@ struct CPUStreamStoresPass
     }
     if (prefetch) {
       SmallVector<linalg::GenericOp> prefetching;
+      // A staged row is on the stack: the size that counts is the
+      // group's result's, which staging checked.
       getOperation().walk([&](linalg::GenericOp op) {
-        if (isPrefetchOnly(op, minBytes))
+        if (isPrefetchOnly(op, stagedWriters.contains(op) ? 0 : minBytes))
           prefetching.push_back(op);
       });
       for (linalg::GenericOp op : prefetching)

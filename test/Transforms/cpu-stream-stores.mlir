@@ -1,5 +1,6 @@
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096" --canonicalize --split-input-file | FileCheck %s
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 prefetch=false" --split-input-file | FileCheck %s --check-prefix=NOPF
+// RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 stage-rows=false" --split-input-file | FileCheck %s --check-prefix=NOSTAGE
 
 // A row group after rlx-cpu-tile-rows (a row sum, then the row divided by
 // it into the returned buffer): the division is tiled to one 16-lane
@@ -137,44 +138,57 @@ func.func @softmax_group(%x: memref<64x32xf32>) -> memref<64x32xf32> {
 
 // A softmax row group as rlx-cpu-tile-rows leaves it (the row max, exp of
 // x minus it into the output row, its sum, the row scaled in place), rows
-// of 128 f32 (eight cache lines). Exp's write is read back, so it does not
-// stream, but it is the group's long compute pass: it is tiled to four
-// cache lines (64 elements) and each tile first prefetches each line of
-// the next row of x and of y (the last row clamped to itself). The tile
-// stays a linalg.generic for LLVM to vectorize; no fence, nothing streams.
+// of 128 f32 (eight cache lines). Exp's row is staged in a 64-byte aligned
+// row on the stack, allocated once at the function's entry: exp writes it,
+// the sum reads it, and the scaling reads it and writes the output row
+// with aligned non-temporal stores (fence before the return). Exp, the
+// group's long compute pass, is tiled to four cache lines (64 elements),
+// each tile first prefetching each line of the next row of x (the last row
+// clamped to itself); the tile stays a linalg.generic for LLVM to
+// vectorize. The streamed scaling prefetches nothing.
 // NOPF-LABEL: func.func @softmax_prefetch(
+// NOPF-NOT:     memref.prefetch
+// NOPF:         vector.store {{.+}} {alignment = 64 : i64, nontemporal = true}
 // NOPF-NOT:     memref.prefetch
 // NOPF:         return
 // CHECK-LABEL: func.func @softmax_prefetch(
 // CHECK-SAME:      %[[X:[^:]+]]: memref<64x128xf32>
+// CHECK:         %[[ROW:.+]] = memref.alloca() {alignment = 64 : i64} : memref<1x128xf32>
 // CHECK:         %[[Y:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x128xf32>
 // CHECK:         scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:           arith.maximumf
 // CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C64:.+]] {
 // CHECK:             %[[NEXT:.+]] = arith.addi %[[R]], %[[C1:.+]] : index
 // CHECK:             %[[CLAMP:.+]] = arith.minui %[[NEXT]], %[[C63:.+]] : index
-// CHECK:             memref.prefetch %[[Y]][%[[CLAMP]], %[[J]]], read, locality<3>, data
-// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J]]], read, locality<3>, data
+// CHECK:             memref.prefetch %[[X]][%[[CLAMP]], %[[J]]], read, locality<3>, data
 // CHECK:             %[[J16:.+]] = arith.addi %[[J]], %[[C16:.+]] : index
-// CHECK:             memref.prefetch %[[Y]][%{{.+}}, %[[J16]]], read, locality<3>, data
-// CHECK:             memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<3>, data
-// CHECK:             %[[J32:.+]] = arith.addi %[[J]], %[[C32:.+]] : index
-// CHECK:             memref.prefetch %[[Y]][%{{.+}}, %[[J32]]], read, locality<3>, data
-// CHECK:             memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<3>, data
-// CHECK:             %[[J48:.+]] = arith.addi %[[J]], %[[C48:.+]] : index
-// CHECK:             memref.prefetch %[[Y]][%{{.+}}, %[[J48]]], read, locality<3>, data
-// CHECK:             memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J16]]], read, locality<3>, data
+// CHECK:             %[[J32:.+]] = arith.addi %[[J]], %{{.+}} : index
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J32]]], read, locality<3>, data
+// CHECK:             %[[J48:.+]] = arith.addi %[[J]], %{{.+}} : index
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J48]]], read, locality<3>, data
 // CHECK-NOT:         memref.prefetch
+// CHECK:             %[[TILE:.+]] = memref.subview %[[ROW]][0, %[[J]]] [1, 64] [1, 1]
 // CHECK:             linalg.generic
-// CHECK-SAME:            outs(%{{.+}} : memref<1x64xf32, strided<[128, 1], offset: ?>>)
+// CHECK-SAME:            outs(%[[TILE]] :
 // CHECK:               math.exp
 // CHECK:           }
-// CHECK:           arith.addf
-// CHECK:           arith.mulf
+// CHECK:           linalg.generic {{.+}} ins(%[[ROW]] : memref<1x128xf32>)
+// CHECK:             arith.addf
+// CHECK:           scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %[[C16]] {
+// CHECK-NOT:         memref.prefetch
+// CHECK:             arith.mulf {{.+}} : vector<1x16xf32>
+// CHECK:             vector.store %{{.+}}, %[[Y]][%[[R]], %[[K]]] {alignment = 64 : i64, nontemporal = true} : memref<64x128xf32>, vector<16xf32>
 // CHECK-NOT:     memref.prefetch
-// CHECK-NOT:     vector.store
-// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
-// CHECK:         return %[[Y]]
+// CHECK:         {{llvm.call_intrinsic "llvm.x86.sse.sfence"\(\)|llvm.fence seq_cst}}
+// CHECK-NEXT:    return %[[Y]]
+// Without staging, exp writes the output row and prefetches the next row
+// of x and of y, and nothing streams.
+// NOSTAGE-LABEL: func.func @softmax_prefetch(
+// NOSTAGE-NOT:     memref<1x128xf32>{{$}}
+// NOSTAGE-COUNT-8: memref.prefetch
+// NOSTAGE-NOT:     nontemporal
+// NOSTAGE:         return
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @softmax_prefetch(%x: memref<64x128xf32>) -> memref<64x128xf32> {
@@ -501,4 +515,37 @@ func.func @small(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> memref<64x32xf3
     linalg.yield %t : f32
   }
   return %y : memref<64x32xf32>
+}
+
+// -----
+
+// A rank-0 result (a mean: the sum, then divided in place) that a later op
+// reads: nothing to stage, stream or prefetch (as in a loss function).
+// CHECK-LABEL: func.func @scalar_read_back(
+// CHECK-NOT:     memref.alloca
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:     vector.store
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+// CHECK:         memref.extract_aligned_pointer_as_index
+// CHECK:         return
+func.func @scalar_read_back(%x: memref<4096xf32>) -> (memref<f32>, index) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 4096.0 : f32
+  %m = memref.alloc() {alignment = 64 : i64} : memref<f32>
+  linalg.fill ins(%zero : f32) outs(%m : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%x : memref<4096xf32>) outs(%m : memref<f32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%m : memref<f32>) outs(%m : memref<f32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.divf %a, %n : f32
+    linalg.yield %t : f32
+  }
+  %p = memref.extract_aligned_pointer_as_index %m : memref<f32> -> index
+  return %m, %p : memref<f32>, index
 }

@@ -184,18 +184,27 @@ def CPUStreamStoresPass
     `vmovntps`. With `prefetch`, each tile first prefetches the same
     columns of the next row of each row the group reads (x of a norm),
     so that the group's first pass over the next row does not wait for
-    memory. Also with `prefetch`, the op of a row group whose write is read
-    back by the group (softmax's exp: the sum and the scaling read the row
-    it writes), so that it cannot stream, still prefetches: it is the
-    group's long compute pass, while memory is otherwise idle. When its
-    output's root buffer holds at least `min-bytes` and its rows are whole
-    tiles of four 64-byte lines, it is tiled to four lines along its
+    memory.
+
+    Softmax's group writes exp into the output row, reads it back (the sum)
+    and scales it in place, so its write cannot stream as it is. With
+    `stage-rows`, where the output row would stream (the conditions above;
+    the output buffer reached only through the row's view, rows of at most
+    64 KiB, no parallel loop around), exp writes a 64-byte aligned row on
+    the stack instead, allocated once at the function's entry
+    (`memref.alloca`), the group's later ops read that row, and the
+    scaling reads it and writes the output row, which then streams. With
+    `prefetch`, the op writing a row that its group reads back (softmax's
+    exp, staged or not) prefetches instead of the streamed op: it is the
+    group's long compute pass, while memory is otherwise idle. When the
+    group's result buffer holds at least `min-bytes` and its rows are
+    whole tiles of four 64-byte lines, it is tiled to four lines along its
     innermost loop, each tile first prefetching each line of the next row
     of every row the group reads; the tile stays a `linalg.generic` for
     LLVM's loop vectorizer. A function that streams gets a store fence
-    before each
-    return (streamed stores are weakly ordered): `llvm.x86.sse.sfence` on
-    an x86 host, a sequentially consistent `llvm.fence` elsewhere.
+    before each return (streamed stores are weakly ordered):
+    `llvm.x86.sse.sfence` on an x86 host, a sequentially consistent
+    `llvm.fence` elsewhere.
 
     Everything else keeps ordinary stores: results smaller than
     `min-bytes` (they stay in cache for their reader), results whose
@@ -215,11 +224,15 @@ def CPUStreamStoresPass
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"16777216",
            "Stream a result only if its buffer has at least this many "
            "bytes (default 16 MiB, beyond a last-level cache slice)">,
+    Option<"stageRows", "stage-rows", "bool", /*default=*/"true",
+           "Stage on the stack a row that the group writes, reads back and "
+           "scales in place (softmax), so that its final write streams">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "While a streamed op writes a row (or softmax's exp computes "
            "it), prefetch the next row of each row its group reads">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
