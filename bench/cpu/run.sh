@@ -19,4 +19,11 @@ bash "$ROOT/scripts/setup.sh" > /dev/null
 # cost ~165 ms, more than any kernel here. These tunables make PyTorch's
 # allocations reuse memory too, so both sides time kernels, not faults.
 export GLIBC_TUNABLES="glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshold=17179869184"
+# rlx-run puts buffers of 2 MiB and more on transparent huge pages (the
+# runtime's allocateHostMemory); PyTorch gets them only where THP is
+# `always` or glibc is told to (glibc.malloc.hugetlb=1, glibc 2.35+).
+# RLX_BENCH_HUGETLB=1 tells it, to compare with the peer on huge pages too.
+if [ "${RLX_BENCH_HUGETLB:-0}" = 1 ]; then
+  GLIBC_TUNABLES="$GLIBC_TUNABLES:glibc.malloc.hugetlb=1"
+fi
 exec /usr/bin/python3 "$ROOT/bench/cpu/bench.py" "$@"

@@ -61,7 +61,7 @@ func.func @rms_norm(%x: tensor<64x256xf32>, %w: tensor<256xf32>) -> tensor<64x25
 // CHECK-SAME:      ld.global.v4.b32
 // CHECK-SAME:      ld.global.v4.b32
 // CHECK-NOT:       global.v4
-// CHECK-SAME:      shfl.sync.bfly.b32 {{[^;]*}};\0A\09max.NaN.f32
+// CHECK-SAME:      shfl.sync.bfly.b32 {{[^;]*}};\0A\09max.f32
 // CHECK-NOT:       global.v4
 // CHECK-SAME:      ex2.approx.f32
 // CHECK-NOT:       global.v4
@@ -123,7 +123,7 @@ func.func @residual_layer_norm(%x: tensor<64x256xf32>, %r: tensor<64x256xf32>, %
 // CHECK-SAME:      cvt.f32.bf16
 // CHECK-SAME:      ld.global.v4.b32
 // CHECK-NOT:       global
-// CHECK-SAME:      shfl.sync.bfly.b32 {{[^;]*}};\0A\09max.NaN.f32
+// CHECK-SAME:      shfl.sync.bfly.b32 {{[^;]*}};\0A\09max.f32
 // CHECK-NOT:       global
 // CHECK-SAME:      bar.sync
 // CHECK-NOT:       global

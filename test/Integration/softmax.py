@@ -1,7 +1,8 @@
 # RUN: %python %s
 # softmax, log_softmax and softmax_cross_entropy: every float type, every
 # axis (negative too), dynamic dims, large inputs (numerical stability),
-# -inf entries, against float64 formulas.
+# -inf entries, NaN entries (a row with one is NaN throughout), against
+# float64 formulas.
 
 import numpy as np
 
@@ -67,6 +68,22 @@ with np.errstate(invalid="ignore"):
               case("log_softmax", "f64", rand(r, (3, 1), "f64"), -1,
                    tag="/size1")])
 
+# NaN entries: a row with a NaN is NaN throughout, also beside -inf or +inf
+# entries and when the whole row is NaN (the row max skips NaN; exp of the
+# NaN entry makes the sum NaN); the other rows are untouched.
+nans = {e: rand(r, (5, 9), e, -3, 3) for e in ("f32", "f64", "f16")}
+for x in nans.values():
+    x[1, 4] = np.nan
+    x[2, :] = -np.inf
+    x[2, 7] = np.nan
+    x[3, 0], x[3, 5] = np.inf, np.nan
+    x[4, :] = np.nan
+# Rows long enough for the vector loops, a NaN in the middle of one.
+nans["f32/wide"] = rand(r, (3, 4100), "f32", -3, 3)
+nans["f32/wide"][1, 2051] = np.nan
+with np.errstate(invalid="ignore"):
+    suite.run([case(op, e.split("/")[0], x, -1, tag="/nan" + e[3:])
+               for op in ("softmax", "log_softmax") for e, x in nans.items()])
 
 # softmax_cross_entropy: mean over rows of logsumexp(row) - row[label].
 def cross_entropy(logits, labels):

@@ -5,8 +5,10 @@
 # so that an element the streamed loop skips fails: layer_norm (f32, f64,
 # bf16, a large mean), rms_norm and a residual add + layer_norm, at row
 # counts that are not a power of two, plus the programs the pass must
-# leave alone (rows that are not a whole number of 64-byte vectors,
-# softmax) still right.
+# leave alone (rows that are not a whole number of 64-byte vectors) still
+# right. Softmax streams from a row staged on the stack, its exp
+# prefetching the next rows (f32, f64, and widths that are not whole
+# tiles, which do not prefetch).
 # Each program is compiled once more with rlx-opt (RLX_OPT) to check that
 # it streams exactly when it should, so this test fails if the pass stops
 # applying or applies where the alignment does not hold.
@@ -87,12 +89,35 @@ cases = [
     (ln_case("f32", (1031, 4100)), False),
     (ln_case("f64", (517, 4100)), False),
     (rms_case("f32", (1031, 4100)), False),
-    # Softmax writes exp into its output row and reads it back: streaming
-    # that write would send the row to memory before the sum reads it.
-    (softmax_case("f32", (1024, 4096)), False),
+    # Softmax writes exp into a row staged on the stack, reads it back and
+    # streams the scaled row (its exp prefetches the next rows of x:
+    # PREFETCHES below); rows that are not whole vectors stay as they were.
+    (softmax_case("f32", (1024, 4096)), True),
+    (softmax_case("f32", (1027, 4128)), True),
+    (softmax_case("f64", (515, 4096)), True),
+    (softmax_case("f32", (1031, 4100)), False),
     # 12 MiB: below the threshold.
     (ln_case("f32", (768, 4096)), False),
 ]
+
+# Softmax cases whose exp prefetches the next rows (rlx-cpu-stream-stores'
+# prefetch-only ops): 16 MiB results and more whose rows are whole tiles of
+# four 64-byte lines (4128 f32: 258 lines, so no).
+PREFETCHES = {"softmax/f32/1024x4096": True, "softmax/f32/1027x4128": False,
+              "softmax/f64/515x4096": True, "softmax/f32/1031x4100": False}
+
+
+def check_prefetches(c, expected):
+    def check():
+        p = subprocess.run([RLX_OPT, "--rlx-cpu-pipeline"],
+                           input=rlxtest.function_text([c]),
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, "rlx-opt failed:\n" + p.stderr
+        prefetches = "llvm.intr.prefetch" in p.stdout
+        assert prefetches == expected, "prefetches %s" % (
+            "missing" if expected else "where rows are not whole tiles")
+    return check
+
 
 def check_streams(c, expected):
     def check():
@@ -109,6 +134,11 @@ def check_streams(c, expected):
 for c, expected in cases:
     suite.check("%s/%s" % (c.name, "streams" if expected else "ordinary"),
                 check_streams(c, expected))
+for c, _ in cases:
+    if c.name in PREFETCHES:
+        suite.check("%s/%s" % (c.name, "prefetches" if PREFETCHES[c.name]
+                                else "no prefetch"),
+                    check_prefetches(c, PREFETCHES[c.name]))
 # One case a program: the inputs are 16 MiB each.
 suite.run([c for c, _ in cases], chunk=1)
 suite.finish()

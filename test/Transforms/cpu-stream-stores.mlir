@@ -1,5 +1,6 @@
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096" --canonicalize --split-input-file | FileCheck %s
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 prefetch=false" --split-input-file | FileCheck %s --check-prefix=NOPF
+// RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 stage-rows=false" --split-input-file | FileCheck %s --check-prefix=NOSTAGE
 
 // A row group after rlx-cpu-tile-rows (a row sum, then the row divided by
 // it into the returned buffer): the division is tiled to one 16-lane
@@ -131,6 +132,148 @@ func.func @softmax_group(%x: memref<64x32xf32>) -> memref<64x32xf32> {
     }
   }
   return %y : memref<64x32xf32>
+}
+
+// -----
+
+// A softmax row group as rlx-cpu-tile-rows leaves it (the row max, exp of
+// x minus it into the output row, its sum, the row scaled in place), rows
+// of 128 f32 (eight cache lines). Exp's row is staged in a 64-byte aligned
+// row on the stack, allocated once at the function's entry: exp writes it,
+// the sum reads it, and the scaling reads it and writes the output row
+// with aligned non-temporal stores (fence before the return). Exp, the
+// group's long compute pass, is tiled to four cache lines (64 elements),
+// each tile first prefetching each line of the next row of x (the last row
+// clamped to itself); the tile stays a linalg.generic for LLVM to
+// vectorize. The streamed scaling prefetches nothing.
+// NOPF-LABEL: func.func @softmax_prefetch(
+// NOPF-NOT:     memref.prefetch
+// NOPF:         vector.store {{.+}} {alignment = 64 : i64, nontemporal = true}
+// NOPF-NOT:     memref.prefetch
+// NOPF:         return
+// CHECK-LABEL: func.func @softmax_prefetch(
+// CHECK-SAME:      %[[X:[^:]+]]: memref<64x128xf32>
+// CHECK:         %[[ROW:.+]] = memref.alloca() {alignment = 64 : i64} : memref<1x128xf32>
+// CHECK:         %[[Y:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x128xf32>
+// CHECK:         scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:           arith.maximumf
+// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C64:.+]] {
+// CHECK:             %[[NEXT:.+]] = arith.addi %[[R]], %[[C1:.+]] : index
+// CHECK:             %[[CLAMP:.+]] = arith.minui %[[NEXT]], %[[C63:.+]] : index
+// CHECK:             memref.prefetch %[[X]][%[[CLAMP]], %[[J]]], read, locality<3>, data
+// CHECK:             %[[J16:.+]] = arith.addi %[[J]], %[[C16:.+]] : index
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J16]]], read, locality<3>, data
+// CHECK:             %[[J32:.+]] = arith.addi %[[J]], %{{.+}} : index
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J32]]], read, locality<3>, data
+// CHECK:             %[[J48:.+]] = arith.addi %[[J]], %{{.+}} : index
+// CHECK:             memref.prefetch %[[X]][%{{.+}}, %[[J48]]], read, locality<3>, data
+// CHECK-NOT:         memref.prefetch
+// CHECK:             %[[TILE:.+]] = memref.subview %[[ROW]][0, %[[J]]] [1, 64] [1, 1]
+// CHECK:             linalg.generic
+// CHECK-SAME:            outs(%[[TILE]] :
+// CHECK:               math.exp
+// CHECK:           }
+// CHECK:           linalg.generic {{.+}} ins(%[[ROW]] : memref<1x128xf32>)
+// CHECK:             arith.addf
+// CHECK:           scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %[[C16]] {
+// CHECK-NOT:         memref.prefetch
+// CHECK:             arith.mulf {{.+}} : vector<1x16xf32>
+// CHECK:             vector.store %{{.+}}, %[[Y]][%[[R]], %[[K]]] {alignment = 64 : i64, nontemporal = true} : memref<64x128xf32>, vector<16xf32>
+// CHECK-NOT:     memref.prefetch
+// CHECK:         {{llvm.call_intrinsic "llvm.x86.sse.sfence"\(\)|llvm.fence seq_cst}}
+// CHECK-NEXT:    return %[[Y]]
+// Without staging, exp writes the output row and prefetches the next row
+// of x and of y, and nothing streams.
+// NOSTAGE-LABEL: func.func @softmax_prefetch(
+// NOSTAGE-NOT:     memref<1x128xf32>{{$}}
+// NOSTAGE-COUNT-8: memref.prefetch
+// NOSTAGE-NOT:     nontemporal
+// NOSTAGE:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_prefetch(%x: memref<64x128xf32>) -> memref<64x128xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %y = memref.alloc() {alignment = 64 : i64} : memref<64x128xf32>
+  %acc = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 128] [1, 1] : memref<64x128xf32> to memref<1x128xf32, strided<[128, 1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 128] [1, 1] : memref<64x128xf32> to memref<1x128xf32, strided<[128, 1], offset: ?>>
+    linalg.fill ins(%ninf : f32) outs(%acc : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xr : memref<1x128xf32, strided<[128, 1], offset: ?>>) outs(%acc : memref<1xf32>) {
+    ^bb0(%a: f32, %m: f32):
+      %t = arith.maximumf %m, %a : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xr, %acc : memref<1x128xf32, strided<[128, 1], offset: ?>>, memref<1xf32>) outs(%yr : memref<1x128xf32, strided<[128, 1], offset: ?>>) {
+    ^bb0(%a: f32, %m: f32, %o: f32):
+      %d = arith.subf %a, %m : f32
+      %e = math.exp %d : f32
+      linalg.yield %e : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%acc : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%yr : memref<1x128xf32, strided<[128, 1], offset: ?>>) outs(%acc : memref<1xf32>) {
+    ^bb0(%a: f32, %s: f32):
+      %t = arith.addf %a, %s : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<1xf32>) outs(%yr : memref<1x128xf32, strided<[128, 1], offset: ?>>) {
+    ^bb0(%s: f32, %o: f32):
+      %t = arith.mulf %s, %o : f32
+      linalg.yield %t : f32
+    }
+  }
+  return %y : memref<64x128xf32>
+}
+
+// -----
+
+// The same group on rows of 48 f32 (three cache lines, not a whole tile of
+// four): no prefetch.
+// CHECK-LABEL: func.func @softmax_partial_tile(
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_partial_tile(%x: memref<96x48xf32>) -> memref<96x48xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %y = memref.alloc() {alignment = 64 : i64} : memref<96x48xf32>
+  %acc = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+  scf.for %i = %c0 to %c96 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 48] [1, 1] : memref<96x48xf32> to memref<1x48xf32, strided<[48, 1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 48] [1, 1] : memref<96x48xf32> to memref<1x48xf32, strided<[48, 1], offset: ?>>
+    linalg.fill ins(%ninf : f32) outs(%acc : memref<1xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xr : memref<1x48xf32, strided<[48, 1], offset: ?>>) outs(%acc : memref<1xf32>) {
+    ^bb0(%a: f32, %m: f32):
+      %t = arith.maximumf %m, %a : f32
+      linalg.yield %t : f32
+    }
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xr, %acc : memref<1x48xf32, strided<[48, 1], offset: ?>>, memref<1xf32>) outs(%yr : memref<1x48xf32, strided<[48, 1], offset: ?>>) {
+    ^bb0(%a: f32, %m: f32, %o: f32):
+      %d = arith.subf %a, %m : f32
+      %e = math.exp %d : f32
+      linalg.yield %e : f32
+    }
+    linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%acc : memref<1xf32>) outs(%yr : memref<1x48xf32, strided<[48, 1], offset: ?>>) {
+    ^bb0(%s: f32, %o: f32):
+      %t = arith.mulf %s, %o : f32
+      linalg.yield %t : f32
+    }
+  }
+  return %y : memref<96x48xf32>
 }
 
 // -----
@@ -372,4 +515,37 @@ func.func @small(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> memref<64x32xf3
     linalg.yield %t : f32
   }
   return %y : memref<64x32xf32>
+}
+
+// -----
+
+// A rank-0 result (a mean: the sum, then divided in place) that a later op
+// reads: nothing to stage, stream or prefetch (as in a loss function).
+// CHECK-LABEL: func.func @scalar_read_back(
+// CHECK-NOT:     memref.alloca
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:     vector.store
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+// CHECK:         memref.extract_aligned_pointer_as_index
+// CHECK:         return
+func.func @scalar_read_back(%x: memref<4096xf32>) -> (memref<f32>, index) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 4096.0 : f32
+  %m = memref.alloc() {alignment = 64 : i64} : memref<f32>
+  linalg.fill ins(%zero : f32) outs(%m : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%x : memref<4096xf32>) outs(%m : memref<f32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%m : memref<f32>) outs(%m : memref<f32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.divf %a, %n : f32
+    linalg.yield %t : f32
+  }
+  %p = memref.extract_aligned_pointer_as_index %m : memref<f32> -> index
+  return %m, %p : memref<f32>, index
 }

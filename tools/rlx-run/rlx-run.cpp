@@ -31,6 +31,7 @@
 #include "RLX/Pipelines/HostTarget.h"
 #include "RLX/Pipelines/Pipelines.h"
 #include "RLX/Runtime/CPUBlas.h"
+#include "RLX/Runtime/HostMemory.h"
 #include "RLX/Runtime/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -66,6 +67,7 @@
 
 using namespace mlir;
 namespace cl = llvm::cl;
+using mlir::rlx::runtime::allocateHostMemory;
 using mlir::rlx::runtime::NpyArray;
 using mlir::rlx::npyDtype;
 
@@ -124,8 +126,9 @@ static cl::opt<bool>
 // with 0xFF while `poisonAllocations` is set (the checked run), so an
 // element the program never writes shows up as NaN or -1; and they keep
 // freed large buffers for reuse, as a framework's caching allocator does:
-// a fresh 64 MiB buffer costs a page fault per 4 KiB page, which on some
-// machines takes longer than the kernel that fills it.
+// a fresh 64 MiB buffer costs a page fault per page, which on some
+// machines takes longer than the kernel that fills it. The memory comes
+// from allocateHostMemory (large blocks on huge pages), as the tensors'.
 static std::mutex allocMutex;
 static std::unordered_map<void *, uint64_t> liveAllocations;
 static std::multimap<uint64_t, void *> cachedBlocks;
@@ -155,7 +158,7 @@ static void *allocate(uint64_t alignment, uint64_t size) {
     }
   }
   if (!p)
-    p = std::aligned_alloc(alignment, size);
+    p = allocateHostMemory(alignment, size);
   if (poisonAllocations)
     std::memset(p, 0xFF, size);
   std::lock_guard<std::mutex> lock(allocMutex);
@@ -218,14 +221,15 @@ static float fromBF16(uint16_t h) {
 /// Storage on 64-byte boundaries, as a framework's tensors are (PyTorch
 /// aligns to 64 bytes): the compiled kernels load 64-byte vectors, and from
 /// malloc's 16-byte alignment every such load straddles two cache lines,
-/// which made memory-bound kernels about 1.5x slower.
+/// which made memory-bound kernels about 1.5x slower. Large tensors are on
+/// huge pages, as the compiled code's buffers (allocateHostMemory).
 template <typename T> struct CacheLineAllocator {
   using value_type = T;
   CacheLineAllocator() = default;
   template <typename U> CacheLineAllocator(const CacheLineAllocator<U> &) {}
   T *allocate(size_t n) {
     size_t bytes = std::max<size_t>((n * sizeof(T) + 63) / 64 * 64, 64);
-    void *p = std::aligned_alloc(64, bytes);
+    void *p = allocateHostMemory(64, bytes);
     if (!p)
       llvm::report_bad_alloc_error("rlx-run: out of memory for a tensor");
     return static_cast<T *>(p);

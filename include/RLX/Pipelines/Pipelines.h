@@ -53,7 +53,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<bool> streamPrefetch{
       *this, "stream-prefetch",
       llvm::cl::desc("With stream-stores, prefetch the next row of a "
-                     "streamed row group's inputs while writing this one"),
+                     "row group's inputs while writing this one (streamed "
+                     "norms) or computing its exp (softmax)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> blas{
       *this, "blas",

@@ -184,9 +184,27 @@ def CPUStreamStoresPass
     `vmovntps`. With `prefetch`, each tile first prefetches the same
     columns of the next row of each row the group reads (x of a norm),
     so that the group's first pass over the next row does not wait for
-    memory. A function that streams gets a store fence before each
-    return (streamed stores are weakly ordered): `llvm.x86.sse.sfence` on
-    an x86 host, a sequentially consistent `llvm.fence` elsewhere.
+    memory.
+
+    Softmax's group writes exp into the output row, reads it back (the sum)
+    and scales it in place, so its write cannot stream as it is. With
+    `stage-rows`, where the output row would stream (the conditions above;
+    the output buffer reached only through the row's view, rows of at most
+    64 KiB, no parallel loop around), exp writes a 64-byte aligned row on
+    the stack instead, allocated once at the function's entry
+    (`memref.alloca`), the group's later ops read that row, and the
+    scaling reads it and writes the output row, which then streams. With
+    `prefetch`, the op writing a row that its group reads back (softmax's
+    exp, staged or not) prefetches instead of the streamed op: it is the
+    group's long compute pass, while memory is otherwise idle. When the
+    group's result buffer holds at least `min-bytes` and its rows are
+    whole tiles of four 64-byte lines, it is tiled to four lines along its
+    innermost loop, each tile first prefetching each line of the next row
+    of every row the group reads; the tile stays a `linalg.generic` for
+    LLVM's loop vectorizer. A function that streams gets a store fence
+    before each return (streamed stores are weakly ordered):
+    `llvm.x86.sse.sfence` on an x86 host, a sequentially consistent
+    `llvm.fence` elsewhere.
 
     Everything else keeps ordinary stores: results smaller than
     `min-bytes` (they stay in cache for their reader), results whose
@@ -206,11 +224,15 @@ def CPUStreamStoresPass
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"16777216",
            "Stream a result only if its buffer has at least this many "
            "bytes (default 16 MiB, beyond a last-level cache slice)">,
+    Option<"stageRows", "stage-rows", "bool", /*default=*/"true",
+           "Stage on the stack a row that the group writes, reads back and "
+           "scales in place (softmax), so that its final write streams">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
-           "While a streamed op writes a row, prefetch the next row of "
-           "each row its group reads">,
+           "While a streamed op writes a row (or softmax's exp computes "
+           "it), prefetch the next row of each row its group reads">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
@@ -237,10 +259,18 @@ def CPUApproximateMathPass
                 "approximations";
   let description = [{
     Applies upstream `math::populateMathPolynomialApproximationPatterns` to
-    `math.exp`, `math.log`, `math.tanh` and `math.erf` on f32 scalars and
-    vectors: branch-free polynomials (accurate to a few ulp) that LLVM can
-    vectorize, where a libm call would keep softmax, GELU and the norms
-    scalar. f64 keeps libm's functions.
+    `math.log`, `math.tanh` and `math.erf` on f32 scalars and vectors, and
+    its own expansion to `math.exp`: branch-free polynomials (accurate to a
+    few ulp) that LLVM can vectorize, where a libm call would keep softmax,
+    GELU and the norms scalar. f64 keeps libm's functions.
+
+    exp(x) = 2^n e^r with Cephes' polynomial for e^r, as upstream's
+    expansion, in 16 operations instead of 20: n = round(x / ln 2) comes
+    from adding 1.5 * 2^23 + 127, whose low bits are then 2^n's exponent
+    field, put in place by one shift (upstream floors, clamps and converts
+    n and adds the bias apart). x is clamped to [-87.8, 88.8] (NaN
+    passes), n to at most 127: large x overflow to inf, results below
+    2^-126 flush to 0 (as upstream's), at most ~6 ulp from exp elsewhere.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];

@@ -108,14 +108,17 @@ static Value keepDims(OpBuilder &b, Location loc, Value tensor,
 }
 
 /// The max of `input` along `axis` in `acc` (the elements cast to it),
-/// -inf for an empty row.
+/// -inf for an empty row, for exp(x - max): NaN elements are skipped
+/// (maxnumf), which changes no result, as exp(NaN - max) makes the row's
+/// sum NaN and so every element of the row NaN, as a NaN max would. On
+/// x86 maxnumf is three vector ops (vmaxps and a NaN fix-up), maximumf six.
 static Value buildRowMax(OpBuilder &b, Location loc, Value input,
                          int64_t axis, Type acc) {
   return buildReduction(
       b, loc, input, axis, acc, createScalarConstant(b, loc, acc, -INFINITY),
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         Value x = castScalar(nb, nloc, args[0], acc, false, false);
-        return arith::MaximumFOp::create(nb, nloc, args[1], x);
+        return arith::MaxNumFOp::create(nb, nloc, args[1], x);
       });
 }
 

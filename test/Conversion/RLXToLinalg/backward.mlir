@@ -168,7 +168,7 @@ func.func @conv2d_backward_weight(%dy: tensor<1x8x5x5xf32>, %x: tensor<1x4x9x9xf
 // CHECK-LABEL: func.func @softmax_cross_entropy_backward(
 // CHECK-SAME:    %[[L:[^:]+]]: tensor<8x10xf32>, %[[Y:[^:]+]]: tensor<8xi64>, %[[G:[^:]+]]: tensor<f32>
 // CHECK:         %[[MAX:.+]] = linalg.generic
-// CHECK:           arith.maximumf
+// CHECK:           arith.maxnumf
 // CHECK:         %[[SUM:.+]] = linalg.generic
 // CHECK:           math.exp
 // CHECK:         %[[N:.+]] = arith.sitofp %{{.+}} : i64 to f32

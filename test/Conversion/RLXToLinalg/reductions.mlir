@@ -193,8 +193,9 @@ func.func @argmin_unsigned_keepdim(%x: tensor<?x8xui8>) -> tensor<?x1xi64> {
 
 // -----
 
-// f32 softmax: row max; e = exp(x - max) (0 for a -inf element); the row
-// sum of e; then e * (1 / sum) written over e (exp once per element).
+// f32 softmax: row max (maxnumf: a NaN is skipped, its exp makes the row
+// NaN); e = exp(x - max) (0 for a -inf element); the row sum of e; then
+// e * (1 / sum) written over e (exp once per element).
 // CHECK-DAG: #[[$ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax(
@@ -202,7 +203,7 @@ func.func @argmin_unsigned_keepdim(%x: tensor<?x8xui8>) -> tensor<?x1xi64> {
 // CHECK:         %[[MAX:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]]]
 // CHECK-SAME:      iterator_types = ["parallel", "reduction"]
-// CHECK:           arith.maximumf
+// CHECK:           arith.maxnumf
 // CHECK:         %[[E:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel"]
