@@ -87,6 +87,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   if (options.streamStores) {
     CPUStreamStoresPassOptions stream;
     stream.prefetch = options.streamPrefetch;
+    stream.stageRows = options.streamStageRows;
     pm.addNestedPass<func::FuncOp>(createCPUStreamStoresPass(stream));
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

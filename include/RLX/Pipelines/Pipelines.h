@@ -50,6 +50,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "the caches with non-temporal stores "
                      "(rlx-cpu-stream-stores)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> streamStageRows{
+      *this, "stream-stage-rows",
+      llvm::cl::desc("With stream-stores, stage on the stack a row that its "
+                     "group reads back and scales in place (softmax), so "
+                     "that its final write streams"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> streamPrefetch{
       *this, "stream-prefetch",
       llvm::cl::desc("With stream-stores, prefetch the next row of a "
