@@ -62,9 +62,10 @@ func.func @unmasked_f32(%q: tensor<2x4x128x64xf32>, %k: tensor<2x4x128x64xf32>, 
 // -----
 
 // BERT's heads: q, k and v sliced out of one qkv projection and transposed
-// to [batch, heads, seq, dim], the result transposed back. The kernel
-// reads the slices and writes the result in place: no transpose or copy
-// kernel, no temporary; row strides 2304 (q, k, v) and 768 (o).
+// to [batch, heads, seq, dim], the result transposed back and its heads
+// merged. The kernel reads the slices and writes the result into the
+// out-parameter in place: no transpose or copy kernel, no temporary; row
+// strides 2304 (q, k, v) and 768 (o).
 // CHECK-LABEL: llvm.func @heads_in_place(
 // CHECK-DAG:     %[[ROW:.*]] = llvm.mlir.constant(2304 : i64) : i64
 // CHECK-DAG:     %[[OROW:.*]] = llvm.mlir.constant(768 : i64) : i64
@@ -73,7 +74,7 @@ func.func @unmasked_f32(%q: tensor<2x4x128x64xf32>, %k: tensor<2x4x128x64xf32>, 
 // CHECK:         llvm.call @rlxFlashAttention({{.*}}, %[[ROW]], {{.*}}, %[[ROW]], {{.*}}, %[[ROW]], {{.*}}, %[[OROW]])
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         llvm.return
-func.func @heads_in_place(%qkv: tensor<2x128x2304xbf16>) -> tensor<2x128x12x64xbf16> {
+func.func @heads_in_place(%qkv: tensor<2x128x2304xbf16>) -> tensor<2x128x768xbf16> {
   %q0 = rlx.narrow %qkv axis = 2 start = 0 length = 768 : tensor<2x128x2304xbf16>
   %k0 = rlx.narrow %qkv axis = 2 start = 768 length = 768 : tensor<2x128x2304xbf16>
   %v0 = rlx.narrow %qkv axis = 2 start = 1536 length = 768 : tensor<2x128x2304xbf16>
@@ -85,5 +86,6 @@ func.func @heads_in_place(%qkv: tensor<2x128x2304xbf16>) -> tensor<2x128x12x64xb
   %v = rlx.transpose %v1 [0, 2, 1, 3] : tensor<2x128x12x64xbf16>
   %a = rlx.attention %q, %k, %v mask = none : tensor<2x12x128x64xbf16>, tensor<2x12x128x64xbf16>, tensor<2x12x128x64xbf16>
   %a1 = rlx.transpose %a [0, 2, 1, 3] : tensor<2x12x128x64xbf16>
-  return %a1 : tensor<2x128x12x64xbf16>
+  %a2 = rlx.reshape %a1 : tensor<2x128x12x64xbf16> -> tensor<2x128x768xbf16>
+  return %a2 : tensor<2x128x768xbf16>
 }

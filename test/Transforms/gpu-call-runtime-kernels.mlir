@@ -260,6 +260,44 @@ func.func @flash_heads_in_place(%qkv: memref<2x128x2304xbf16>, %o: memref<2x128x
 
 // -----
 
+// A result returned through a collapse_shape (heads merged into one hidden
+// dim): the call writes the out-parameter expanded back; no temporary, no
+// copy. A collapse that something else reads too keeps them.
+// CHECK-LABEL: func.func @flash_merged_heads(
+// CHECK-SAME:      %[[O:[^:]*]]: memref<2x128x768xbf16>)
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[E:.*]] = memref.expand_shape %[[O]] {{\[\[}}0], [1], [2, 3]] output_shape [2, 128, 12, 64]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[E]]
+// CHECK:         call @rlxFlashAttention
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+// CHECK-LABEL: func.func @flash_merged_heads_kept(
+// CHECK:         %[[T:.*]] = memref.alloc()
+// CHECK:         call @rlxFlashAttention
+// CHECK-NEXT:    %[[C:.*]] = memref.collapse_shape %[[T]]
+// CHECK-NEXT:    memref.copy %[[C]]
+func.func private @rlx_flash_attention(%q: memref<2x128x12x64xbf16>, %k: memref<2x128x12x64xbf16>, %v: memref<2x128x12x64xbf16>, %o: memref<2x128x12x64xbf16>)
+    attributes {rlx.flash_attention = {batch = 2 : i64, head_dim = 64 : i64, heads = 12 : i64, kv_heads = 12 : i64, mask = "none", scale = 1.250000e-01 : f32, seq_k = 128 : i64, seq_major = array<i1: true, true, true, true>, seq_q = 128 : i64, window = 0 : i64}}
+func.func @flash_merged_heads(%q: memref<2x128x12x64xbf16>, %k: memref<2x128x12x64xbf16>, %v: memref<2x128x12x64xbf16>, %o: memref<2x128x768xbf16>) {
+  %t = memref.alloc() : memref<2x128x12x64xbf16>
+  call @rlx_flash_attention(%q, %k, %v, %t) : (memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>) -> ()
+  %c = memref.collapse_shape %t [[0], [1], [2, 3]] : memref<2x128x12x64xbf16> into memref<2x128x768xbf16>
+  memref.copy %c, %o : memref<2x128x768xbf16> to memref<2x128x768xbf16>
+  memref.dealloc %t : memref<2x128x12x64xbf16>
+  return
+}
+func.func @flash_merged_heads_kept(%q: memref<2x128x12x64xbf16>, %k: memref<2x128x12x64xbf16>, %v: memref<2x128x12x64xbf16>, %o: memref<2x128x768xbf16>, %o2: memref<2x128x768xbf16>) {
+  %t = memref.alloc() : memref<2x128x12x64xbf16>
+  call @rlx_flash_attention(%q, %k, %v, %t) : (memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>, memref<2x128x12x64xbf16>) -> ()
+  %c = memref.collapse_shape %t [[0], [1], [2, 3]] : memref<2x128x12x64xbf16> into memref<2x128x768xbf16>
+  memref.copy %c, %o : memref<2x128x768xbf16> to memref<2x128x768xbf16>
+  memref.copy %c, %o2 : memref<2x128x768xbf16> to memref<2x128x768xbf16>
+  memref.dealloc %t : memref<2x128x12x64xbf16>
+  return
+}
+
+// -----
+
 // Copies that stay: q's view starts 4 elements (8 bytes) into a row, off
 // the kernel's 16-byte chunks; k's source is written after its copy and
 // before the call (a store between). v's copy alone goes.

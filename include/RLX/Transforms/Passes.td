@@ -291,8 +291,9 @@ def GPUCallRuntimeKernelsPass
       with its batch, head and row strides (dims 0, 1, 2, or 0, 2, 1 for an
       operand `seq_major` marks as [batch, seq, heads, head dim]).
     The runtime runs them on the entry point's stream. Where the call's
-    result temporary is only copied to an out-parameter, the call writes
-    the out-parameter instead. Function boundaries bufferize to identity
+    result temporary is only copied to an out-parameter (directly or
+    through a `memref.collapse_shape`), the call writes the out-parameter
+    (expanded back) instead. Function boundaries bufferize to identity
     layouts, so a strided view reaches an outlined attention as a copy into
     a contiguous buffer just before the call; where that buffer is only the
     call's operand, nothing between the copy and the call writes memory
