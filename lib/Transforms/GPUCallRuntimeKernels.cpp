@@ -389,9 +389,9 @@ struct GPUCallRuntimeKernelsPass
     Value target = copy.getTarget();
     if (collapse) {
       OpBuilder b(call);
-      target = memref::ExpandShapeOp::create(b, call.getLoc(), out.getType(),
-                                             target,
-                                             collapse.getReassociationIndices());
+      target =
+          memref::ExpandShapeOp::create(b, call.getLoc(), out.getType(), target,
+                                        collapse.getReassociationIndices());
     }
     copy.erase();
     if (collapse)
