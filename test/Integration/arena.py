@@ -5,7 +5,7 @@ Each program runs twice on the same fresh random inputs: as MIR (upstream
 bufferization, one allocation per intermediate) and planned into one arena
 (--rlx-plan-memory, --rlx-lower-lir). The results must agree (the arena
 path skips cross-op elementwise fusion, so float results may differ by
-rounding: rtol 1e-5); the MLP and the training step are also checked
+rounding: rtol 1e-5, f16 ones 4e-3); the MLP and the training step are also checked
 against PyTorch in float64 (autograd for the training step's hand-written
 backward). --alloc-stats lists the run's allocations: the arena path must
 make exactly one allocation of the planned arena (plus the alignment
@@ -79,7 +79,12 @@ def check(name, path, entry, inputs, params, n_out, temps, expected=None,
         ref_out, ref_allocs = run(path, entry, inputs, params, n_out, False)
         out, allocs = run(path, entry, inputs, params, n_out, True)
         for i, (a, b) in enumerate(zip(out, ref_out)):
-            assert_close(a, b, 1e-5, 1e-6, "%s result #%d vs MIR" % (name, i))
+            # f16 intermediates round to f16 between ops on the arena path
+            # (no cross-op fusion) and may not on the fused MIR path: a few
+            # f16 ulps (9.8e-4 relative each) apart.
+            rtol, atol = (4e-3, 1e-3) if a.dtype == np.float16 else (1e-5,
+                                                                     1e-6)
+            assert_close(a, b, rtol, atol, "%s result #%d vs MIR" % (name, i))
         if expected is not None:
             for i, (a, e) in enumerate(zip(out, expected)):
                 assert_close(a, e, tol[0], tol[1],
