@@ -404,6 +404,20 @@ static bool isPrefetchOnly(linalg::GenericOp op, int64_t minBytes) {
          ranges.back() % (lanes * kPrefetchTileLines) == 0;
 }
 
+/// Tiles `op` to `size` along its innermost loop and a single iteration of
+/// every other loop, in place of `op`.
+static FailureOr<linalg::TiledLinalgOp>
+tileInnermost(RewriterBase &rewriter, linalg::GenericOp op, int64_t size) {
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  sizes.back() = size;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(
+      rewriter, op, linalg::LinalgTilingOptions().setTileSizes(sizes));
+  if (succeeded(tiled))
+    rewriter.eraseOp(op);
+  return tiled;
+}
+
 /// Tiles `op` to kPrefetchTileLines cache lines of its output along its
 /// innermost loop, each tile starting with a prefetch of each line of the
 /// next row of every row its group reads. The tile stays a linalg op,
@@ -415,14 +429,10 @@ static void prefetchFromTiles(RewriterBase &rewriter, linalg::GenericOp op) {
     return;
   auto type = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   int64_t lanes = kVectorBytes * 8 / type.getElementTypeBitWidth();
-  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-  sizes.back() = lanes * kPrefetchTileLines;
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(
-      rewriter, op, linalg::LinalgTilingOptions().setTileSizes(sizes));
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      tileInnermost(rewriter, op, lanes * kPrefetchTileLines);
   if (failed(tiled))
     return;
-  rewriter.eraseOp(op);
   Value tileStart = tiled->loops.back()->getRegion(0).getArgument(0);
   for (int64_t line = kPrefetchTileLines - 1; line >= 0; --line)
     prefetchNextRows(rewriter, tiled->op->getBlock(), tileStart, rows,
@@ -461,16 +471,11 @@ struct CPUStreamStoresPass
       SmallVector<Value> rows;
       if (prefetch && !stagedLast.contains(op))
         rows = getGroupRowInputs(op);
-      // One tile is one vector along the innermost loop and a single
-      // iteration of every other loop.
-      SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-      sizes.back() = lanes;
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::TiledLinalgOp> tiled = linalg::tileLinalgOp(
-          rewriter, op, linalg::LinalgTilingOptions().setTileSizes(sizes));
+      // One tile is one vector along the innermost loop.
+      FailureOr<linalg::TiledLinalgOp> tiled =
+          tileInnermost(rewriter, op, lanes);
       if (failed(tiled))
         continue;
-      rewriter.eraseOp(op);
       Operation *tile = tiled->op;
       Block *body = tile->getBlock();
       if (failed(linalg::vectorize(rewriter, tile)))

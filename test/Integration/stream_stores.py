@@ -107,28 +107,31 @@ PREFETCHES = {"softmax/f32/1024x4096": True, "softmax/f32/1027x4128": False,
               "softmax/f64/515x4096": True, "softmax/f32/1031x4100": False}
 
 
-def check_prefetches(c, expected):
+def check_lowered(c, marker, expected, problem):
+    """Whether `marker` is in c's function after --rlx-cpu-pipeline is
+    `expected`; `problem` names the mismatch (what is missing, where the
+    marker should not be)."""
     def check():
         p = subprocess.run([RLX_OPT, "--rlx-cpu-pipeline"],
                            input=rlxtest.function_text([c]),
                            capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, "rlx-opt failed:\n" + p.stderr
-        prefetches = "llvm.intr.prefetch" in p.stdout
-        assert prefetches == expected, "prefetches %s" % (
-            "missing" if expected else "where rows are not whole tiles")
+        found = marker in p.stdout
+        assert found == expected, problem[0 if expected else 1]
     return check
+
+
+def check_prefetches(c, expected):
+    return check_lowered(c, "llvm.intr.prefetch", expected,
+                         ("prefetches missing",
+                          "prefetches where rows are not whole tiles"))
 
 
 def check_streams(c, expected):
-    def check():
-        p = subprocess.run([RLX_OPT, "--rlx-cpu-pipeline"],
-                           input=rlxtest.function_text([c]),
-                           capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, "rlx-opt failed:\n" + p.stderr
-        streams = "nontemporal" in p.stdout
-        assert streams == expected, "non-temporal stores %s" % (
-            "missing" if expected else "where the alignment does not hold")
-    return check
+    return check_lowered(c, "nontemporal", expected,
+                         ("non-temporal stores missing",
+                          "non-temporal stores where the alignment does "
+                          "not hold"))
 
 
 for c, expected in cases:
