@@ -16,6 +16,7 @@
 #     bash bench/gpu/build.sh [OUT_DIR]
 #     # on the GPU machine, with OUT_DIR carried:
 #     python3 OUT_DIR/bench.py
+#     python3 OUT_DIR/row_ceiling.py   # hand-written residual+LN schedules
 #
 # RLX_CUDA_OPTIONS='block-size=128 fast-math=false' builds the kernels with
 # these rlx-cuda-pipeline options (for tuning; see bench.py --kernels).
@@ -65,8 +66,11 @@ cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
 gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" "$OUT/arena.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
 rm "$OUT/kernels.o" "$OUT/arena.o"
+# The hand-written schedules that row_ceiling.py times beside torch.compile.
+"${RLX_CUDA_TOOLKIT:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -cubin -O3 \
+  -std=c++17 -o "$OUT/row_ceiling.cubin" "$ROOT/bench/gpu/row_ceiling.cu"
 install -m 644 "$ROOT/bench/gpu/bench.py" "$ROOT/bench/gpu/layers.py" \
   "$ROOT/bench/gpu/attention_check.py" "$ROOT/bench/gpu/constant_layers.py" \
-  "$PEERS" \
+  "$ROOT/bench/gpu/row_ceiling.py" "$PEERS" \
   "$OUT/"
 echo "bench/gpu: artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"
