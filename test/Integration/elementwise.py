@@ -95,11 +95,15 @@ suite.run(cases)
 
 # f32 exp over its whole range (rlx-cpu-approximate-math's expansion):
 # from where it flushes to 0 to where it overflows to inf, the ends, and an
-# odd length for the vector loop's tail; within 1e-6 relative of float64
-# (the expansion is within about 6 ulp) where the result is a normal float,
-# 0 below, inf above.
+# odd length for the vector loop's tail; within 2e-7 relative of float64
+# where the result is a normal float (the expansion: 1.14e-7 at most over
+# 14M points), 0 below, inf above. Most of its error is just below
+# overflow, where n stops at 127 and r reaches 0.7: 1024 points there
+# (Cephes' polynomial in the expansion's place exceeds 2e-7 on about 50 of
+# them).
 with np.errstate(over="ignore"):
     x = np.concatenate([r.uniform(-87.3, 88.7, 4093),
+                        r.uniform(88.3, 88.72, 1024),
                         [-np.inf, np.inf, -104.0, -88.0, 88.72, 89.0,
                          np.nan]]).astype(np.float32)
     e = np.exp(x.astype(np.float64))
@@ -107,7 +111,7 @@ with np.errstate(over="ignore"):
                  np.where(e > np.finfo(np.float32).max, np.inf, e))
 tx = T(x.shape, "f32")
 suite.run([Case("exp/f32/range", [("%x", tx, x)], "%y = rlx.exp %x : " + tx,
-                [("%y", tx)], [e], (1e-6, 0))])
+                [("%y", tx)], [e], (2e-7, 0))])
 
 # relu, abs, neg on signed integers.
 suite.run([unary_case(n, e, (3, 7)) for e in SIGNED
