@@ -25,6 +25,13 @@
 // CHECK-NEXT:   naive                          704 bytes
 // CHECK-NEXT:   arena / lower bound         1.0000
 
+// @dead_ops (plan-memory.mlir's): the dead exp, transpose and matmul are
+// neither kernels nor buffers, as in the plan.
+// CHECK-LABEL: rlx memory report: @dead_ops (alignment 64, planner greedy)
+// CHECK-NEXT:   kernels 3, buffers 1, aliases 1
+// CHECK-NEXT:   arena                          128 bytes
+// CHECK:        naive                          256 bytes
+
 // JSON: {"aliases":1,"alignment":64,"arena":256,"best_fit":256,"buffers":2,"function":"chain","greedy":256,"kernels":4,"lower_bound":256,"naive":384,"planner":"greedy","ratio":1}
 // JSON: {"aliases":0,"alignment":64,"arena":448,"best_fit":512,"buffers":6,"function":"divergent","greedy":448,"kernels":7,"lower_bound":448,"naive":704,"planner":"greedy","ratio":1}
 
@@ -50,4 +57,14 @@ func.func @divergent(%x: tensor<1x16xf32>, %w: tensor<16x16xf32>,
   %b5 = rlx.matmul %m, %b4 : tensor<3x3xf32>, tensor<3x16xf32>
   %y = rlx.concat %b0, %b5 axis = 0 : tensor<1x16xf32>, tensor<3x16xf32>
   return %y : tensor<4x16xf32>
+}
+
+func.func @dead_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %e = rlx.exp %x : tensor<4x8xf32>
+  %t = rlx.transpose %w [1, 0] : tensor<8x8xf32>
+  %0 = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x8xf32>
+  %dead = rlx.matmul %e, %t : tensor<4x8xf32>, tensor<8x8xf32>
+  %1 = rlx.gelu %0 : tensor<4x8xf32>
+  %3 = rlx.add %1, %x : tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
 }

@@ -164,3 +164,29 @@ func.func @backward(%dy: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %dx = rlx.matmul %dy, %w transpose_b true : tensor<4x8xf32>, tensor<8x8xf32>
   return %dx : tensor<4x8xf32>
 }
+
+// -----
+
+// Dead ops: the exp -> matmul chain and the transpose are read by nothing
+// live (the transpose by the dead matmul alone), so they get no buffer and
+// no kernel: three kernels, the gelu in place of the matmul result, which
+// the add reads last.
+
+// CHECK-LABEL: func.func @dead_ops
+// CHECK: rlx_lir.arena {plan = #rlx_lir.plan<arena_size = 128, alignment = 64, buffers = [#rlx_lir.buffer<id = 0, offset = 0, size = 128, start = 0, end = 2>, #rlx_lir.buffer<id = 1, offset = 0, size = 128, start = 1, end = 2, root = 0>]>} : memref<128xi8>
+// CHECK-NOT: rlx.exp
+// CHECK-NOT: rlx.transpose
+// CHECK: rlx_lir.kernel "rlx.matmul"
+// CHECK: rlx_lir.kernel "rlx.gelu"
+// CHECK: rlx_lir.kernel "rlx.add"
+// CHECK-NOT: rlx_lir.kernel
+// CHECK: return
+func.func @dead_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %e = rlx.exp %x : tensor<4x8xf32>
+  %t = rlx.transpose %w [1, 0] : tensor<8x8xf32>
+  %0 = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x8xf32>
+  %dead = rlx.matmul %e, %t : tensor<4x8xf32>, tensor<8x8xf32>
+  %1 = rlx.gelu %0 : tensor<4x8xf32>
+  %3 = rlx.add %1, %x : tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
+}

@@ -138,14 +138,30 @@ private:
 };
 } // namespace
 
-/// Kernels are every op but parameters, and constants and views that are
-/// not returned (those are aliases or inlined).
+/// Marks the ops that nothing live reads: in reverse order, an op is live
+/// if it has side effects or a live op (or the terminator) uses a result.
+static void findDeadOps(Block &block, llvm::DenseSet<Operation *> &dead) {
+  for (Operation &op : llvm::reverse(block.without_terminator())) {
+    if (!isMemoryEffectFree(&op))
+      continue;
+    bool used = llvm::any_of(op.getUsers(), [&](Operation *user) {
+      Operation *top = block.findAncestorOpInBlock(*user);
+      return !top || !dead.contains(top);
+    });
+    if (!used)
+      dead.insert(&op);
+  }
+}
+
+/// Kernels are every live op but parameters, and constants and views that
+/// are not returned (those are aliases or inlined).
 LogicalResult Planner::schedule() {
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "memory planning needs a function of one block";
   Block &block = func.getBody().front();
   for (Value v : block.getTerminator()->getOperands())
     returned.insert(v);
+  findDeadOps(block, plan.dead);
   for (Operation &op : block.without_terminator()) {
     for (Value r : op.getResults()) {
       auto type = dyn_cast<RankedTensorType>(r.getType());
@@ -163,8 +179,9 @@ LogicalResult Planner::schedule() {
                   "region (return a copy)";
       continue;
     }
-    if (!isReturned &&
-        (op.hasTrait<OpTrait::ConstantLike>() || getViewOffset(&op)))
+    if (plan.dead.contains(&op) ||
+        (!isReturned &&
+         (op.hasTrait<OpTrait::ConstantLike>() || getViewOffset(&op))))
       continue;
     kernelIndex[&op] = plan.kernels.size();
     plan.kernels.push_back(&op);
@@ -277,7 +294,7 @@ LogicalResult Planner::run(PlannerKind kind) {
     return failure();
   Block &block = func.getBody().front();
   for (Operation &op : block.without_terminator()) {
-    if (isa<ParamOp>(op))
+    if (isa<ParamOp>(op) || plan.dead.contains(&op))
       continue;
     auto k = kernelIndex.find(&op);
     if (k == kernelIndex.end()) {

@@ -48,6 +48,10 @@ struct FunctionMemoryPlan {
   /// Constants and views of values outside the arena: cloned into the
   /// kernels that read them.
   llvm::DenseSet<Operation *> inlined;
+  /// Ops without side effects whose results nothing returned or
+  /// side-effecting reads, directly or through other ops: not run, given no
+  /// buffer (the unplanned path's canonicalization drops them as well).
+  llvm::DenseSet<Operation *> dead;
 
   int64_t alignment = 0;
   int64_t arenaSize = 0;

@@ -187,7 +187,7 @@ struct PlanMemoryPass : public rlx::impl::PlanMemoryPassBase<PlanMemoryPass> {
     FailureOr<WeightLayoutAttr> weights = planWeights(module, alignment);
     if (failed(weights))
       return signalPassFailure();
-    SmallVector<std::pair<func::FuncOp, FunctionMemoryPlan>> plans;
+    std::vector<std::pair<func::FuncOp, FunctionMemoryPlan>> plans;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
