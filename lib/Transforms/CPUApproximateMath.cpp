@@ -97,11 +97,61 @@ struct ExpByExponentBits : OpRewritePattern<math::ExpOp> {
   }
 };
 
+/// f32 erf(x) = x P(x^2) / Q(x^2) on x clamped to [-4, 4] (erf(4) rounds
+/// to 1 in f32), P and Q of degree 5, fitted for minimax relative error in
+/// float64 (linearized rational least squares, reweighted): 15 operations
+/// where upstream's expansion selects coefficients per interval (about
+/// 37, GELU's cost on the CPU). Against float64 over [-6, 6] (550K
+/// points): at most 5.3 ulp, 0.62 on average (upstream's: 4.5 and 0.51);
+/// erf(+-0) = +-0, NaN passes, +-1 beyond the clamp.
+struct ErfByRational : OpRewritePattern<math::ErfOp> {
+  ErfByRational(MLIRContext *ctx)
+      : OpRewritePattern<math::ErfOp>(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(math::ErfOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    auto f = [&](float v) -> Value {
+      Attribute element = b.getF32FloatAttr(v);
+      if (auto shaped = dyn_cast<VectorType>(type))
+        return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, element));
+      return arith::ConstantOp::create(b, cast<TypedAttr>(element));
+    };
+    // select(x pred bound or unordered, x, bound): a NaN x stays NaN.
+    auto clamp = [&](Value x, arith::CmpFPredicate pred, float bound) {
+      Value c = f(bound);
+      return arith::SelectOp::create(b, arith::CmpFOp::create(b, pred, x, c),
+                                     x, c)
+          .getResult();
+    };
+    Value x = clamp(op.getOperand(), arith::CmpFPredicate::UGE, -4.0f);
+    x = clamp(x, arith::CmpFPredicate::ULE, 4.0f);
+    Value t = arith::MulFOp::create(b, x, x);
+    // Horner form, coefficients from t^5 down to t^0.
+    auto horner = [&](std::initializer_list<float> coefficients) {
+      Value acc;
+      for (float c : coefficients)
+        acc = acc ? math::FmaOp::create(b, acc, t, f(c)).getResult() : f(c);
+      return acc;
+    };
+    Value p = horner({0x1.0aa694p-19f, 0x1.2a5f2ep-12f, 0x1.fcf578p-9f,
+                      0x1.b30076p-5f, 0x1.8c5e7ap-3f, 0x1.20dd74p+0f});
+    Value q = horner({0x1.39e38ep-15f, 0x1.36c448p-10f, 0x1.f24ac8p-7f,
+                      0x1.d876a8p-4f, 0x1.027c08p-1f, 1.0f});
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(
+        op, arith::MulFOp::create(b, x, p), q);
+    return success();
+  }
+};
+
 struct CPUApproximateMathPass
     : rlx::impl::CPUApproximateMathPassBase<CPUApproximateMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpByExponentBits>(&getContext());
+    patterns.add<ExpByExponentBits, ErfByRational>(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
       return name == math::ExpOp::getOperationName() ||
              name == math::LogOp::getOperationName() ||

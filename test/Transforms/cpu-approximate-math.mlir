@@ -50,17 +50,43 @@ func.func @exp_vector(%x: vector<16xf32>) -> vector<16xf32> {
   return %y : vector<16xf32>
 }
 
-// f64 keeps libm's exp; log, tanh and erf take upstream's expansions.
+// f32 erf: x clamped to [-4, 4] by compare-selects that keep NaN, t = x^2,
+// P(t) and Q(t) of degree 5 in Horner form (five FMAs each, Q's last
+// coefficient 1), x P / Q.
+// CHECK-LABEL: func.func @erf_f32(
+// CHECK-SAME:      %[[X:.*]]: f32)
+// CHECK-DAG:     %[[LO:.*]] = arith.constant -4.000000e+00 : f32
+// CHECK-DAG:     %[[HI:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         %[[GE:.*]] = arith.cmpf uge, %[[X]], %[[LO]]
+// CHECK:         %[[X1:.*]] = arith.select %[[GE]], %[[X]], %[[LO]]
+// CHECK:         %[[LE:.*]] = arith.cmpf ule, %[[X1]], %[[HI]]
+// CHECK:         %[[X2:.*]] = arith.select %[[LE]], %[[X1]], %[[HI]]
+// CHECK:         %[[T:.*]] = arith.mulf %[[X2]], %[[X2]]
+// CHECK-COUNT-5: math.fma {{.*}}, %[[T]],
+// CHECK-COUNT-4: math.fma {{.*}}, %[[T]],
+// CHECK:         %[[Q:.*]] = math.fma {{.*}}, %[[T]], %[[ONE]]
+// CHECK-NOT:     math.fma
+// CHECK:         %[[N:.*]] = arith.mulf %[[X2]], %{{.*}}
+// CHECK:         %[[Y:.*]] = arith.divf %[[N]], %[[Q]] : f32
+// CHECK:         return %[[Y]]
+// CHECK-NOT:     math.erf
+func.func @erf_f32(%x: f32) -> f32 {
+  %y = math.erf %x : f32
+  return %y : f32
+}
+
+// f64 keeps libm's exp and erf; log and tanh take upstream's expansions.
 // CHECK-LABEL: func.func @others(
 // CHECK:         math.exp %{{.*}} : f64
 // CHECK-NOT:     math.log
 // CHECK-NOT:     math.tanh
-// CHECK-NOT:     math.erf
+// CHECK:         math.erf %{{.*}} : f64
 // CHECK:         return
-func.func @others(%d: f64, %x: f32) -> (f64, f32, f32, f32) {
+func.func @others(%d: f64, %x: f32) -> (f64, f32, f32, f64) {
   %e = math.exp %d : f64
   %l = math.log %x : f32
   %t = math.tanh %x : f32
-  %r = math.erf %x : f32
-  return %e, %l, %t, %r : f64, f32, f32, f32
+  %r = math.erf %d : f64
+  return %e, %l, %t, %r : f64, f32, f32, f64
 }

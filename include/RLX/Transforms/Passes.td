@@ -259,10 +259,11 @@ def CPUApproximateMathPass
                 "approximations";
   let description = [{
     Applies upstream `math::populateMathPolynomialApproximationPatterns` to
-    `math.log`, `math.tanh` and `math.erf` on f32 scalars and vectors, and
-    its own expansion to `math.exp`: branch-free polynomials (accurate to a
-    few ulp) that LLVM can vectorize, where a libm call would keep softmax,
-    GELU and the norms scalar. f64 keeps libm's functions.
+    `math.log` and `math.tanh` on f32 scalars and vectors, and its own
+    expansions to `math.exp` and `math.erf`: branch-free polynomials
+    (accurate to a few ulp) that LLVM can vectorize, where a libm call
+    would keep softmax, GELU and the norms scalar. f64 keeps libm's
+    functions.
 
     exp(x) = 2^n e^r in 14 operations instead of upstream's 20: n =
     round(x / ln 2) comes from adding 1.5 * 2^23 + 127, whose low bits are
@@ -273,6 +274,13 @@ def CPUApproximateMathPass
     -87.8 (NaN passes), n above at 127: large x overflow to inf, results
     below 2^-126 flush to 0 (as upstream's), at most 1.2e-7 relative
     (1.5 ulp) from exp elsewhere, and exp(0) = 1 exactly.
+
+    erf(x) = x P(x^2) / Q(x^2) with x clamped to [-4, 4] (erf(4) rounds to
+    1), P and Q of degree 5 fitted for minimax relative error: 15
+    operations where upstream's expansion picks coefficients per interval
+    in about 37 (GELU 4096x4096 f32: 3.5 ms against 5.6). At most 5.3 ulp
+    (3.2e-7 relative) from erf, upstream's 4.5 ulp; erf(+-0) = +-0, NaN
+    passes.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
