@@ -45,8 +45,13 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   if (options.fuseElementwise && !options.arena)
     pm.addNestedPass<func::FuncOp>(createCPUFuseElementwisePass());
   // With blas, matmuls stay linalg.generic for rlx-cpu-dispatch-blas.
-  if (options.vectorizeMatmul && !options.blas)
-    pm.addNestedPass<func::FuncOp>(createCPUVectorizeMatmulPass());
+  if (options.vectorizeMatmul && !options.blas) {
+    CPUVectorizeMatmulPassOptions matmul;
+    // A packed panel is a heap buffer of its own; the arena path keeps to
+    // the arena, the results and the kernels' named temporaries.
+    matmul.packPanels = options.packPanels && !options.arena;
+    pm.addNestedPass<func::FuncOp>(createCPUVectorizeMatmulPass(matmul));
+  }
   pm.addNestedPass<func::FuncOp>(createCPUOrderLoopsPass());
   if (options.tileRows) {
     pm.addNestedPass<func::FuncOp>(createCPUTileRowsPass());

@@ -1,5 +1,6 @@
 // RUN: rlx-opt %s --rlx-cpu-vectorize-matmul --split-input-file | FileCheck %s
 // RUN: rlx-opt %s --rlx-cpu-pipeline --split-input-file | FileCheck %s --check-prefix=LLVM
+// RUN: rlx-opt %s --rlx-cpu-vectorize-matmul=pack-panels=false --split-input-file | FileCheck %s --check-prefix=NOPACK
 
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
@@ -138,4 +139,132 @@ func.func @untiled(%x: tensor<12x4xf32>, %y: tensor<4x32xf32>, %acc: tensor<12x3
     linalg.yield %s : i32
   } -> tensor<8x32xi32>
   return %r, %r2, %r3, %r4 : tensor<12x32xf32>, tensor<8x20xf32>, tensor<?x32xf32>, tensor<8x32xi32>
+}
+
+// -----
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// Four row blocks or more reuse each column panel of B, whose rows are
+// 4 KiB apart (1024 f32): the [24, 32] panel is copied into a contiguous
+// tensor in the column-block loop, once, and the row blocks' k steps read
+// rows of the copy. (@tiled has two row blocks and 256-byte rows: no copy.)
+// CHECK-LABEL: func.func @packed(
+// CHECK-SAME:      %{{.+}}: tensor<32x24xf32>, %[[Y:.+]]: tensor<24x1024xf32>
+// CHECK:         scf.for %[[N:.+]] = %c0 to %c1024 step %c32
+// CHECK:           %[[PANEL:.+]] = tensor.extract_slice %[[Y]][0, %[[N]]] [24, 32] [1, 1]
+// CHECK:           %[[EMPTY:.+]] = tensor.empty() : tensor<24x32xf32>
+// CHECK:           %[[PACKED:.+]] = linalg.copy ins(%[[PANEL]] : tensor<24x32xf32>) outs(%[[EMPTY]] : tensor<24x32xf32>)
+// CHECK:           scf.for %{{.+}} = %c0 to %c32 step %c8
+// CHECK:             scf.for %[[K:.+]] = %c0 to %c24 step %c1
+// CHECK:               tensor.extract_slice %[[PACKED]][%[[K]], 0] [1, 32] [1, 1]
+// CHECK:               vector.contract
+// NOPACK-LABEL: func.func @packed(
+// NOPACK-NOT:     linalg.copy
+// NOPACK:         vector.contract
+func.func @packed(%x: tensor<32x24xf32>, %y: tensor<24x1024xf32>,
+                  %acc: tensor<32x1024xf32>) -> tensor<32x1024xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<32x24xf32>, tensor<24x1024xf32>)
+      outs(%acc : tensor<32x1024xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x1024xf32>
+  return %r : tensor<32x1024xf32>
+}
+
+// -----
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// Rows 3 KiB apart (768 f32) fall in different L1 sets: not packed, as
+// with fewer than four row blocks (16 rows here, 4 KiB rows).
+// CHECK-LABEL: func.func @unpacked(
+// CHECK-NOT:     linalg.copy
+// CHECK:         vector.contract
+// CHECK-NOT:     linalg.copy
+// CHECK:         return
+func.func @unpacked(%x: tensor<32x24xf32>, %y: tensor<24x768xf32>,
+                    %acc: tensor<32x768xf32>, %x2: tensor<16x24xf32>,
+                    %y2: tensor<24x1024xf32>, %acc2: tensor<16x1024xf32>)
+    -> (tensor<32x768xf32>, tensor<16x1024xf32>) {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<32x24xf32>, tensor<24x768xf32>)
+      outs(%acc : tensor<32x768xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x768xf32>
+  %r2 = linalg.generic {indexing_maps = [#a, #b, #c],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x2, %y2 : tensor<16x24xf32>, tensor<24x1024xf32>)
+      outs(%acc2 : tensor<16x1024xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x1024xf32>
+  return %r, %r2 : tensor<32x768xf32>, tensor<16x1024xf32>
+}
+
+// -----
+
+#a = affine_map<(b, m, n, k) -> (b, m, k)>
+#b = affine_map<(b, m, n, k) -> (b, k, n)>
+#c = affine_map<(b, m, n, k) -> (b, m, n)>
+
+// A batched B: one panel per batch and column block.
+// CHECK-LABEL: func.func @packed_batched(
+// CHECK:         scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK:           scf.for %{{.+}} = %c0 to %c1024 step %c32
+// CHECK:             tensor.extract_slice %{{.+}} [1, 16, 32] [1, 1, 1]
+// CHECK:             linalg.copy ins(%{{.+}} : tensor<1x16x32xf32>)
+// CHECK:             scf.for %{{.+}} = %c0 to %c32 step %c8
+func.func @packed_batched(%x: tensor<2x32x16xf32>, %y: tensor<2x16x1024xf32>,
+                          %acc: tensor<2x32x1024xf32>) -> tensor<2x32x1024xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "parallel",
+                                         "reduction"]}
+      ins(%x, %y : tensor<2x32x16xf32>, tensor<2x16x1024xf32>)
+      outs(%acc : tensor<2x32x1024xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x32x1024xf32>
+  return %r : tensor<2x32x1024xf32>
+}
+
+// -----
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// B read transposed ([n, k]): a copy of its panel would keep the layout
+// that the k steps read across, so it is not packed.
+// CHECK-LABEL: func.func @transposed_b_unpacked(
+// CHECK-NOT:     linalg.copy
+// CHECK:         vector.contract
+func.func @transposed_b_unpacked(%x: tensor<32x1024xf32>, %y: tensor<64x1024xf32>,
+                                 %acc: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<32x1024xf32>, tensor<64x1024xf32>)
+      outs(%acc : tensor<32x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  return %r : tensor<32x64xf32>
 }

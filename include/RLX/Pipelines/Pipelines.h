@@ -38,6 +38,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Register-tile and vectorize f32/f64 matmuls whose "
                      "shapes fit the tiles (without blas)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> packPanels{
+      *this, "pack-panels",
+      llvm::cl::desc("With vectorize-matmul, copy each column panel of B "
+                     "into a contiguous buffer before the row blocks that "
+                     "read it (rlx-cpu-vectorize-matmul pack-panels; not "
+                     "with arena, which allocates nothing else)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> arena{
       *this, "arena",
       llvm::cl::desc("Plan every intermediate into one arena "

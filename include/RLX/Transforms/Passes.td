@@ -147,6 +147,9 @@ def CPUVectorizeMatmulPass
            "Rows of C in one register tile">,
     Option<"vectorBits", "vector-bits", "int64_t", "512",
            "Width of the target's vector registers in bits">,
+    Option<"packPanels", "pack-panels", "bool", "true",
+           "Copy each column panel of B into a contiguous tensor before "
+           "the row blocks that read it">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
