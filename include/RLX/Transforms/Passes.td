@@ -134,6 +134,13 @@ def CPUVectorizeMatmulPass
     `rlx-cpu-lower-vectors` keeps the C block in registers through the k
     loop and turns the contracts into FMAs. Other contractions keep the loop lowering.
 
+    With `pack-panels`, where B is read row-major with rows a multiple of
+    4 KiB apart (their k steps would share L1 sets) and at least four row
+    blocks reuse each column panel, the [K, NR] panel is copied into a
+    contiguous tensor (`linalg.copy` into `tensor.empty`) in the
+    column-block loop, and the row blocks read the copy (1024^3 f32:
+    16.7 -> 11.1 ms).
+
     ```mlir
     // linalg.generic {matmul} ins(%a, %b : tensor<64x32xf32>,
     //   tensor<32x64xf32>) outs(%c : tensor<64x64xf32>)
