@@ -135,11 +135,20 @@ struct CPUVectorizeMatmulPass
       SmallVector<int64_t> registerTile(numLoops, 1);
       registerTile[loops.m] = rowsPerTile;
       registerTile[loops.n] = colsPerTile(op);
-      registerTile[loops.k] = 0;
-      // Column blocks outside row blocks: the [K, NR] panel of B is reused
-      // from the cache by every row block, and A streams.
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      // k in blocks of `kBlock` where they divide it: the [kBlock, NR]
+      // part of B's panel that the row blocks read in turn stays in L1
+      // (32 KiB for f32) instead of streaming from L2 for each of them.
+      // Batched 8x128x3072 @ 3072x768 f32: 34.4 -> 24.4 ms (blocks of 256;
+      // 512: 25.0, 1024: 28.0); K = 768 or 1024 unchanged.
+      registerTile[loops.k] = kBlock > 0 && ranges[loops.k] > kBlock &&
+                                      ranges[loops.k] % kBlock == 0
+                                  ? kBlock
+                                  : 0;
+      // Column blocks outside blocks of k outside row blocks: the panel of
+      // B is reused from the cache by every row block, and A streams.
       SmallVector<int64_t> order(loops.outer.begin(), loops.outer.end());
-      order.append({loops.n, loops.m, loops.k});
+      order.append({loops.n, loops.k, loops.m});
       FailureOr<scf::SCFTilingResult> outer =
           tile(rewriter, op, registerTile, order);
       if (failed(outer))
@@ -147,7 +156,6 @@ struct CPUVectorizeMatmulPass
       // The batch loops of a block have one iteration: drop them, so that
       // the vectorizer sees a plain (m, n, k) contraction.
       auto block = cast<linalg::GenericOp>(outer->tiledOps.front());
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (packPanels && ranges[loops.n] > colsPerTile(op) &&
           ranges[loops.m] >= kMinBlocksToPack * rowsPerTile)
         if (auto rowLoop = dyn_cast<scf::ForOp>(

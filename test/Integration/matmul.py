@@ -110,6 +110,17 @@ run_all([
     case("f32", (64, 128), (128, 64)),
 ])
 
+# Long reductions in blocks of k (k-block 256), and B's column panels packed
+# where its rows are 4 KiB apart (1024 f32, 512 f64) and four or more row
+# blocks read them: with and without a batch dim.
+run_all([
+    case("f32", (16, 512), (512, 64)),
+    case("f32", (32, 768), (768, 1024)),
+    case("f32", (2, 32, 512), (512, 1024)),
+    case("f32", (2, 32, 256), (2, 256, 1024)),
+    case("f64", (32, 512), (512, 512)),
+])
+
 # Dynamic dims: M, the batch, K.
 run_all([
     case("f32", (7, 6), (6, 5), da=(None, 6), dr=(None, 5), tag="/dyn_m"),

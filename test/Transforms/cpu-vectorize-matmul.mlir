@@ -1,6 +1,7 @@
 // RUN: rlx-opt %s --rlx-cpu-vectorize-matmul --split-input-file | FileCheck %s
 // RUN: rlx-opt %s --rlx-cpu-pipeline --split-input-file | FileCheck %s --check-prefix=LLVM
 // RUN: rlx-opt %s --rlx-cpu-vectorize-matmul=pack-panels=false --split-input-file | FileCheck %s --check-prefix=NOPACK
+// RUN: rlx-opt %s --rlx-cpu-vectorize-matmul=k-block=0 --split-input-file | FileCheck %s --check-prefix=KBLOCK0
 
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
@@ -267,4 +268,37 @@ func.func @transposed_b_unpacked(%x: tensor<32x1024xf32>, %y: tensor<64x1024xf32
     linalg.yield %s : f32
   } -> tensor<32x64xf32>
   return %r : tensor<32x64xf32>
+}
+
+// -----
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+// A reduction of 512 steps: two blocks of 256 (k-block) between the
+// column blocks and the row blocks, each row block's C tile carried through
+// its block's single steps. With k-block=0, one block.
+// CHECK-LABEL: func.func @k_blocks(
+// CHECK:         scf.for %{{.+}} = %c0 to %c64 step %c32
+// CHECK:           scf.for %{{.+}} = %c0 to %c512 step %c256
+// CHECK:             scf.for %{{.+}} = %c0 to %c16 step %c8
+// CHECK:               scf.for %{{.+}} = %c0 to %c256 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (tensor<8x32xf32>)
+// CHECK:                 vector.contract
+// KBLOCK0-LABEL: func.func @k_blocks(
+// KBLOCK0:         scf.for %{{.+}} = %c0 to %c64 step %c32
+// KBLOCK0-NEXT:      scf.for %{{.+}} = %c0 to %c16 step %c8
+// KBLOCK0:             scf.for %{{.+}} = %c0 to %c512 step %c1
+func.func @k_blocks(%x: tensor<16x512xf32>, %y: tensor<512x64xf32>,
+                    %acc: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : tensor<16x512xf32>, tensor<512x64xf32>)
+      outs(%acc : tensor<16x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
 }

@@ -134,6 +134,11 @@ def CPUVectorizeMatmulPass
     `rlx-cpu-lower-vectors` keeps the C block in registers through the k
     loop and turns the contracts into FMAs. Other contractions keep the loop lowering.
 
+    A reduction longer than `k-block` steps that they divide is tiled
+    into blocks of k between the column-block and row-block loops, so the
+    part of B's panel that one block reads stays in L1 across the row
+    blocks (C's tile is read and written once per block of k).
+
     With `pack-panels`, where B is read row-major with rows a multiple of
     4 KiB apart (their k steps would share L1 sets) and at least four row
     blocks reuse each column panel, the [K, NR] panel is copied into a
@@ -154,6 +159,9 @@ def CPUVectorizeMatmulPass
            "Rows of C in one register tile">,
     Option<"vectorBits", "vector-bits", "int64_t", "512",
            "Width of the target's vector registers in bits">,
+    Option<"kBlock", "k-block", "int64_t", "256",
+           "Tile the reduction into blocks of this many steps (outside the "
+           "row blocks) where they divide it; 0: one block">,
     Option<"packPanels", "pack-panels", "bool", "true",
            "Copy each column panel of B into a contiguous tensor before "
            "the row blocks that read it">,
