@@ -23,6 +23,40 @@ namespace rlx {
 
 using namespace mlir;
 
+/// A constant of `type`'s shape (a scalar, or a vector splat) holding
+/// `element`, whose type is the element type.
+static Value splat(ImplicitLocOpBuilder &b, Type type, TypedAttr element) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(
+        b, DenseElementsAttr::get(vector.clone(element.getType()), element));
+  return arith::ConstantOp::create(b, element);
+}
+
+static Value splatF32(ImplicitLocOpBuilder &b, Type type, float value) {
+  return splat(b, type, b.getF32FloatAttr(value));
+}
+
+/// select(x pred bound or unordered, x, bound) on f32 `x` of `type`: one
+/// vmaxps / vminps on x86, and a NaN x stays NaN.
+static Value clampKeepingNaN(ImplicitLocOpBuilder &b, Type type, Value x,
+                             arith::CmpFPredicate pred, float bound) {
+  Value c = splatF32(b, type, bound);
+  return arith::SelectOp::create(b, arith::CmpFOp::create(b, pred, x, c), x,
+                                 c);
+}
+
+/// The polynomial with `coefficients` (highest degree first) at `x`, in
+/// Horner form: one FMA per coefficient after the first.
+static Value horner(ImplicitLocOpBuilder &b, Type type, Value x,
+                    std::initializer_list<float> coefficients) {
+  Value acc;
+  for (float c : coefficients) {
+    Value term = splatF32(b, type, c);
+    acc = acc ? math::FmaOp::create(b, acc, x, term).getResult() : term;
+  }
+  return acc;
+}
+
 namespace {
 /// f32 exp(x) = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 (ln 2
 /// in two parts, so r is exact to a few ulp), in 14 operations where
@@ -55,43 +89,29 @@ struct ExpByExponentBits : OpRewritePattern<math::ExpOp> {
     if (!getElementTypeOrSelf(type).isF32())
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    auto shaped = dyn_cast<VectorType>(type);
-    auto cst = [&](Type t, Attribute element) -> Value {
-      if (!shaped)
-        return arith::ConstantOp::create(b, cast<TypedAttr>(element));
-      auto vt = shaped.clone(t);
-      return arith::ConstantOp::create(b, DenseElementsAttr::get(vt, element));
-    };
-    Type f32 = b.getF32Type(), i32 = b.getI32Type();
-    Type intType = shaped ? Type(shaped.clone(i32)) : i32;
-    auto f = [&](float v) { return cst(f32, b.getF32FloatAttr(v)); };
+    auto f = [&](float v) { return splatF32(b, type, v); };
     auto fma = [&](Value x, Value y, Value z) -> Value {
       return math::FmaOp::create(b, x, y, z);
     };
-    // select(x >= bound or unordered, x, bound): one vmaxps on x86, and a
-    // NaN x stays NaN.
-    auto clamp = [&](Value x, arith::CmpFPredicate pred, float bound) {
-      Value c = f(bound);
-      return arith::SelectOp::create(b, arith::CmpFOp::create(b, pred, x, c),
-                                     x, c)
-          .getResult();
-    };
     const float shifter = 0x1.8p23f + 127.0f;
-    Value x = clamp(op.getOperand(), arith::CmpFPredicate::UGE, -87.8f);
+    Value x = clampKeepingNaN(b, type, op.getOperand(),
+                              arith::CmpFPredicate::UGE, -87.8f);
     Value t = fma(x, f(1.44269504088896341f), f(shifter));
-    t = clamp(t, arith::CmpFPredicate::ULE, shifter + 127.0f);
+    t = clampKeepingNaN(b, type, t, arith::CmpFPredicate::ULE,
+                        shifter + 127.0f);
     Value n = arith::SubFOp::create(b, t, f(shifter));
+    auto vector = dyn_cast<VectorType>(type);
+    Type intType = vector ? Type(vector.clone(b.getI32Type())) : b.getI32Type();
     Value bits = arith::ShLIOp::create(
         b, arith::BitcastOp::create(b, intType, t),
-        cst(i32, b.getI32IntegerAttr(23)));
+        splat(b, type, b.getI32IntegerAttr(23)));
     Value scale = arith::BitcastOp::create(b, type, bits);
     Value r = fma(n, f(-0.693359375f), x);
     r = fma(n, f(2.12194440e-4f), r);
-    // q's coefficients from r^5 down to r^0, then e^r = r q + 1.
-    Value p = f(0x1.acdb46p-10f);
-    for (float c : {0x1.1082f6p-7f, 0x1.54f138p-5f, 0x1.555862p-3f,
-                    0x1.00004ep-1f, 0x1.fffffcp-1f, 1.0f})
-      p = fma(p, r, f(c));
+    // e^r = 1 + r q(r): q's coefficients from r^5 down, then 1.
+    Value p = horner(b, type, r,
+                     {0x1.acdb46p-10f, 0x1.1082f6p-7f, 0x1.54f138p-5f,
+                      0x1.555862p-3f, 0x1.00004ep-1f, 0x1.fffffcp-1f, 1.0f});
     rewriter.replaceOpWithNewOp<arith::MulFOp>(op, p, scale);
     return success();
   }
@@ -114,32 +134,16 @@ struct ErfByRational : OpRewritePattern<math::ErfOp> {
     if (!getElementTypeOrSelf(type).isF32())
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    auto f = [&](float v) -> Value {
-      Attribute element = b.getF32FloatAttr(v);
-      if (auto shaped = dyn_cast<VectorType>(type))
-        return arith::ConstantOp::create(b, DenseElementsAttr::get(shaped, element));
-      return arith::ConstantOp::create(b, cast<TypedAttr>(element));
-    };
-    // select(x pred bound or unordered, x, bound): a NaN x stays NaN.
-    auto clamp = [&](Value x, arith::CmpFPredicate pred, float bound) {
-      Value c = f(bound);
-      return arith::SelectOp::create(b, arith::CmpFOp::create(b, pred, x, c),
-                                     x, c)
-          .getResult();
-    };
-    Value x = clamp(op.getOperand(), arith::CmpFPredicate::UGE, -4.0f);
-    x = clamp(x, arith::CmpFPredicate::ULE, 4.0f);
+    Value x = clampKeepingNaN(b, type, op.getOperand(),
+                              arith::CmpFPredicate::UGE, -4.0f);
+    x = clampKeepingNaN(b, type, x, arith::CmpFPredicate::ULE, 4.0f);
     Value t = arith::MulFOp::create(b, x, x);
-    // Horner form, coefficients from t^5 down to t^0.
-    auto horner = [&](std::initializer_list<float> coefficients) {
-      Value acc;
-      for (float c : coefficients)
-        acc = acc ? math::FmaOp::create(b, acc, t, f(c)).getResult() : f(c);
-      return acc;
-    };
-    Value p = horner({0x1.0aa694p-19f, 0x1.2a5f2ep-12f, 0x1.fcf578p-9f,
+    // Coefficients from t^5 down to t^0.
+    Value p = horner(b, type, t,
+                     {0x1.0aa694p-19f, 0x1.2a5f2ep-12f, 0x1.fcf578p-9f,
                       0x1.b30076p-5f, 0x1.8c5e7ap-3f, 0x1.20dd74p+0f});
-    Value q = horner({0x1.39e38ep-15f, 0x1.36c448p-10f, 0x1.f24ac8p-7f,
+    Value q = horner(b, type, t,
+                     {0x1.39e38ep-15f, 0x1.36c448p-10f, 0x1.f24ac8p-7f,
                       0x1.d876a8p-4f, 0x1.027c08p-1f, 1.0f});
     rewriter.replaceOpWithNewOp<arith::DivFOp>(
         op, arith::MulFOp::create(b, x, p), q);
