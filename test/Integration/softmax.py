@@ -55,10 +55,15 @@ big["f16"] = rand(r, (4, 9), "f16", 20, 40)
 big["bf16"] = rand(r, (4, 9), "bf16", 500, 600)
 masked = rand(r, (3, 8), "f32", -3, 3)
 masked[:, ::3] = -np.inf
+# A fully masked row (all -inf, as NumPy: 0 / 0) beside ordinary rows.
+all_masked = rand(r, (3, 40), "f32", -3, 3)
+all_masked[1, :] = -np.inf
 dyn = rand(r, (6, 10), "f32", -3, 3)
 with np.errstate(invalid="ignore"):
     suite.run([case(op, e, x, -1, tag="/large")
                for op in ("softmax", "log_softmax") for e, x in big.items()] +
+              [case(op, "f32", all_masked, -1, tag="/all_neg_inf")
+               for op in ("softmax", "log_softmax")] +
               [case("softmax", "f32", masked, 1, tag="/neg_inf"),
                case("softmax", "f32", dyn, -1, dims=(None, 10), tag="/dyn"),
                case("log_softmax", "f32", dyn, 0, dims=(None, 10),

@@ -194,8 +194,9 @@ func.func @argmin_unsigned_keepdim(%x: tensor<?x8xui8>) -> tensor<?x1xi64> {
 // -----
 
 // f32 softmax: row max (maxnumf: a NaN is skipped, its exp makes the row
-// NaN); e = exp(x - max) (0 for a -inf element); the row sum of e; then
-// e * (1 / sum) written over e (exp once per element).
+// NaN); e = exp(x - shift) with shift the max, or 0 where the max is -inf
+// (a fully masked row; exp(-inf) = 0 for a -inf element); the row sum of
+// e; then e * (1 / sum) written over e (exp once per element).
 // CHECK-DAG: #[[$ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax(
@@ -208,10 +209,12 @@ func.func @argmin_unsigned_keepdim(%x: tensor<?x8xui8>) -> tensor<?x1xi64> {
 // CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel"]
 // CHECK-SAME:      ins(%[[X]], %[[MAX]] :
-// CHECK:           %[[D:.+]] = arith.subf
+// CHECK:         ^bb0(%[[XE:.+]]: f32, %[[M:.+]]: f32, %{{.+}}: f32):
+// CHECK:           %[[NI:.+]] = arith.cmpf oeq, %[[M]], %{{.+}} : f32
+// CHECK:           %[[SHIFT:.+]] = arith.select %[[NI]], %{{.+}}, %[[M]] : f32
+// CHECK:           %[[D:.+]] = arith.subf %[[XE]], %[[SHIFT]] : f32
 // CHECK:           %[[EX:.+]] = math.exp %[[D]] : f32
-// CHECK:           %[[NI:.+]] = arith.cmpf oeq, %{{.+}}, %{{.+}} : f32
-// CHECK:           arith.select %[[NI]], %{{.+}}, %[[EX]] : f32
+// CHECK:           linalg.yield %[[EX]] : f32
 // CHECK:         %[[SUM:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [#[[$ID]], #[[$ROW]]]
 // CHECK-SAME:      iterator_types = ["parallel", "reduction"]
