@@ -58,14 +58,15 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, Operation *op,
 }
 
 /// Row blocks of C that must reuse a column panel of B before it is packed
-/// (packPanel): a copy of [K, NR] per panel pays for itself over several
-/// blocks, not over one or two.
+/// (packPanel): a copy of the panel pays for itself over several blocks,
+/// not over one or two.
 constexpr int64_t kMinBlocksToPack = 4;
 
-/// Copies the [K, NR] panel of B that `block` (a register tile of C, in the
-/// row-block loop `rowLoop` inside its column-block loop) reads into a
-/// contiguous tensor once per column block, and has every row block read
-/// the copy, where B's rows are a multiple of 4 KiB apart: consecutive k
+/// Copies the panel of B that `block` (a register tile of C, in the
+/// row-block loop `rowLoop` inside its column-block loop and block of k)
+/// reads, NR columns by the block's k rows, into a contiguous tensor once
+/// per column block and block of k, and has every row block read the
+/// copy, where B's rows are a multiple of 4 KiB apart: consecutive k
 /// steps then read addresses that fall in the same L1 set, and the panel
 /// cannot stay in L1. Medians of `rlx-run --bench`, f32, M x K x N, unpacked
 /// -> packed: 1024x1024x1024 16.7 -> 11.1 ms, 256x1024x1024 3.9 -> 3.0,
