@@ -112,13 +112,16 @@ run_all([
 
 # Long reductions in blocks of k (k-block 256), and B's column panels packed
 # where its rows are 4 KiB apart (1024 f32, 512 f64) and four or more row
-# blocks read them: with and without a batch dim.
+# blocks read them: with and without batch dims, broadcast ones included.
 run_all([
     case("f32", (16, 512), (512, 64)),
     case("f32", (32, 768), (768, 1024)),
     case("f32", (2, 32, 512), (512, 1024)),
     case("f32", (2, 32, 256), (2, 256, 1024)),
+    case("f32", (2, 32, 256), (1, 256, 1024)),
+    case("f32", (2, 1, 32, 512), (1, 3, 512, 1024)),
     case("f64", (32, 512), (512, 512)),
+    case("f64", (40, 768), (768, 512)),
 ])
 
 # Dynamic dims: M, the batch, K.
