@@ -15,9 +15,9 @@ eager and torch.compile are timed in the same process with CUDA events
 (gpu_peers.bench: Triton's do_bench, median). Ours runs on PyTorch's
 current stream (rlxCudaSetStream), asynchronously like the peers.
 The matmul and attention workloads (FLOP_WORKLOADS: cuBLASLt with its
-epilogue; the runtime's flash-attention kernel) are checked the same way
-(bf16 and f16 below 1e-2) and reported in TFLOP/s. --only takes
-comma-separated parts of workload names.
+epilogue; the runtime's flash-attention kernel, or in f32 two cuBLASLt
+products around a masked softmax) are checked the same way and reported
+in TFLOP/s. --only takes comma-separated parts of workload names.
 """
 import argparse, ctypes, json, os, sys
 
@@ -36,12 +36,14 @@ OURS = {
     "residual_layernorm_32768x768": "residual_layernorm",
 }
 # compute-bound workloads: (workload, dtype) -> our entry point (matmuls:
-# cuBLASLt with the GELU_BIAS epilogue; causal attention: the flash kernel),
+# cuBLASLt with the GELU_BIAS epilogue; causal attention: the flash kernel,
+# in f32 two cuBLASLt products around a masked softmax),
 # checked at the issue's tolerances, timed in TFLOP/s.
 ATTENTION = "attention_causal_b8_h16_s2048_d128"
 FLOP_WORKLOADS = {
     ("matmul_bias_gelu_8192x768x3072", torch.float32): "matmul_bias_gelu_f32",
     ("matmul_bias_gelu_8192x768x3072", torch.bfloat16): "matmul_bias_gelu_bf16",
+    (ATTENTION, torch.float32): "attention_causal_f32",
     (ATTENTION, torch.bfloat16): "attention_causal_bf16",
     (ATTENTION, torch.float16): "attention_causal_f16",
 }

@@ -105,3 +105,12 @@ func.func @attention_causal_f16(%q: tensor<8x16x2048x128xf16>, %k: tensor<8x16x2
   %o = rlx.attention %q, %k, %v mask = causal : tensor<8x16x2048x128xf16>, tensor<8x16x2048x128xf16>, tensor<8x16x2048x128xf16>
   return %o : tensor<8x16x2048x128xf16>
 }
+
+// The same attention in f32: no flash kernel takes f32, so
+// rlx-decompose-attention makes it two cuBLASLt products (f32 compute, no
+// TF32) around one causal row softmax kernel.
+func.func @attention_causal_f32(%q: tensor<8x16x2048x128xf32>, %k: tensor<8x16x2048x128xf32>,
+                                %v: tensor<8x16x2048x128xf32>) -> tensor<8x16x2048x128xf32> {
+  %o = rlx.attention %q, %k, %v mask = causal : tensor<8x16x2048x128xf32>, tensor<8x16x2048x128xf32>, tensor<8x16x2048x128xf32>
+  return %o : tensor<8x16x2048x128xf32>
+}

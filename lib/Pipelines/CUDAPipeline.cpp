@@ -1,4 +1,4 @@
-//===- CUDAPipeline.cpp - the rlx-cuda-pipeline ---------------------------===//
+//===- CUDAPipeline.cpp - rlx-to-gpu and the rlx-cuda-pipeline ------------===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,15 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The front of the CPU pipeline (HIR lowering, attention that the
-// runtime's flash kernel computes outlined for it unless
+// --rlx-to-gpu: the front of the CPU pipeline (HIR lowering, attention
+// that the runtime's flash kernel computes outlined for it unless
 // attention=decomposed, matmuls that cuBLASLt computes outlined for it
 // unless matmul=generated, linalg, elementwise fusion, one-shot
 // bufferization), then results turned into out-parameters so that the
 // caller owns every device buffer it sees, one kernel per row group or
 // linalg op (rlx-gpu-map-linalg) after the outlined ops became
-// rlxFlashAttention and rlxCublasLtMatmul calls, and upstream's GPU path: kernel outlining,
-// one stream per function (gpu-async-region), NVVM, gpu-to-llvm for the host
+// rlxFlashAttention and rlxCublasLtMatmul calls, and upstream's kernel
+// outlining. --rlx-cuda-pipeline goes on through upstream's GPU path: one
+// stream per function (gpu-async-region), NVVM, gpu-to-llvm for the host
 // side (calls to the mgpu* functions of librlx_cuda_runtime) and
 // gpu-module-to-binary, which runs ptxas from the CUDA toolkit.
 //
@@ -38,8 +39,9 @@
 
 using namespace mlir;
 
-void rlx::buildCUDAPipeline(OpPassManager &pm,
-                            const CUDAPipelineOptions &options) {
+template <typename Derived>
+void rlx::buildRLXToGPUPipeline(OpPassManager &pm,
+                                const GPUKernelOptions<Derived> &options) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
   bool flash = options.attention == GPUAttention::Flash;
@@ -105,6 +107,18 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   // Outlining copied the constant globals the kernels read into their
   // modules (rlx-gpu-sink-constants); the host's copies go.
   pm.addPass(createSymbolDCEPass());
+  if (options.fastMath)
+    pm.addNestedPass<gpu::GPUModuleOp>(createGPUFastMathPass());
+}
+
+template void rlx::buildRLXToGPUPipeline(
+    OpPassManager &, const GPUKernelOptions<RLXToGPUOptions> &);
+template void rlx::buildRLXToGPUPipeline(
+    OpPassManager &, const GPUKernelOptions<CUDAPipelineOptions> &);
+
+void rlx::buildCUDAPipeline(OpPassManager &pm,
+                            const CUDAPipelineOptions &options) {
+  buildRLXToGPUPipeline(pm, options);
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
   GpuNVVMAttachTargetOptions target;
@@ -112,8 +126,6 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  if (options.fastMath)
-    kernels.addPass(createGPUFastMathPass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());
@@ -134,6 +146,15 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
 }
 
 void rlx::registerCUDAPipeline() {
+  PassPipelineRegistration<RLXToGPUOptions>(
+      "rlx-to-gpu",
+      "Lower rlx_hir and rlx (MIR) through linalg and bufferization to GPU "
+      "kernels (one gpu.func per fused group or linalg op, in a gpu.module), "
+      "runtime kernel calls (cuBLASLt, flash attention) and host functions "
+      "that launch them",
+      [](OpPassManager &pm, const RLXToGPUOptions &options) {
+        buildRLXToGPUPipeline(pm, options);
+      });
   PassPipelineRegistration<CUDAPipelineOptions>(
       "rlx-cuda-pipeline",
       "Lower rlx_hir and rlx (MIR) through linalg, bufferization and GPU "

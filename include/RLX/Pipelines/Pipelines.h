@@ -82,31 +82,28 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// the runtime provides.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
-/// Options of `--rlx-cuda-pipeline`.
-/// Where --rlx-cuda-pipeline runs matmuls (the seeds' kernel-dispatch
+/// Where --rlx-to-gpu and --rlx-cuda-pipeline run matmuls (the seeds' kernel-dispatch
 /// policy).
 enum class GPUMatmul { CuBLASLt, Generated };
 
-/// Where --rlx-cuda-pipeline runs attention.
+/// Where --rlx-to-gpu and --rlx-cuda-pipeline run attention.
 enum class GPUAttention { Flash, Decomposed };
 
-struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
-  PassOptions::Option<std::string> chip{
+/// Options shared by `--rlx-to-gpu` and `--rlx-cuda-pipeline`: how RLX
+/// programs become GPU kernels and runtime calls. A template over the
+/// options struct that derives from it, as PassPipelineOptions needs.
+template <typename Derived>
+struct GPUKernelOptions : public PassPipelineOptions<Derived> {
+  // The base is dependent here: its Option template is not found by name.
+  template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
+
+  Option<std::string> chip{
       *this, "chip", llvm::cl::desc("GPU architecture, e.g. sm_90"),
       llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("What the kernels become: isa (PTX text), bin (cubin, "
-                     "needs ptxas) or fatbin (needs ptxas and fatbinary)"),
-      llvm::cl::init("bin")};
-  PassOptions::Option<std::string> toolkit{
-      *this, "toolkit",
-      llvm::cl::desc("CUDA toolkit whose bin/ptxas and libdevice are used"),
-      llvm::cl::init("/usr/local/cuda")};
-  PassOptions::Option<int64_t> blockSize{
+  Option<int64_t> blockSize{
       *this, "block-size", llvm::cl::desc("Threads per block of each kernel"),
       llvm::cl::init(256)};
-  PassOptions::Option<GPUMatmul> matmul{
+  Option<GPUMatmul> matmul{
       *this, "matmul",
       llvm::cl::desc("Where matmuls run on the GPU"),
       llvm::cl::init(GPUMatmul::CuBLASLt),
@@ -116,7 +113,7 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
                      "takes the matmul, a generated kernel elsewhere"),
           clEnumValN(GPUMatmul::Generated, "generated",
                      "always a generated kernel"))};
-  PassOptions::Option<GPUAttention> attention{
+  Option<GPUAttention> attention{
       *this, "attention",
       llvm::cl::desc("Where attention runs on the GPU"),
       llvm::cl::init(GPUAttention::Flash),
@@ -128,23 +125,23 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
                      "unmasked attention as cuBLASLt matmuls around a "
                      "softmax (with matmul=cublaslt), the rest a generated "
                      "kernel"))};
-  PassOptions::Option<bool> dispatchReport{
+  Option<bool> dispatchReport{
       *this, "dispatch-report",
       llvm::cl::desc("Remark on each matmul and attention: a runtime kernel "
                      "(cuBLASLt, flash attention) or a generated one, and "
                      "why"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> warpRows{
+  Option<bool> warpRows{
       *this, "warp-rows",
       llvm::cl::desc("One warp per row for row groups whose rows fit in a "
                      "warp's registers (rlx-gpu-map-linalg warp-rows)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> fastMath{
+  Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Approximate f32 exp and shared divisors in the kernels "
                      "(rlx-gpu-fast-math)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> arena{
+  Option<bool> arena{
       *this, "arena",
       llvm::cl::desc("Plan every intermediate into one arena "
                      "(--rlx-plan-memory): one device allocation per call "
@@ -152,9 +149,35 @@ struct CUDAPipelineOptions : public PassPipelineOptions<CUDAPipelineOptions> {
       llvm::cl::init(false)};
 };
 
-/// rlx (MIR) -> linalg -> buffers -> one gpu.launch per linalg op -> the
-/// LLVM dialect for the host, with the kernels compiled for `chip` and
-/// embedded as a gpu.binary. Every function's results become trailing
+/// Options of `--rlx-to-gpu`.
+struct RLXToGPUOptions : public GPUKernelOptions<RLXToGPUOptions> {};
+
+/// Options of `--rlx-cuda-pipeline`: those of `--rlx-to-gpu` and what the
+/// kernels are compiled to.
+struct CUDAPipelineOptions : public GPUKernelOptions<CUDAPipelineOptions> {
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the kernels become: isa (PTX text), bin (cubin, "
+                     "needs ptxas) or fatbin (needs ptxas and fatbinary)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit whose bin/ptxas and libdevice are used"),
+      llvm::cl::init("/usr/local/cuda")};
+};
+
+/// rlx_hir / rlx (MIR) -> linalg -> buffers -> the GPU dialect: every fused
+/// group or linalg op one gpu.func kernel in a gpu.module (RLX's schedules,
+/// rlx-gpu-map-linalg), matmuls and attention that a runtime kernel takes
+/// as calls of it (rlxCublasLtMatmul, rlxFlashAttention), host functions
+/// launching the kernels with results as out-parameters. `--rlx-to-gpu`;
+/// also the first half of `--rlx-cuda-pipeline`.
+template <typename Derived>
+void buildRLXToGPUPipeline(OpPassManager &pm,
+                           const GPUKernelOptions<Derived> &options);
+
+/// `--rlx-to-gpu`, then the kernels through NVVM to a binary for `chip`
+/// embedded as a gpu.binary, and the host side to the LLVM dialect. Every function's results become trailing
 /// out-parameters (device buffers the caller allocates); the host code
 /// calls the mgpu* functions of librlx_cuda_runtime (CUDARuntime.h).
 void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
@@ -184,7 +207,7 @@ void markCPUEntryPoint(func::FuncOp fn);
 /// Registers `--rlx-cpu-pipeline`.
 void registerCPUPipeline();
 
-/// Registers `--rlx-cuda-pipeline`.
+/// Registers `--rlx-to-gpu` and `--rlx-cuda-pipeline`.
 void registerCUDAPipeline();
 
 /// Registers `--rlx-optimize`.

@@ -1,0 +1,86 @@
+// RUN: rlx-opt %s --split-input-file --rlx-to-gpu | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-to-gpu="matmul=generated attention=decomposed" | FileCheck %s --check-prefix=GEN
+// RUN: rlx-opt %s --split-input-file --rlx-to-gpu="fast-math=false" | FileCheck %s --check-prefix=EXACT
+
+// --rlx-to-gpu stops at the GPU dialect (no NVVM, no binary, no toolkit
+// needed): host functions that launch gpu.func kernels of a gpu.module.
+
+// Residual + layer norm is one row group: one kernel, one launch, the
+// result written into the out-parameter. fast-math turns its divisions by
+// the row length and the one by the deviation into multiplications by a
+// reciprocal computed once.
+// CHECK-LABEL: func.func @residual_layer_norm(
+// CHECK-SAME:      memref<256xf32>, %[[OUT:[a-z0-9]+]]: memref<64x256xf32>)
+// CHECK-NOT:     memref.alloc
+// CHECK:         gpu.launch_func @residual_layer_norm_kernel::@residual_layer_norm_kernel
+// CHECK-SAME:      %[[OUT]]
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         return
+// CHECK:       gpu.module @residual_layer_norm_kernel
+// CHECK:         gpu.func @residual_layer_norm_kernel(
+// CHECK-SAME:      kernel
+// CHECK:           %[[INV:.*]] = arith.divf
+// CHECK-NOT:       arith.divf
+// CHECK:           gpu.shuffle xor
+// CHECK-NOT:       arith.divf
+// CHECK:           arith.mulf %{{.*}}, %[[INV]] : f32
+// CHECK-NOT:       arith.divf
+// CHECK:           math.rsqrt
+// CHECK-NOT:       arith.divf
+// CHECK:           gpu.return
+// CHECK-NOT:     gpu.func
+// CHECK-NOT:   nvvm.
+// CHECK-NOT:   gpu.binary
+// EXACT-LABEL: gpu.func @residual_layer_norm_kernel(
+// EXACT:         gpu.shuffle xor
+// EXACT:         arith.divf %{{.*}}, %[[N:.*]] : f32
+// EXACT:         arith.divf %{{.*}}, %[[N]] : f32
+// EXACT:         math.rsqrt
+func.func @residual_layer_norm(%x: tensor<64x256xf32>, %r: tensor<64x256xf32>,
+                               %w: tensor<256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %s = rlx.add %x, %r : tensor<64x256xf32>, tensor<64x256xf32>
+  %y = rlx.layer_norm %s, %w, %b {epsilon = 1.0e-5 : f32} : tensor<64x256xf32>, tensor<256xf32>
+  return %y : tensor<64x256xf32>
+}
+
+// -----
+
+// matmul -> bias -> tanh GELU in bf16 is one cuBLASLt call with its
+// epilogue, writing the out-parameter: no kernel of ours. With
+// matmul=generated it is generated kernels, launched from the host.
+// CHECK-LABEL: func.func @matmul_bias_gelu(
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         call @rlxCublasLtMatmul(
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         return
+// CHECK-NOT:   gpu.module
+// GEN-LABEL:   func.func @matmul_bias_gelu(
+// GEN-NOT:       rlxCublasLtMatmul
+// GEN:           gpu.launch_func
+// GEN:         gpu.module
+func.func @matmul_bias_gelu(%x: tensor<256x64xbf16>, %w: tensor<64x128xbf16>,
+                            %b: tensor<128xbf16>) -> tensor<256x128xbf16> {
+  %m = rlx.matmul %x, %w : tensor<256x64xbf16>, tensor<64x128xbf16>
+  %a = rlx.add %m, %b : tensor<256x128xbf16>, tensor<128xbf16>
+  %y = rlx.gelu %a {approximate = "tanh"} : tensor<256x128xbf16>
+  return %y : tensor<256x128xbf16>
+}
+
+// -----
+
+// Causal bf16 attention is one call of the runtime's flash-attention
+// kernel (mask kind 1: causal). attention=decomposed with generated
+// matmuls leaves it to generated kernels.
+// CHECK-LABEL: func.func @causal_attention(
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         call @rlxFlashAttention(
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         return
+// GEN-LABEL:   func.func @causal_attention(
+// GEN-NOT:       rlxFlashAttention
+// GEN:           gpu.launch_func
+func.func @causal_attention(%q: tensor<2x4x128x64xbf16>, %k: tensor<2x4x128x64xbf16>,
+                            %v: tensor<2x4x128x64xbf16>) -> tensor<2x4x128x64xbf16> {
+  %o = rlx.attention %q, %k, %v mask = causal : tensor<2x4x128x64xbf16>, tensor<2x4x128x64xbf16>, tensor<2x4x128x64xbf16>
+  return %o : tensor<2x4x128x64xbf16>
+}
