@@ -126,6 +126,9 @@ def main():
           "median / min of %d runs" % (os.uname().machine, torch.__version__,
                                        torch.get_num_threads(), RUNS))
     print("GLIBC_TUNABLES=%s" % os.environ.get("GLIBC_TUNABLES", "(unset)"))
+    print("OPENBLAS_CORETYPE=%s OPENBLAS_NUM_THREADS=%s" % (
+        os.environ.get("OPENBLAS_CORETYPE", "(unset)"),
+        os.environ.get("OPENBLAS_NUM_THREADS", "(unset)")))
     print("%-20s %16s %16s %16s %11s %11s" % (
         "workload", "rlx ms med/min", "blas ms med/min", "torch ms med/min",
         "torch/rlx", "torch/blas"))

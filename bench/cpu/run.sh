@@ -13,6 +13,28 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 bash "$ROOT/scripts/setup.sh" > /dev/null
+# One thread on each side: rlx-run is single-threaded and bench.py sets
+# torch.set_num_threads(1), which does not reach OpenBLAS's own pool. With
+# two OpenBLAS threads PyTorch's 1024^3 matmul took 7.4-9.6 ms against
+# 14.4-14.7 with one on a 2-core VM (2026-11-26).
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
+# OpenBLAS 0.3.21 (Debian 12) falls back to its Prescott (SSE3) kernels on
+# a CPU it does not know: on an Emerald Rapids VM (2026-11-26) PyTorch's
+# 1024^3 matmul took 52-64 ms with them against 7.2-7.4 ms with its
+# AVX-512 (SkylakeX) kernels (two threads). Name the core it should use there, for
+# PyTorch and for rlx-run --blas alike, so the peer is not handicapped.
+if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+  core="$(OPENBLAS_VERBOSE=2 /usr/bin/python3 -c \
+    'import torch; torch.ones(2, 2) @ torch.ones(2, 2)' 2>&1 |
+    sed -n 's/^Core: //p' | head -n 1)"
+  if [ "$core" = Prescott ]; then
+    if grep -qw avx512f /proc/cpuinfo; then
+      export OPENBLAS_CORETYPE=SkylakeX
+    elif grep -qw avx2 /proc/cpuinfo; then
+      export OPENBLAS_CORETYPE=Haswell
+    fi
+  fi
+fi
 # rlx-run keeps freed large buffers for reuse (as a framework's caching
 # allocator does); glibc's malloc gives buffers above 32 MiB back to the OS
 # on free, and on this kind of VM the page faults of a fresh 64 MiB buffer

@@ -93,6 +93,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
     CPUStreamStoresPassOptions stream;
     stream.prefetch = options.streamPrefetch;
     stream.stageRows = options.streamStageRows;
+    stream.elementwise = options.streamElementwise;
     pm.addNestedPass<func::FuncOp>(createCPUStreamStoresPass(stream));
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -17,6 +17,11 @@ mlir::rlx::createHostTargetMachine(bool pic) {
     return builder.takeError();
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   builder->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // LLVM tunes Intel's AVX-512 cores to vectorize with 256-bit registers
+  // (prefer-256-bit: 512-bit code lowers their clock when it is mixed with
+  // other work). RLX's kernels are long vector loops that run alone, and
+  // the CPU passes tile for 512-bit registers where the host has them.
+  builder->getFeatures().AddFeature("prefer-256-bit", false);
   if (pic)
     builder->setRelocationModel(llvm::Reloc::PIC_);
   return builder->createTargetMachine();

@@ -8,11 +8,13 @@
 # leave alone (rows that are not a whole number of 64-byte vectors) still
 # right. Softmax streams from a row staged on the stack, its exp
 # prefetching the next rows (f32, f64, and widths that are not whole
-# tiles, which do not prefetch).
+# tiles, which do not prefetch). Lone elementwise ops (gelu, a broadcast
+# add) stream too.
 # Each program is compiled once more with rlx-opt (RLX_OPT) to check that
 # it streams exactly when it should, so this test fails if the pass stops
 # applying or applies where the alignment does not hold.
 
+import math
 import os
 import subprocess
 
@@ -71,6 +73,27 @@ def rms_case(elem, shape):
                 TOL[elem])
 
 
+def gelu_case(elem, shape):
+    x = rand(r, shape, elem, -5, 5)
+    tx = T(shape, elem)
+    xd = x.astype(np.float64)
+    erf = np.frompyfunc(math.erf, 1, 1)
+    ref = 0.5 * xd * (1.0 + erf(xd / math.sqrt(2.0)).astype(np.float64))
+    return Case("gelu/%s/%dx%d" % (elem, shape[0], shape[-1]),
+                [("%x", tx, x)], "%y = rlx.gelu %x : " + tx,
+                [("%y", tx)], [ref], TOL[elem])
+
+
+def bias_add_case(elem, shape):
+    d = shape[-1]
+    x, b = rand(r, shape, elem), rand(r, (d,), elem)
+    tx, tb = T(shape, elem), T((d,), elem)
+    return Case("bias_add/%s/%dx%d" % (elem, shape[0], d),
+                [("%x", tx, x), ("%b", tb, b)],
+                "%y = rlx.add %x, %b : {}, {}".format(tx, tb),
+                [("%y", tx)], [x.astype(np.float64) + b], TOL[elem])
+
+
 # (case, whether its result streams): 16 MiB results and more whose rows
 # are whole 64-byte vectors stream, whatever the number of rows.
 cases = [
@@ -96,6 +119,13 @@ cases = [
     (softmax_case("f32", (1027, 4128)), True),
     (softmax_case("f64", (515, 4096)), True),
     (softmax_case("f32", (1031, 4100)), False),
+    # Lone elementwise ops stream too (elementwise, on by default): gelu,
+    # and an add whose bias is broadcast along the rows; not where rows
+    # are not whole vectors.
+    (gelu_case("f32", (1027, 4096)), True),
+    (gelu_case("f64", (515, 4112)), True),
+    (bias_add_case("f32", (1021, 4112)), True),
+    (gelu_case("f32", (1031, 4100)), False),
     # 12 MiB: below the threshold.
     (ln_case("f32", (768, 4096)), False),
 ]

@@ -1,6 +1,7 @@
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096" --canonicalize --split-input-file | FileCheck %s
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 prefetch=false" --split-input-file | FileCheck %s --check-prefix=NOPF
 // RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 stage-rows=false" --split-input-file | FileCheck %s --check-prefix=NOSTAGE
+// RUN: rlx-opt %s --rlx-cpu-stream-stores="min-bytes=4096 elementwise=false" --split-input-file | FileCheck %s --check-prefix=NOEW
 
 // A row group after rlx-cpu-tile-rows (a row sum, then the row divided by
 // it into the returned buffer): the division is tiled to one 16-lane
@@ -278,14 +279,29 @@ func.func @softmax_partial_tile(%x: memref<96x48xf32>) -> memref<96x48xf32> {
 
 // -----
 
-// Left alone: a lone elementwise op (no reduction beside it), which LLVM's
-// loop vectorizer compiles better; no fence where nothing streams.
+// A lone elementwise op (no reduction beside it) streams too: one 16-lane
+// vector a tile, the broadcast bias read along the columns, the sum
+// stored non-temporally into the returned buffer, a fence before the
+// return. With elementwise=false it is left to LLVM's loop vectorizer,
+// with no fence where nothing streams.
 // CHECK-LABEL: func.func @lone_elementwise(
-// CHECK-NOT:     vector.store
-// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
-// CHECK:         linalg.generic
-// CHECK-NOT:     {{llvm.call_intrinsic|llvm.fence}}
-// CHECK:         return
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: memref<64x32xf32>, %[[B:[a-z0-9]+]]: memref<32xf32>)
+// CHECK:         %[[Y:.*]] = memref.alloc() {alignment = 64 : i64}
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C16:.*]] {
+// CHECK:             memref.subview %[[X]][%[[I]], %[[J]]] [1, 16] [1, 1]
+// CHECK:             memref.subview %[[B]][%[[J]]] [16] [1]
+// CHECK:             %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// CHECK:             %[[F:.*]] = vector.shape_cast %[[S]] : vector<1x16xf32> to vector<16xf32>
+// CHECK:             vector.store %[[F]], %[[Y]][%[[I]], %[[J]]] {alignment = 64 : i64, nontemporal = true}
+// CHECK:         llvm.call_intrinsic "llvm.x86.sse.sfence"
+// CHECK-NEXT:    return %[[Y]]
+// NOEW-LABEL:  func.func @lone_elementwise(
+// NOEW-NOT:      vector.store
+// NOEW-NOT:      {{llvm.call_intrinsic|llvm.fence}}
+// NOEW:          linalg.generic
+// NOEW-NOT:      {{llvm.call_intrinsic|llvm.fence}}
+// NOEW:          return
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
 func.func @lone_elementwise(%x: memref<64x32xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
@@ -301,11 +317,17 @@ func.func @lone_elementwise(%x: memref<64x32xf32>, %b: memref<32xf32>) -> memref
 
 // -----
 
-// Left alone: an elementwise op beside a reduction whose result it does
-// not read (not a row group).
+// An elementwise op beside a reduction whose result it does not read is
+// no row group's: it streams as a lone elementwise op, and only with
+// elementwise; the reduction is left as it was.
 // CHECK-LABEL: func.func @unrelated_reduction(
-// CHECK-NOT:     vector.store
+// CHECK:         linalg.generic {{.*}}["parallel", "reduction"]
+// CHECK:         arith.negf %{{.*}} : vector<1x16xf32>
+// CHECK:         vector.store {{.*}} {alignment = 64 : i64, nontemporal = true}
 // CHECK:         return
+// NOEW-LABEL:  func.func @unrelated_reduction(
+// NOEW-NOT:      vector.store
+// NOEW:          return
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @unrelated_reduction(%x: memref<64x32xf32>, %sum: memref<64xf32>) -> memref<64x32xf32> {

@@ -69,6 +69,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "row group's inputs while writing this one (streamed "
                      "norms) or computing its exp (softmax)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> streamElementwise{
+      *this, "stream-elementwise",
+      llvm::cl::desc("With stream-stores, stream the large results of lone "
+                     "elementwise ops (gelu) too"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> blas{
       *this, "blas",
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "
