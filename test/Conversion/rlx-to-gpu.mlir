@@ -84,3 +84,34 @@ func.func @causal_attention(%q: tensor<2x4x128x64xbf16>, %k: tensor<2x4x128x64xb
   %o = rlx.attention %q, %k, %v mask = causal : tensor<2x4x128x64xbf16>, tensor<2x4x128x64xbf16>, tensor<2x4x128x64xbf16>
   return %o : tensor<2x4x128x64xbf16>
 }
+
+// -----
+
+// Group norm views x as [N, groups, K] and a reshape between shapes with
+// no common refinement goes through one dim: views with their shapes in
+// their types, which a kernel reads directly (a shape operand would be a
+// buffer in host memory, which kernels cannot read).
+// CHECK-LABEL: func.func @group_norm(
+// CHECK:         %[[G:.*]] = memref.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] output_shape [2, 4, 2, 4, 4] : memref<2x8x4x4xf32> into memref<2x4x2x4x4xf32>
+// CHECK:         %[[V:.*]] = memref.collapse_shape %[[G]] {{\[}}[0], [1], [2, 3, 4]] : memref<2x4x2x4x4xf32> into memref<2x4x32xf32>
+// CHECK:         gpu.launch_func {{.*}} args(%[[V]] : memref<2x4x32xf32>
+// CHECK-NOT:     memref.global
+// CHECK:         return
+func.func @group_norm(%x: tensor<2x8x4x4xf32>, %g: tensor<8xf32>) -> tensor<2x8x4x4xf32> {
+  %y = rlx.group_norm %x, %g, %g {num_groups = 4 : i64} : tensor<2x8x4x4xf32>, tensor<8xf32>
+  return %y : tensor<2x8x4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshape_through_one_dim(
+// CHECK:         %[[F:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1]] : memref<3x4xf32> into memref<12xf32>
+// CHECK:         %[[V:.*]] = memref.expand_shape %[[F]] {{\[}}[0, 1]] output_shape [2, 6] : memref<12xf32> into memref<2x6xf32>
+// CHECK:         gpu.launch_func {{.*}} args(%[[V]] : memref<2x6xf32>
+// CHECK-NOT:     memref.global
+// CHECK:         return
+func.func @reshape_through_one_dim(%x: tensor<3x4xf32>) -> tensor<2x6xf32> {
+  %y = rlx.reshape %x : tensor<3x4xf32> -> tensor<2x6xf32>
+  %z = rlx.exp %y : tensor<2x6xf32>
+  return %z : tensor<2x6xf32>
+}

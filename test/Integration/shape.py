@@ -80,6 +80,17 @@ suite.run([
           -x64.reshape(6, 2, 2), -x64.reshape(24)], EXACT),
     one("reshape/merge", [(2, 3, 4)], "%y = rlx.reshape %a : {} -> {}".format(
         F(2, 3, 4), F(2, 12)), [("%y", F(2, 12))], lambda a: a.reshape(2, 12)),
+    # No common refinement of the shapes: through one dim.
+    one("reshape/no_refinement", [(4, 6)],
+        "%y = rlx.reshape %a : {} -> {}".format(F(4, 6), F(6, 4)),
+        [("%y", F(6, 4))], lambda a: a.reshape(6, 4)),
+    one("reshape/no_refinement_consumed", [(64, 48)],
+        "%r = rlx.reshape %a : {} -> {}\n%y = rlx.neg %r : {}".format(
+            F(64, 48), F(48, 64), F(48, 64)),
+        [("%y", F(48, 64))], lambda a: -a.reshape(48, 64)),
+    one("reshape/no_refinement_rank3", [(3, 4, 5)],
+        "%y = rlx.reshape %a : {} -> {}".format(F(3, 4, 5), F(2, 6, 5)),
+        [("%y", F(2, 6, 5))], lambda a: a.reshape(2, 6, 5)),
     one("reshape/flat", [(2, 3, 4)], "%y = rlx.reshape %a : {} -> {}".format(
         F(2, 3, 4), F(24)), [("%y", F(24))], lambda a: a.reshape(24)),
     one("reshape/split", [(24,)], "%y = rlx.reshape %a : {} -> {}".format(

@@ -369,12 +369,7 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
     Type acc = getAccumulatorType(element);
     // The [N, G, K] view of x.
     auto viewType = RankedTensorType::get({n, groups, count}, element);
-    Value shape = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseIntElementsAttr::get(
-            RankedTensorType::get({3}, rewriter.getI64Type()),
-            ArrayRef<int64_t>{n, groups, count}));
-    Value view = tensor::ReshapeOp::create(rewriter, loc, viewType, x, shape);
+    Value view = reshapeStatic(rewriter, loc, x, viewType);
     Value zero = createScalarConstant(rewriter, loc, acc, 0);
     Value countF = createScalarConstant(rewriter, loc, acc, double(count));
     Value sum = buildReduction(

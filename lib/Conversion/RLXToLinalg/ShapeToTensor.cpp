@@ -15,60 +15,15 @@
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
 
 namespace {
 
-/// `in` (static, no zero dims) with each dim split where a running product
-/// of `out`'s dims falls inside it, with the reassociation of the split; or
-/// nullopt where a dim of one shape straddles two of the other's without
-/// dividing them (4x6 -> 6x4).
-std::optional<std::pair<SmallVector<int64_t>, SmallVector<ReassociationIndices>>>
-splitToCommonDims(ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
-  SmallVector<int64_t> cuts; // running products of `out`
-  int64_t product = 1;
-  for (int64_t d : out)
-    cuts.push_back(product *= d);
-  SmallVector<int64_t> fine;
-  SmallVector<ReassociationIndices> groups;
-  const int64_t *cut = cuts.begin();
-  product = 1;
-  for (int64_t d : in) {
-    ReassociationIndices &group = groups.emplace_back();
-    int64_t end = product * d, at = product;
-    // The cuts strictly inside this dim split it.
-    while (cut != cuts.end() && *cut <= at)
-      ++cut;
-    for (; cut != cuts.end() && *cut < end; ++cut) {
-      if (*cut % at != 0)
-        return std::nullopt;
-      group.push_back(fine.size());
-      fine.push_back(*cut / at);
-      at = *cut;
-    }
-    if (end % at != 0)
-      return std::nullopt;
-    group.push_back(fine.size());
-    fine.push_back(end / at);
-    product = end;
-  }
-  return std::make_pair(fine, groups);
-}
-
-/// rlx.reshape between static shapes -> tensor.collapse_shape or
-/// tensor.expand_shape where it only merges or only splits adjacent dims,
-/// else an expand to the shapes' common refinement and a collapse from it
-/// (1x4x8 -> 1x2x16 through 1x2x2x8): views with their shapes in their
-/// types. Otherwise (dynamic dims, or no common refinement) tensor.reshape
-/// with a shape operand; at most one dynamic result dim, sized so that the
-/// element count is kept. That shape operand is a constant buffer in host
-/// memory, which GPU kernels cannot read. (A collapse to one dim and an
-/// expand from it would do for any static reshape, but upstream's folding
-/// of loads through such a pair, in rlx-cpu-lower-vectors, did not converge
-/// on a 2x32 -> 32x2 reshape.)
+/// rlx.reshape between static shapes -> views (reshapeStatic). Otherwise
+/// (dynamic dims) tensor.reshape with a shape operand; at most one dynamic
+/// result dim, sized so that the element count is kept.
 struct ReshapePattern : OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -87,30 +42,8 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
       return success();
     }
     if (inType.hasStaticShape() && type.hasStaticShape()) {
-      if (std::optional<SmallVector<ReassociationIndices>> groups =
-              getReassociationIndicesForReshape(inType, type)) {
-        if (inType.getRank() > type.getRank())
-          rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, input,
-                                                               *groups);
-        else
-          rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, type, input,
-                                                             *groups);
-        return success();
-      }
-      auto split = inType.getNumElements() > 0
-                       ? splitToCommonDims(inType.getShape(), type.getShape())
-                       : std::nullopt;
-      if (split) {
-        auto fineType = inType.clone(split->first);
-        if (std::optional<SmallVector<ReassociationIndices>> merge =
-                getReassociationIndicesForReshape(fineType, type)) {
-          Value fine = tensor::ExpandShapeOp::create(rewriter, loc, fineType,
-                                                     input, split->second);
-          rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, fine,
-                                                               *merge);
-          return success();
-        }
-      }
+      rewriter.replaceOp(op, reshapeStatic(rewriter, loc, input, type));
+      return success();
     }
     SmallVector<Value> sizes;
     int64_t staticProduct = 1;

@@ -35,6 +35,13 @@ SmallVector<Value> getDynamicDims(OpBuilder &b, Location loc, Value tensor);
 /// The size of dim `dim` of `tensor` as an index value (constant if static).
 Value getDimSize(OpBuilder &b, Location loc, Value tensor, int64_t dim);
 
+/// `input` (a static shape) viewed as `type` (a static shape of as many
+/// elements), row-major: a collapse_shape, an expand_shape, or a pair of
+/// them through the shapes' common refinement or through one dim; never
+/// a tensor.reshape, whose shape operand lives in host memory.
+Value reshapeStatic(OpBuilder &b, Location loc, Value input,
+                    RankedTensorType type);
+
 /// A `tensor.empty` of `type` whose dynamic dims are taken from `inputs`
 /// broadcast NumPy-style (each dynamic result dim comes from an input that
 /// has a dynamic dim at that aligned position).

@@ -1,0 +1,99 @@
+//===- StaticReshape.cpp - static reshapes as views -----------------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A reshape between static shapes of a contiguous tensor is a view: as
+// tensor.collapse_shape / tensor.expand_shape it keeps its shape in its
+// type, where tensor.reshape takes a shape operand, a constant buffer in
+// host memory that GPU kernels cannot read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// `in` (static, no zero dims) with each dim split where a running product
+/// of `out`'s dims falls inside it, with the reassociation of the split; or
+/// nullopt where a dim of one shape straddles two of the other's without
+/// dividing them (4x6 -> 6x4).
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<ReassociationIndices>>>
+splitToCommonDims(ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
+  SmallVector<int64_t> cuts; // running products of `out`
+  int64_t product = 1;
+  for (int64_t d : out)
+    cuts.push_back(product *= d);
+  SmallVector<int64_t> fine;
+  SmallVector<ReassociationIndices> groups;
+  const int64_t *cut = cuts.begin();
+  product = 1;
+  for (int64_t d : in) {
+    ReassociationIndices &group = groups.emplace_back();
+    int64_t end = product * d, at = product;
+    // The cuts strictly inside this dim split it.
+    while (cut != cuts.end() && *cut <= at)
+      ++cut;
+    for (; cut != cuts.end() && *cut < end; ++cut) {
+      if (*cut % at != 0)
+        return std::nullopt;
+      group.push_back(fine.size());
+      fine.push_back(*cut / at);
+      at = *cut;
+    }
+    if (end % at != 0)
+      return std::nullopt;
+    group.push_back(fine.size());
+    fine.push_back(end / at);
+    product = end;
+  }
+  return std::make_pair(fine, groups);
+}
+
+} // namespace
+
+Value mlir::rlx::reshapeStatic(OpBuilder &b, Location loc, Value input,
+                               RankedTensorType type) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  assert(inType.hasStaticShape() && type.hasStaticShape() &&
+         inType.getNumElements() == type.getNumElements() &&
+         "a reshape between static shapes of as many elements");
+  if (inType == type)
+    return input;
+  auto merge = [&](Value fine) -> Value {
+    auto fineType = cast<RankedTensorType>(fine.getType());
+    if (fineType == type)
+      return fine;
+    return tensor::CollapseShapeOp::create(
+        b, loc, type, fine, *getReassociationIndicesForReshape(fineType, type));
+  };
+  if (std::optional<SmallVector<ReassociationIndices>> groups =
+          getReassociationIndicesForReshape(inType, type)) {
+    if (inType.getRank() > type.getRank())
+      return tensor::CollapseShapeOp::create(b, loc, type, input, *groups);
+    return tensor::ExpandShapeOp::create(b, loc, type, input, *groups);
+  }
+  // Through the shapes' common refinement (1x4x8 -> 1x2x16 through
+  // 1x2x2x8), else through one dim (3x4 -> 2x6 through 12).
+  if (inType.getNumElements() > 0)
+    if (auto split = splitToCommonDims(inType.getShape(), type.getShape()))
+      return merge(tensor::ExpandShapeOp::create(
+          b, loc, inType.clone(split->first), input, split->second));
+  auto flatType = inType.clone({inType.getNumElements()});
+  Value flat = input;
+  if (inType.getRank() != 1)
+    flat = tensor::CollapseShapeOp::create(
+        b, loc, flatType, input,
+        *getReassociationIndicesForReshape(inType, flatType));
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, flat, *getReassociationIndicesForReshape(flatType, type));
+}
