@@ -103,7 +103,7 @@ class Ours:
 def rel_err(out, ref):
     if not torch.isfinite(out).all():
         return float("nan")
-    return ((out.double() - ref).norm() / ref.norm()).item()
+    return ((out.to(ref.dtype) - ref).norm() / ref.norm()).item()
 
 
 def check_and_time(ours, name, fn_name, dtype, args, ref, tol, peer):

@@ -17,6 +17,7 @@
 #     # on the GPU machine, with OUT_DIR carried:
 #     python3 OUT_DIR/bench.py
 #     python3 OUT_DIR/row_ceiling.py   # hand-written residual+LN schedules
+#     python3 OUT_DIR/ops_check.py     # ops.mlir against PyTorch
 #
 # RLX_CUDA_OPTIONS='block-size=128 fast-math=false' builds the kernels with
 # these rlx-cuda-pipeline options (for tuning; see bench.py --kernels).
@@ -60,17 +61,23 @@ LLAMA="$(sed -n '/^func.func @llama_layer_hir/,/^}/p' \
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
   --cuda-options="arena=1 ${RLX_CUDA_OPTIONS:-}" "$OUT/arena.mlir" \
   -o "$OUT/arena.o"
+# Programs that once failed to compile for CUDA, checked by ops_check.py.
+"$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
+  --cuda-options="${RLX_CUDA_OPTIONS:-}" "$ROOT/bench/gpu/ops.mlir" \
+  -o "$OUT/ops.o"
 rm "$OUT/bench.mlir" "$OUT/arena.mlir"
 cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
 # $ORIGIN: the kernels library finds the runtime beside it.
 gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" "$OUT/arena.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
-rm "$OUT/kernels.o" "$OUT/arena.o"
+gcc -shared -o "$OUT/librlx_ops_check.so" "$OUT/ops.o" \
+  -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
+rm "$OUT/kernels.o" "$OUT/arena.o" "$OUT/ops.o"
 # The hand-written schedules that row_ceiling.py times beside torch.compile.
 "${RLX_CUDA_TOOLKIT:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -cubin -O3 \
   -std=c++17 -o "$OUT/row_ceiling.cubin" "$ROOT/bench/gpu/row_ceiling.cu"
 install -m 644 "$ROOT/bench/gpu/bench.py" "$ROOT/bench/gpu/layers.py" \
   "$ROOT/bench/gpu/attention_check.py" "$ROOT/bench/gpu/constant_layers.py" \
-  "$ROOT/bench/gpu/row_ceiling.py" "$PEERS" \
+  "$ROOT/bench/gpu/row_ceiling.py" "$ROOT/bench/gpu/ops_check.py" "$PEERS" \
   "$OUT/"
 echo "bench/gpu: artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"

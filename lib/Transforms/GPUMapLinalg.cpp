@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -142,8 +143,11 @@ int64_t vectorLanes(linalg::GenericOp op, unsigned d, int64_t range) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!map.isFunctionOfDim(d))
       continue;
+    // Complex and index elements have no bit width here: one lane.
+    if (!type.getElementType().isIntOrFloat())
+      return 1;
     unsigned bits = type.getElementTypeBitWidth();
-    if (bits % 8 || !type.getElementType().isIntOrFloat())
+    if (bits % 8)
       return 1;
     if (!readsAsLastDim(map, d))
       return 1;
@@ -188,6 +192,13 @@ SmallVector<Value> loadLanes(ImplicitLocOpBuilder &b, linalg::GenericOp op,
   return out;
 }
 
+/// What the body of `op` gets for output `init`, which it does not read:
+/// nothing is loaded. Poison, of any element type (complex included).
+Value unusedOutput(ImplicitLocOpBuilder &b, linalg::GenericOp op,
+                   OpOperand &init) {
+  return ub::PoisonOp::create(b, op.getMatchingBlockArgument(&init).getType());
+}
+
 /// Stores one lane value per point of loop `d` into `operand` at `ivs`.
 void storeLanes(ImplicitLocOpBuilder &b, linalg::GenericOp op,
                 OpOperand &operand, ValueRange ivs, ArrayRef<Value> values) {
@@ -220,7 +231,7 @@ SmallVector<Value> cloneBody(ImplicitLocOpBuilder &b, linalg::GenericOp op,
     b.clone(inner, mapping);
   }
   return llvm::map_to_vector(body->getTerminator()->getOperands(),
-                             [&](Value v) { return mapping.lookup(v); });
+                             [&](Value v) { return mapping.lookupOrDefault(v); });
 }
 
 /// Computes `op` at `lanes` consecutive points of its innermost loop from
@@ -701,10 +712,7 @@ void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
       ins.push_back(load(*in));
     for (OpOperand &init : op.getDpsInitsMutable()) {
       if (op.getMatchingBlockArgument(&init).use_empty()) {
-        Type elem = op.getMatchingBlockArgument(&init).getType();
-        outs.push_back(SmallVector<Value>(
-            s.lanes, arith::ConstantOp::create(
-                         b, cast<TypedAttr>(b.getZeroAttr(elem)))));
+        outs.push_back(SmallVector<Value>(s.lanes, unusedOutput(b, op, init)));
         continue;
       }
       outs.push_back(load(init));
@@ -990,10 +998,7 @@ void emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
   SmallVector<SmallVector<Value>> outs;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     if (reduction.empty() && op.getMatchingBlockArgument(&init).use_empty()) {
-      Type elem = op.getMatchingBlockArgument(&init).getType();
-      Value unused =
-          arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(elem)));
-      outs.push_back(SmallVector<Value>(s.lanes, unused));
+      outs.push_back(SmallVector<Value>(s.lanes, unusedOutput(b, op, init)));
       continue;
     }
     outs.push_back(loadLanes(b, op, init, ivs, innermost, s.lanes));

@@ -115,3 +115,40 @@ func.func @reshape_through_one_dim(%x: tensor<3x4xf32>) -> tensor<2x6xf32> {
   %z = rlx.exp %y : tensor<2x6xf32>
   return %z : tensor<2x6xf32>
 }
+
+// -----
+
+// Identical results, merged by CSE, are still two out-parameters: the
+// kernel writes the first, a copy kernel the second from it
+// (rlx-copy-repeated-results; buffer-results-to-out-params crashed on the
+// repeated buffer).
+// CHECK-LABEL: func.func @same_result_twice(
+// CHECK-SAME:      %[[X:[a-z0-9]+]]: memref<4x8xf32>, %[[A:[a-z0-9]+]]: memref<4x8xf32>, %[[B:[a-z0-9]+]]: memref<4x8xf32>)
+// CHECK:         gpu.launch_func {{.*}} args(%[[X]] : memref<4x8xf32>, %[[A]] : memref<4x8xf32>)
+// CHECK:         gpu.launch_func {{.*}} args(%[[A]] : memref<4x8xf32>, %[[B]] : memref<4x8xf32>)
+// CHECK:         return
+func.func @same_result_twice(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %a = rlx.add %x, %x : tensor<4x8xf32>
+  %b = rlx.add %x, %x : tensor<4x8xf32>
+  return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Padding a convolution's input yields a value from outside the generic's
+// body (the zero of the padding), and concatenating complex values leaves
+// outputs the body does not read: both are kernels (both crashed
+// rlx-gpu-map-linalg).
+// Kernels: the padded input filled with that zero, x copied into it, the
+// output's zero, the convolution, and the two halves of the concat.
+// CHECK-LABEL: func.func @conv_and_complex_concat(
+// CHECK:         gpu.launch_func {{.*}} args(%{{.*}} : memref<1x3x10x10xf32>)
+// CHECK-COUNT-5: gpu.launch_func
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         return
+func.func @conv_and_complex_concat(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
+                                   %c: tensor<2xcomplex<f32>>) -> (tensor<1x4x8x8xf32>, tensor<4xcomplex<f32>>) {
+  %y = rlx.conv %x, %w padding = [1, 1, 1, 1] : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>
+  %z = rlx.concat %c, %c axis = 0 : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>
+  return %y, %z : tensor<1x4x8x8xf32>, tensor<4xcomplex<f32>>
+}

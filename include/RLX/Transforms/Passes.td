@@ -362,6 +362,37 @@ def GPUCallRuntimeKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CopyRepeatedResultsPass
+    : Pass<"rlx-copy-repeated-results", "::mlir::func::FuncOp"> {
+  let summary = "Give each result of a function a buffer of its own";
+  let description = [{
+    A function that returns one buffer more than once (two identical
+    results that CSE merged, or one value returned twice) returns, for
+    each repeat after the first, a copy of it in a new allocation of the
+    same type. `buffer-results-to-out-params` with `hoist-static-allocs`
+    turns each returned allocation into its caller's out-parameter: it
+    needs one allocation per result (upstream crashes on a repeated one),
+    and the caller gets results it may write independently.
+
+    Example:
+
+    ```mlir
+    return %a, %a : memref<4xf32>, memref<4xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %b = memref.alloc() : memref<4xf32>
+    memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+    return %a, %b : memref<4xf32>, memref<4xf32>
+    ```
+
+    Dynamic dims of the copy are those of the returned buffer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def GPUInlineSplatConstantsPass
     : Pass<"rlx-gpu-inline-splat-constants", "::mlir::func::FuncOp"> {
   let summary = "Read splat constant buffers as constants in the kernels' "
@@ -501,6 +532,7 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

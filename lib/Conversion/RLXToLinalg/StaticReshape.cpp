@@ -61,6 +61,33 @@ splitToCommonDims(ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
 
 } // namespace
 
+/// `input` as `type` through one dim of all its elements: a collapse to
+/// it and an expand from it (a scalar is expanded to one element, and one
+/// element collapsed to a scalar, with no groups).
+static Value reshapeThroughOneDim(OpBuilder &b, Location loc, Value input,
+                                  RankedTensorType type) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto flatType = inType.clone({inType.getNumElements()});
+  auto allDims = [](int64_t rank) {
+    SmallVector<ReassociationIndices> groups;
+    if (rank > 0)
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    return groups;
+  };
+  Value flat = input;
+  if (inType.getRank() == 0)
+    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input, allDims(0));
+  else if (inType.getRank() > 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
+                                           allDims(inType.getRank()));
+  if (type.getRank() == 1)
+    return flat;
+  if (type.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, type, flat, allDims(0));
+  return tensor::ExpandShapeOp::create(b, loc, type, flat,
+                                       allDims(type.getRank()));
+}
+
 Value mlir::rlx::reshapeStatic(OpBuilder &b, Location loc, Value input,
                                RankedTensorType type) {
   auto inType = cast<RankedTensorType>(input.getType());
@@ -69,31 +96,31 @@ Value mlir::rlx::reshapeStatic(OpBuilder &b, Location loc, Value input,
          "a reshape between static shapes of as many elements");
   if (inType == type)
     return input;
-  auto merge = [&](Value fine) -> Value {
-    auto fineType = cast<RankedTensorType>(fine.getType());
-    if (fineType == type)
-      return fine;
-    return tensor::CollapseShapeOp::create(
-        b, loc, type, fine, *getReassociationIndicesForReshape(fineType, type));
-  };
-  if (std::optional<SmallVector<ReassociationIndices>> groups =
-          getReassociationIndicesForReshape(inType, type)) {
-    if (inType.getRank() > type.getRank())
-      return tensor::CollapseShapeOp::create(b, loc, type, input, *groups);
-    return tensor::ExpandShapeOp::create(b, loc, type, input, *groups);
-  }
+  // No elements: nothing to view.
+  if (type.getNumElements() == 0)
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType());
+  if (inType.getRank() != type.getRank())
+    if (std::optional<SmallVector<ReassociationIndices>> groups =
+            getReassociationIndicesForReshape(inType, type)) {
+      if (inType.getRank() > type.getRank())
+        return tensor::CollapseShapeOp::create(b, loc, type, input, *groups);
+      return tensor::ExpandShapeOp::create(b, loc, type, input, *groups);
+    }
   // Through the shapes' common refinement (1x4x8 -> 1x2x16 through
-  // 1x2x2x8), else through one dim (3x4 -> 2x6 through 12).
-  if (inType.getNumElements() > 0)
-    if (auto split = splitToCommonDims(inType.getShape(), type.getShape()))
-      return merge(tensor::ExpandShapeOp::create(
-          b, loc, inType.clone(split->first), input, split->second));
-  auto flatType = inType.clone({inType.getNumElements()});
-  Value flat = input;
-  if (inType.getRank() != 1)
-    flat = tensor::CollapseShapeOp::create(
-        b, loc, flatType, input,
-        *getReassociationIndicesForReshape(inType, flatType));
-  return tensor::ExpandShapeOp::create(
-      b, loc, type, flat, *getReassociationIndicesForReshape(flatType, type));
+  // 1x2x2x8) where there is one that both reach.
+  if (inType.getRank() > 0 && type.getRank() > 0)
+    if (auto split = splitToCommonDims(inType.getShape(), type.getShape())) {
+      auto fineType = inType.clone(split->first);
+      std::optional<SmallVector<ReassociationIndices>> merge =
+          getReassociationIndicesForReshape(fineType, type);
+      if (fineType.getRank() > inType.getRank() &&
+          fineType.getRank() > type.getRank() && merge) {
+        Value fine = tensor::ExpandShapeOp::create(b, loc, fineType, input,
+                                                   split->second);
+        return tensor::CollapseShapeOp::create(b, loc, type, fine, *merge);
+      }
+    }
+  // Else through one dim (4x6 -> 6x4 through 24).
+  return reshapeThroughOneDim(b, loc, input, type);
 }
