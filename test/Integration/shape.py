@@ -142,6 +142,10 @@ suite.run([
     one("narrow/dyn_axis", [(9, 3)],
         "%y = rlx.narrow %a axis = 0 start = 3 length = 4 : " + F(None, 3),
         [("%y", F(4, 3))], lambda a: a[3:7], types=[F(None, 3)]),
+    # An empty slice at the end of the axis (its offset is the axis' size).
+    one("narrow/empty_at_end", [(4, 5)],
+        "%y = rlx.narrow %a axis = 1 start = 5 length = 0 : " + F(None, 5),
+        [("%y", F(None, 0))], lambda a: a[:, 5:5], types=[F(None, 5)]),
     # concat: three inputs, axis 0 and -1, dynamic.
     one("concat/three_axis0", [(2, 4), (1, 4), (3, 4)],
         "%y = rlx.concat %a, %b, %c axis = 0 : {}, {}, {}".format(

@@ -103,6 +103,15 @@ struct NarrowPattern : OpConversionPattern<NarrowOp> {
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     int64_t rank = type.getRank();
     int64_t axis = positiveAxis(op.getAxis(), rank);
+    // An empty slice may start at the end of the axis, an offset that
+    // tensor.extract_slice rejects: it reads nothing anyway.
+    if (op.getLength() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          op, type,
+          getDynamicDimsExcept(rewriter, op.getLoc(), adaptor.getInput(),
+                               {axis}));
+      return success();
+    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     sliceAlong(rewriter, op.getLoc(), adaptor.getInput(), axis,
                rewriter.getIndexAttr(static_cast<int64_t>(op.getStart())),

@@ -111,6 +111,22 @@ func.func @narrow(%x: tensor<?x128x2304xf32>) -> tensor<?x128x768xf32> {
 
 // -----
 
+// An empty slice that starts at the end of its axis (an offset
+// tensor.extract_slice rejects) is an empty tensor; its dynamic dims are
+// the input's.
+// CHECK-LABEL: func.func @narrow_empty_at_end(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<?x128xf32>
+// CHECK:         %[[D:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x128xf32>
+// CHECK:         %[[E:.+]] = tensor.empty(%[[D]]) : tensor<?x0xf32>
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         return %[[E]]
+func.func @narrow_empty_at_end(%x: tensor<?x128xf32>) -> tensor<?x0xf32> {
+  %0 = rlx.narrow %x axis = 1 start = 128 length = 0 : tensor<?x128xf32>
+  return %0 : tensor<?x0xf32>
+}
+
+// -----
+
 // concat -> tensor.empty of the summed size and a chain of
 // tensor.insert_slice, each at the running offset.
 // CHECK-LABEL: func.func @concat(
