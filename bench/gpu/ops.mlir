@@ -2,8 +2,8 @@
 // the GPU machine against PyTorch in float64: a convolution and pools
 // (padding: the generic yields a value from outside its body), group norm
 // and a reshape with no common refinement (views instead of a host shape
-// buffer), a result returned twice (one out-parameter each), and a concat
-// of complex values (outputs the body does not read).
+// buffer), a result returned twice (one out-parameter each), a concat of
+// complex values (outputs the body does not read) and an rlx.if.
 
 func.func @conv_bias(%x: tensor<4x16x34x34xf32>, %w: tensor<32x16x3x3xf32>,
                      %b: tensor<32xf32>) -> tensor<4x32x17x17xf32> {
@@ -43,4 +43,17 @@ func.func @concat_complex(%a: tensor<64x32xcomplex<f32>>, %b: tensor<64x48xcompl
     -> tensor<64x80xcomplex<f32>> {
   %y = rlx.concat %a, %b axis = 1 : tensor<64x32xcomplex<f32>>, tensor<64x48xcomplex<f32>>
   return %y : tensor<64x80xcomplex<f32>>
+}
+
+// rlx.if, which the cuda target does not claim: rlx-legalize computes both
+// branches and selects (rlx.where), no host read of the predicate.
+func.func @if_where(%p: tensor<i1>, %x: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %r = rlx.if %p : tensor<i1> -> tensor<256x512xf32> {
+    %e = rlx.exp %x : tensor<256x512xf32>
+    rlx.yield %e : tensor<256x512xf32>
+  } else {
+    %n = rlx.neg %x : tensor<256x512xf32>
+    rlx.yield %n : tensor<256x512xf32>
+  }
+  return %r : tensor<256x512xf32>
 }

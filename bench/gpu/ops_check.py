@@ -28,6 +28,7 @@ sys.path.insert(0, HERE)
 import bench  # noqa: E402
 
 TOL = 1e-5
+SINGLE = {torch.float64: torch.float32, torch.complex128: torch.complex64}
 
 
 def cases(g):
@@ -48,6 +49,11 @@ def cases(g):
     yield ("reshape_exp", [xr], [xr.double().reshape(160, 96).exp()])
     xt = randn(256, 512)
     yield ("twice", [xt], [xt.double().tanh()] * 2)
+    xi = randn(256, 512)
+    for taken in (True, False):
+        p = torch.tensor(taken, device="cuda")
+        yield ("if_where", [p, xi],
+               [xi.double().exp() if taken else -xi.double()])
     a = randn(64, 32, dtype=torch.complex64)
     c = randn(64, 48, dtype=torch.complex64)
     yield ("concat_complex", [a, c],
@@ -62,8 +68,9 @@ def main():
           % (torch.cuda.get_device_name(0), seed, TOL))
     failures = 0
     for name, args, refs in cases(g):
+        # Results in single precision: f32, or complex<f32>.
         outs = [torch.full(r.shape, float("nan"), device="cuda",
-                           dtype=args[0].dtype) for r in refs]
+                           dtype=SINGLE[r.dtype]) for r in refs]
         descs = [bench.descriptor(t) for t in args + outs]
         fn = getattr(ours.lib, "_mlir_ciface_" + name)
         fn.restype = None

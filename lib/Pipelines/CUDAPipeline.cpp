@@ -44,6 +44,12 @@ void rlx::buildRLXToGPUPipeline(OpPassManager &pm,
                                 const GPUKernelOptions<Derived> &options) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
+  // What the target does not claim is rewritten (rlx.if into rlx.where, a
+  // bounded rlx.while unrolled) or an error at the op, before any of it
+  // reaches a pass that cannot compile it.
+  LegalizePassOptions legalize;
+  legalize.target = "cuda";
+  pm.addPass(createLegalizePass(legalize));
   bool flash = options.attention == GPUAttention::Flash;
   if (flash) {
     // Attention that the runtime's fused kernel takes is one call of it,
@@ -128,6 +134,9 @@ void rlx::buildCUDAPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
+  // Complex comparisons, division, exp and log expand into arith and math
+  // ops; the NVVM conversion takes complex values and arithmetic alone.
+  kernels.addPass(createConvertComplexToStandardPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());

@@ -207,3 +207,18 @@ func.func @add_table(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = rlx.add %x, %c : tensor<4x8xf32>, tensor<8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// A comparison of complex values: complex-to-standard in the kernels'
+// pipeline expands it into two f32 comparisons (real and imaginary parts,
+// unordered not-equal for `ne`) before NVVM, which takes no complex.neq.
+// CHECK-LABEL: llvm.func @complex_ne(
+// CHECK-COUNT-1: gpu.launch_func
+// CHECK:         gpu.binary @complex_ne_kernel
+// CHECK-SAME:      setp.neu.f32
+// CHECK-SAME:      setp.neu.f32
+func.func @complex_ne(%a: tensor<64xcomplex<f32>>, %b: tensor<64xcomplex<f32>>) -> tensor<64xi1> {
+  %0 = rlx.cmp ne, %a, %b : tensor<64xcomplex<f32>>
+  return %0 : tensor<64xi1>
+}

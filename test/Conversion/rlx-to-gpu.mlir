@@ -152,3 +152,25 @@ func.func @conv_and_complex_concat(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf
   %z = rlx.concat %c, %c axis = 0 : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>
   return %y, %z : tensor<1x4x8x8xf32>, tensor<4xcomplex<f32>>
 }
+
+// -----
+
+// rlx.if, which the cuda target does not claim, is rewritten by
+// rlx-legalize into both branches and a select (rlx.where): kernels only,
+// no host read of the predicate.
+// CHECK-LABEL: func.func @if_as_where(
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     memref.load
+// CHECK:         gpu.launch_func
+// CHECK:         return
+// CHECK:       gpu.module
+// CHECK:         arith.select
+func.func @if_as_where(%p: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = rlx.if %p : tensor<i1> -> tensor<4xf32> {
+    rlx.yield %x : tensor<4xf32>
+  } else {
+    %n = rlx.neg %x : tensor<4xf32>
+    rlx.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

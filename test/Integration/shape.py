@@ -56,6 +56,19 @@ def one(name, shapes, body, results, expected, types=None):
     return Case(name, args, body, results, [expected(*xs)], EXACT)
 
 
+def matmul_after_reshape(name, ashape, rshape, bshape):
+    a, b = rand(r, ashape, "f32"), rand(r, bshape, "f32")
+    out = rshape[:-1] + bshape[-1:]
+    return Case("reshape/%s_into_matmul" % name,
+                [("%a", T(ashape, "f32"), a), ("%b", T(bshape, "f32"), b)],
+                """
+        %r = rlx.reshape %a : {0} -> {1}
+        %y = rlx.matmul %r, %b : {1}, {2}""".format(
+                    T(ashape, "f32"), T(rshape, "f32"), T(bshape, "f32")),
+                [("%y", T(out, "f32"))],
+                [a.astype(np.float64).reshape(rshape) @ b], (1e-5, 1e-5))
+
+
 F = lambda *dims: T(dims, "f32")
 x234, x64 = val((2, 3, 4), "f32"), val((6, 4), "f32")
 suite.run([
@@ -91,6 +104,14 @@ suite.run([
     one("reshape/no_refinement_rank3", [(3, 4, 5)],
         "%y = rlx.reshape %a : {} -> {}".format(F(3, 4, 5), F(2, 6, 5)),
         [("%y", F(2, 6, 5))], lambda a: a.reshape(2, 6, 5)),
+    # Reshaped views read by a vectorized matmul (A through an
+    # expand_shape, whose column blocks do not fold into the buffer): a
+    # split, no common refinement, and unit dims apart (attention's
+    # grouped-query heads, 2x4x16x8 -> 2x1x64x8).
+    matmul_after_reshape("split", (1536,), (48, 32), (32, 64)),
+    matmul_after_reshape("no_refinement", (32, 48), (48, 32), (32, 64)),
+    matmul_after_reshape("unit_dims", (2, 4, 16, 8), (2, 1, 64, 8),
+                         (2, 1, 8, 32)),
     one("reshape/flat", [(2, 3, 4)], "%y = rlx.reshape %a : {} -> {}".format(
         F(2, 3, 4), F(24)), [("%y", F(24))], lambda a: a.reshape(24)),
     one("reshape/split", [(24,)], "%y = rlx.reshape %a : {} -> {}".format(

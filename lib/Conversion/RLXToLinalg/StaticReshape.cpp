@@ -121,6 +121,27 @@ Value mlir::rlx::reshapeStatic(OpBuilder &b, Location loc, Value input,
         return tensor::CollapseShapeOp::create(b, loc, type, fine, *merge);
       }
     }
+  // Unit dims apart (2x4x16x8 -> 2x1x64x8 through 2x64x8): the unit dims
+  // dropped, the other dims reshaped among themselves, the unit dims put
+  // back.
+  auto withoutUnitDims = [](RankedTensorType t) {
+    SmallVector<int64_t> dims;
+    llvm::copy_if(t.getShape(), std::back_inserter(dims),
+                  [](int64_t d) { return d != 1; });
+    return t.clone(dims);
+  };
+  RankedTensorType inCore = withoutUnitDims(inType);
+  RankedTensorType core = withoutUnitDims(type);
+  auto directly = [](RankedTensorType from, RankedTensorType to) {
+    return from == to || getReassociationIndicesForReshape(from, to);
+  };
+  // The outer two steps are direct and the middle one has no unit dims,
+  // so none of them comes back here.
+  if ((inCore != inType || core != type) && directly(inType, inCore) &&
+      directly(core, type)) {
+    Value squeezed = reshapeStatic(b, loc, input, inCore);
+    return reshapeStatic(b, loc, reshapeStatic(b, loc, squeezed, core), type);
+  }
   // Else through one dim (4x6 -> 6x4 through 24).
   return reshapeThroughOneDim(b, loc, input, type);
 }

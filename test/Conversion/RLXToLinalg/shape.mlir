@@ -47,6 +47,20 @@ func.func @reshape_refine_unit(%x: tensor<1x4x8xf32>) -> tensor<1x2x16xf32> {
 
 // -----
 
+// Unit dims apart: the dims that are not 1 merge (4 and 16 into 64), then
+// the unit dim is put back (grouped-query attention's reshape of q).
+// CHECK-LABEL: func.func @reshape_unit_dims(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<2x4x16x8xf32>
+// CHECK:         %[[C:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2], [3]] : tensor<2x4x16x8xf32> into tensor<2x64x8xf32>
+// CHECK:         %[[E:.+]] = tensor.expand_shape %[[C]] {{\[}}[0], [1, 2], [3]] output_shape [2, 1, 64, 8] : tensor<2x64x8xf32> into tensor<2x1x64x8xf32>
+// CHECK:         return %[[E]]
+func.func @reshape_unit_dims(%x: tensor<2x4x16x8xf32>) -> tensor<2x1x64x8xf32> {
+  %0 = rlx.reshape %x : tensor<2x4x16x8xf32> -> tensor<2x1x64x8xf32>
+  return %0 : tensor<2x1x64x8xf32>
+}
+
+// -----
+
 // No common refinement (a dim of 4 straddles 6 = 4 + 2): a collapse to
 // one dim and an expand from it, views with their shapes in their types
 // (no shape operand, which would be a host buffer).

@@ -8,7 +8,7 @@
 // The claim sets, sorted, one op per line. cpu claims every op that
 // convert-rlx-to-linalg lowers: all but rlx.grad/jvp/vmap and rlx.param.
 
-// CPU: // target 'cpu' claims 82 ops
+// CPU: // target 'cpu' claims 83 ops
 // CPU-NEXT: // broadcasts: general
 // CPU-NEXT: rlx.abs
 // CPU-NEXT: rlx.add
@@ -24,17 +24,30 @@
 // CPU-NEXT: rlx.yield
 // CPU-NOT: rlx.
 
-// CUDA: // target 'cuda' claims 82 ops
+// CUDA claims what rlx-cuda-pipeline compiles: no host loops over buffers
+// and no value read back to choose what runs.
+// CUDA: // target 'cuda' claims 76 ops
+// CUDA-NOT: rlx.dense_solve
+// CUDA: rlx.fft
 // CUDA: rlx.fused_attention_block
-// ROCM: // target 'rocm' claims 82 ops
+// CUDA-NOT: rlx.if
+// CUDA: rlx.irfft
+// CUDA-NOT: rlx.scan
+// CUDA-NOT: rlx.scatter_add
+// CUDA-NOT: rlx.selective_scan
+// CUDA: rlx.softmax
+// CUDA-NOT: rlx.topk
+// CUDA-NOT: rlx.while
+// CUDA: rlx.yield
+// ROCM: // target 'rocm' claims 83 ops
 
-// VULKAN: // target 'vulkan' claims 71 ops
+// VULKAN: // target 'vulkan' claims 72 ops
 // VULKAN-NOT: rlx.dot_general
 // VULKAN: rlx.fused_attention_block
 // VULKAN-NOT: rlx.if
 // VULKAN: rlx.matmul
 
-// METAL: // target 'metal' claims 70 ops
+// METAL: // target 'metal' claims 71 ops
 // METAL-NOT: rlx.dense_solve
 // METAL-NOT: rlx.fft
 // METAL-NOT: rlx.fused_attention_block

@@ -14,13 +14,17 @@
 // ops and rlx.selective_scan lower on the CPU through their primitive
 // chains (the unfuse patterns are part of that conversion).
 //
-// `cuda`, `rocm`, `vulkan` and `metal` have no backend here yet: their sets
-// are the *planned* claims, to be kept aligned with the GPU backends when
-// they land (issue 7). The plan follows the seeds (003, backend-aware op
-// claims; 000, "Metal may skip FuseAttentionBlock"):
-//  - cuda and rocm claim what cpu claims: the primitives, every fused op,
-//    control flow, fft, dense_solve and the backward ops (vendor libraries
-//    cover the linear algebra).
+// `cuda` claims what `rlx-cuda-pipeline` compiles: what cpu claims but the
+// ops that carry buffers through host loops or read a value back to choose
+// what runs (rlx.if, rlx.while, rlx.scan, rlx.selective_scan, rlx.topk,
+// rlx.scatter_add, rlx.dense_solve).
+// `rocm`, `vulkan` and `metal` have no backend here yet: their sets are the
+// *planned* claims, to be kept aligned with the GPU backends when they
+// land. The plan follows the seeds (003, backend-aware op claims; 000,
+// "Metal may skip FuseAttentionBlock"):
+//  - rocm claims what cpu claims: the primitives, every fused op, control
+//    flow, fft, dense_solve and the backward ops (vendor libraries cover
+//    the linear algebra).
 //  - vulkan (the wgpu-style compute-shader backend) claims the primitives
 //    and the fused ops its kernel encoders cover (matmul-bias-act, the
 //    residual norms, swiglu, the attention block, elementwise regions), but
@@ -65,13 +69,17 @@ static const StringRef kElementwise[] = {
     "rlx.where",    "rlx.yield",    "rlx.elementwise_region"};
 
 static const StringRef kShape[] = {
-    "rlx.concat", "rlx.expand",  "rlx.gather",      "rlx.narrow",
-    "rlx.reshape", "rlx.reverse", "rlx.scatter_add", "rlx.transpose"};
+    "rlx.concat", "rlx.expand",  "rlx.gather", "rlx.narrow",
+    "rlx.reshape", "rlx.reverse", "rlx.transpose"};
+/// Accumulates into data-dependent places (a loop of its own on CUDA).
+static const StringRef kScatter[] = {"rlx.scatter_add"};
 
 static const StringRef kReduction[] = {
     "rlx.argmax", "rlx.argmin",  "rlx.cumsum",
     "rlx.log_softmax", "rlx.reduce", "rlx.softmax",
-    "rlx.softmax_cross_entropy", "rlx.topk"};
+    "rlx.softmax_cross_entropy"};
+/// Selection by k passes that carry buffers through a loop.
+static const StringRef kTopK[] = {"rlx.topk"};
 
 static const StringRef kNN[] = {
     "rlx.attention", "rlx.batch_norm_inference", "rlx.group_norm",
@@ -87,14 +95,17 @@ static const StringRef kQuant[] = {"rlx.dequant_matmul", "rlx.dequantize",
 static const StringRef kBackward[] = {
     "rlx.attention_backward", "rlx.conv2d_backward_input",
     "rlx.conv2d_backward_weight", "rlx.layer_norm_backward",
-    "rlx.rms_norm_backward"};
+    "rlx.rms_norm_backward", "rlx.softmax_cross_entropy_backward"};
 
-static const StringRef kSpectralSolve[] = {"rlx.dense_solve", "rlx.fft",
-                                           "rlx.irfft", "rlx.rfft"};
+static const StringRef kSpectral[] = {"rlx.fft", "rlx.irfft", "rlx.rfft"};
+/// LU with partial pivoting: loops whose steps depend on the data.
+static const StringRef kSolve[] = {"rlx.dense_solve"};
 
-static const StringRef kControlFlow[] = {"rlx.custom_fn", "rlx.if",
-                                         "rlx.scan", "rlx.selective_scan",
-                                         "rlx.while"};
+static const StringRef kCustomFn[] = {"rlx.custom_fn"};
+/// Control flow that carries values through loops or chooses a region by
+/// a value: host loops over the kernels where the values live on a GPU.
+static const StringRef kLoops[] = {"rlx.if", "rlx.scan",
+                                   "rlx.selective_scan", "rlx.while"};
 
 /// The fused ops that the GPU kernel encoders cover.
 static const StringRef kFusedKernels[] = {
@@ -119,23 +130,34 @@ struct TargetDef {
 static std::vector<TargetDef> targetDefs() {
   // The primitives every target lowers.
   std::vector<ArrayRef<StringRef>> primitives = {
-      kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward};
+      kElementwise, kShape, kScatter, kReduction, kTopK,
+      kNN,          kMatmul, kQuant,  kBackward};
   auto with = [&](std::vector<ArrayRef<StringRef>> more) {
     std::vector<ArrayRef<StringRef>> all = primitives;
     all.insert(all.end(), more.begin(), more.end());
     return all;
   };
-  auto full = with({kDotGeneral, kSpectralSolve, kControlFlow, kFusedKernels,
-                    kFusedAttention, kFusedLayer});
+  auto full = with({kDotGeneral, kSpectral, kSolve, kCustomFn, kLoops,
+                    kFusedKernels, kFusedAttention, kFusedLayer});
+  // What the CUDA pipeline compiles: no loop carries buffers on the host
+  // and no kernel reads a value back to choose what runs next, so the ops
+  // that need either are left out (rlx-legalize rewrites rlx.if into
+  // rlx.where and unrolls a bounded rlx.while; the rest is an error).
+  std::vector<ArrayRef<StringRef>> cuda = {
+      kElementwise, kShape,      kReduction, kNN,
+      kMatmul,      kQuant,      kBackward,  kDotGeneral,
+      kSpectral,    kCustomFn,   kFusedKernels,
+      kFusedAttention, kFusedLayer};
   return {
       // The CPU backend: everything convert-rlx-to-linalg lowers; linalg
       // indexing maps take any broadcast.
       {"cpu", full, /*generalBroadcast=*/true},
-      // Planned claims until the GPU backends land (issue 7). The CUDA and
-      // ROCm kernels come from the same linalg lowering as the CPU's; the
-      // Vulkan and Metal kernels index an operand by the flat result index
-      // modulo its size, which is right only for trailing broadcasts.
-      {"cuda", full, /*generalBroadcast=*/true},
+      // The CUDA backend (rlx-cuda-pipeline).
+      {"cuda", cuda, /*generalBroadcast=*/true},
+      // Planned claims until these GPU backends land. The ROCm kernels
+      // will come from the same linalg lowering as the CPU's; the Vulkan
+      // and Metal kernels index an operand by the flat result index modulo
+      // its size, which is right only for trailing broadcasts.
       {"rocm", full, /*generalBroadcast=*/true},
       {"vulkan", with({kFusedKernels, kFusedAttention}),
        /*generalBroadcast=*/false},

@@ -375,8 +375,10 @@ def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
     elementwise kernels take only trailing broadcasts; see `rlx-legalize`)
     and then the names of the ops that the target claims (lowers), sorted,
     one per line; the IR is left as it is. Known targets: `cpu` (every op that
-    `convert-rlx-to-linalg` lowers) and the planned claims of `cuda`,
-    `rocm`, `vulkan` and `metal`. An unknown target is an error naming the
+    `convert-rlx-to-linalg` lowers), `cuda` (what `rlx-cuda-pipeline`
+    compiles: no `rlx.if`, `rlx.while`, `rlx.scan`, `rlx.selective_scan`,
+    `rlx.topk`, `rlx.scatter_add` or `rlx.dense_solve`) and the planned
+    claims of `rocm`, `vulkan` and `metal`. An unknown target is an error naming the
     known ones.
 
     ```
