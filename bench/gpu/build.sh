@@ -61,18 +61,22 @@ LLAMA="$(sed -n '/^func.func @llama_layer_hir/,/^}/p' \
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
   --cuda-options="arena=1 ${RLX_CUDA_OPTIONS:-}" "$OUT/arena.mlir" \
   -o "$OUT/arena.o"
-# Programs that once failed to compile for CUDA, checked by ops_check.py.
+# Programs that once failed to compile for CUDA, checked by ops_check.py
+# (ops_arena.mlir with arena=1).
 "$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
   --cuda-options="${RLX_CUDA_OPTIONS:-}" "$ROOT/bench/gpu/ops.mlir" \
   -o "$OUT/ops.o"
+"$BUILD/bin/rlx-compile" --target=cuda --chip=sm_90 \
+  --cuda-options="arena=1 ${RLX_CUDA_OPTIONS:-}" \
+  "$ROOT/bench/gpu/ops_arena.mlir" -o "$OUT/ops_arena.o"
 rm "$OUT/bench.mlir" "$OUT/arena.mlir"
 cp "$BUILD/lib/librlx_cuda_runtime.so" "$OUT/"
 # $ORIGIN: the kernels library finds the runtime beside it.
 gcc -shared -o "$OUT/librlx_bench_kernels.so" "$OUT/kernels.o" "$OUT/arena.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
-gcc -shared -o "$OUT/librlx_ops_check.so" "$OUT/ops.o" \
+gcc -shared -o "$OUT/librlx_ops_check.so" "$OUT/ops.o" "$OUT/ops_arena.o" \
   -L"$OUT" -lrlx_cuda_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
-rm "$OUT/kernels.o" "$OUT/arena.o" "$OUT/ops.o"
+rm "$OUT/kernels.o" "$OUT/arena.o" "$OUT/ops.o" "$OUT/ops_arena.o"
 # The hand-written schedules that row_ceiling.py times beside torch.compile.
 "${RLX_CUDA_TOOLKIT:-/usr/local/cuda}/bin/nvcc" -arch=sm_90 -cubin -O3 \
   -std=c++17 -o "$OUT/row_ceiling.cubin" "$ROOT/bench/gpu/row_ceiling.cu"

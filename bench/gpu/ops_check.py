@@ -7,7 +7,7 @@
 #
 # ===---------------------------------------------------------------------=== #
 #
-# Runs the functions of ops.mlir (built by build.sh into
+# Runs the functions of ops.mlir and ops_arena.mlir (built by build.sh into
 # librlx_ops_check.so) on the GPU on fresh random inputs (a new seed every
 # run, printed), every output poisoned with NaN first, and compares them
 # with PyTorch in float64: relative error ||ours - ref|| / ||ref|| below
@@ -54,6 +54,10 @@ def cases(g):
         p = torch.tensor(taken, device="cuda")
         yield ("if_where", [p, xi],
                [xi.double().exp() if taken else -xi.double()])
+    q, k, v = (randn(2, 4, 64, 32) for _ in range(3))
+    yield ("attention_causal_f32_arena", [q, k, v],
+           [F.scaled_dot_product_attention(q.double(), k.double(), v.double(),
+                                           is_causal=True)])
     a = randn(64, 32, dtype=torch.complex64)
     c = randn(64, 48, dtype=torch.complex64)
     yield ("concat_complex", [a, c],

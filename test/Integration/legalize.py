@@ -78,9 +78,16 @@ DOTS = [
     ("two_contracting", (2, 3, 5), (3, 2, 7), ([], []), ([0, 1], [1, 0])),
     ("free_dims", (2, 4, 3), (5, 4, 2), ([], []), ([1], [1])),
     ("batch_last", (3, 6, 2), (6, 5, 2), ([2], [2]), ([1], [0])),
+    # Dims counted from the end, as the op allows.
+    ("negative_dims", (3, 6, 2), (6, 5, 2), ([-1], [-1]), ([-2], [0])),
 ]
-for name, ls, rs, (lb, rb), (lc, rc) in DOTS:
+for name, ls, rs, dims, cdims in DOTS:
     a, b = rand(r, ls, "f32"), rand(r, rs, "f32")
+    # The op's text keeps the dims as written; the reference counts from 0.
+    text = (dims, cdims)
+    (lb, rb), (lc, rc) = [[[d % len(shape) for d in ds]
+                           for ds, shape in zip(pair, (ls, rs))]
+                          for pair in (dims, cdims)]
     # The reference: batch dims, lhs free dims, rhs free dims.
     lf = [d for d in range(len(ls)) if d not in lb + lc]
     rf = [d for d in range(len(rs)) if d not in rb + rc]
@@ -100,7 +107,8 @@ for name, ls, rs, (lb, rb), (lc, rc) in DOTS:
                     f64(a), f64(b))
     rt = T(list(ref.shape), "f32")
     body = ("  %%y = rlx.dot_general %%a, %%b batch %s x %s contracting %s "
-            "x %s : %s, %s" % (lb, rb, lc, rc, T(list(ls), "f32"),
+            "x %s : %s, %s" % (text[0][0], text[0][1], text[1][0],
+                               text[1][1], T(list(ls), "f32"),
                                T(list(rs), "f32")))
     case("dot_general_" + name,
          program([("a", T(list(ls), "f32")), ("b", T(list(rs), "f32"))],

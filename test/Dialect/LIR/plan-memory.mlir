@@ -190,3 +190,28 @@ func.func @dead_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32>
   %3 = rlx.add %1, %x : tensor<4x8xf32>
   return %3 : tensor<4x8xf32>
 }
+
+// -----
+
+// A scalar constant that a kernel's body reads (the -inf of a decomposed
+// attention's mask) is a value, not a buffer: it is planned nowhere and
+// goes into the kernel that reads it (it was an error: "memory planning
+// needs statically shaped tensors").
+// CHECK-LABEL: func.func @scalar_constant
+// CHECK-NOT:     arith.constant
+// CHECK:         rlx_lir.kernel "linalg.generic"
+// CHECK:           %[[INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK:           arith.maximumf %{{.+}}, %[[INF]] : f32
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @scalar_constant(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %inf = arith.constant 0xFF800000 : f32
+  %0 = rlx.exp %x : tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %inf : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %2 = rlx.neg %1 : tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}

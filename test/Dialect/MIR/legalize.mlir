@@ -17,6 +17,18 @@ func.func @dot_general_batch(%a: tensor<4x16x8xf32>, %b: tensor<4x16x32xf32>) ->
   return %y : tensor<4x8x32xf32>
 }
 
+// The same with dims counted from the end: batch [-3] is dim 0,
+// contracting [-2] is dim 1 (the rewrite crashed on negative dims).
+// CHECK-LABEL: func.func @dot_general_negative_dims(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<4x16x8xf32>, %[[B:[^:]*]]: tensor<4x16x32xf32>
+// CHECK-NEXT: %[[T:.+]] = rlx.transpose %[[A]] [0, 2, 1] : tensor<4x16x8xf32>
+// CHECK-NEXT: %[[M:.+]] = rlx.matmul %[[T]], %[[B]] : tensor<4x8x16xf32>, tensor<4x16x32xf32>
+// CHECK-NEXT: return %[[M]] : tensor<4x8x32xf32>
+func.func @dot_general_negative_dims(%a: tensor<4x16x8xf32>, %b: tensor<4x16x32xf32>) -> tensor<4x8x32xf32> {
+  %y = rlx.dot_general %a, %b batch [-3] x [0] contracting [-2] x [-2] : tensor<4x16x8xf32>, tensor<4x16x32xf32>
+  return %y : tensor<4x8x32xf32>
+}
+
 // Two contracting dims in different orders, no batch: 2-D matmul.
 // CHECK-LABEL: func.func @dot_general_two_contracting(
 // CHECK-SAME: %[[A:[^:]*]]: tensor<2x3x5xf32>, %[[B:[^:]*]]: tensor<3x2x7xf32>

@@ -163,6 +163,12 @@ LogicalResult Planner::schedule() {
     returned.insert(v);
   findDeadOps(block, plan.dead);
   for (Operation &op : block.without_terminator()) {
+    // Scalar constants (the -inf of a decomposed attention's mask) are
+    // values the kernels take, not buffers.
+    if (op.hasTrait<OpTrait::ConstantLike>() &&
+        llvm::all_of(op.getResultTypes(),
+                     [](Type t) { return t.isIntOrIndexOrFloat(); }))
+      continue;
     for (Value r : op.getResults()) {
       auto type = dyn_cast<RankedTensorType>(r.getType());
       if (!type || !type.hasStaticShape())

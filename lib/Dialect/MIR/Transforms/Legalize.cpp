@@ -53,9 +53,18 @@ struct LegalizeDotGeneral : OpRewritePattern<DotGeneralOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
       return b.notifyMatchFailure(op, "needs static operand shapes");
-    ArrayRef<int64_t> lb = op.getLhsBatchDims(), rb = op.getRhsBatchDims();
-    ArrayRef<int64_t> lc = op.getLhsContractingDims(),
-                      rc = op.getRhsContractingDims();
+    // Dims as non-negative positions (the op counts negative ones from the
+    // end).
+    auto positions = [](ArrayRef<int64_t> dims, int64_t rank) {
+      return llvm::map_to_vector(
+          dims, [&](int64_t d) { return d < 0 ? d + rank : d; });
+    };
+    SmallVector<int64_t> lb = positions(op.getLhsBatchDims(), lhsType.getRank()),
+                         rb = positions(op.getRhsBatchDims(), rhsType.getRank()),
+                         lc = positions(op.getLhsContractingDims(),
+                                        lhsType.getRank()),
+                         rc = positions(op.getRhsContractingDims(),
+                                        rhsType.getRank());
     auto freeDims = [](int64_t rank, ArrayRef<int64_t> batch,
                        ArrayRef<int64_t> contracting) {
       SmallVector<int64_t> free;
