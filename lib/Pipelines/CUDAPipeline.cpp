@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// --rlx-to-gpu: the front of the CPU pipeline (HIR lowering, attention
-// that the runtime's flash kernel computes outlined for it unless
-// attention=decomposed, matmuls that cuBLASLt computes outlined for it
-// unless matmul=generated, linalg, elementwise fusion, one-shot
-// bufferization), then results turned into out-parameters so that the
+// --rlx-to-gpu: the front of the CPU pipeline (HIR lowering, legalization
+// for the cuda target, attention that the runtime's flash kernel computes
+// outlined for it unless attention=decomposed, matmuls that cuBLASLt
+// computes outlined for it unless matmul=generated, linalg, elementwise
+// fusion, one-shot bufferization), then results turned into out-parameters so that the
 // caller owns every device buffer it sees, one kernel per row group or
 // linalg op (rlx-gpu-map-linalg) after the outlined ops became
 // rlxFlashAttention and rlxCublasLtMatmul calls, and upstream's kernel
