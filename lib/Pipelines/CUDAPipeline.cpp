@@ -10,8 +10,8 @@
 // for the cuda target, attention that the runtime's flash kernel computes
 // outlined for it unless attention=decomposed, matmuls that cuBLASLt
 // computes outlined for it unless matmul=generated, linalg, elementwise
-// fusion, one-shot bufferization), then results turned into out-parameters so that the
-// caller owns every device buffer it sees, one kernel per row group or
+// fusion, one-shot bufferization), then results turned into out-parameters so
+// that the caller owns every device buffer it sees, one kernel per row group or
 // linalg op (rlx-gpu-map-linalg) after the outlined ops became
 // rlxFlashAttention and rlxCublasLtMatmul calls, and upstream's kernel
 // outlining. --rlx-cuda-pipeline goes on through upstream's GPU path: one
@@ -118,10 +118,12 @@ void rlx::buildRLXToGPUPipeline(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(createGPUFastMathPass());
 }
 
-template void rlx::buildRLXToGPUPipeline(
-    OpPassManager &, const GPUKernelOptions<RLXToGPUOptions> &);
-template void rlx::buildRLXToGPUPipeline(
-    OpPassManager &, const GPUKernelOptions<CUDAPipelineOptions> &);
+template void
+rlx::buildRLXToGPUPipeline(OpPassManager &,
+                           const GPUKernelOptions<RLXToGPUOptions> &);
+template void
+rlx::buildRLXToGPUPipeline(OpPassManager &,
+                           const GPUKernelOptions<CUDAPipelineOptions> &);
 
 void rlx::buildCUDAPipeline(OpPassManager &pm,
                             const CUDAPipelineOptions &options) {

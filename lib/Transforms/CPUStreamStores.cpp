@@ -116,9 +116,8 @@ static bool isReadLater(linalg::GenericOp op) {
 
 /// Lanes of one vector for `op`, if its write should stream: the result
 /// of a row group, or with `elementwise` of any elementwise op.
-static std::optional<int64_t> getStreamLanes(linalg::GenericOp op,
-                                             int64_t minBytes,
-                                             bool elementwise) {
+static std::optional<int64_t>
+getStreamLanes(linalg::GenericOp op, int64_t minBytes, bool elementwise) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0 || (!elementwise && !isInRowGroup(op)))
     return std::nullopt;

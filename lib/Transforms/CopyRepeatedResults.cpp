@@ -40,9 +40,9 @@ struct CopyRepeatedResultsPass
           if (type.isDynamicDim(i))
             dynamicSizes.push_back(memref::DimOp::create(b, loc, value, i));
         // A new buffer has the identity layout whatever the original's.
-        auto copyType = MemRefType::get(type.getShape(), type.getElementType(),
-                                        MemRefLayoutAttrInterface(),
-                                        type.getMemorySpace());
+        auto copyType =
+            MemRefType::get(type.getShape(), type.getElementType(),
+                            MemRefLayoutAttrInterface(), type.getMemorySpace());
         if (!memref::CastOp::areCastCompatible(copyType, type)) {
           ret.emitError("rlx-copy-repeated-results: result #")
               << operand.getOperandNumber() << " repeats a buffer of type "

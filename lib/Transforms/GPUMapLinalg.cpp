@@ -230,8 +230,9 @@ SmallVector<Value> cloneBody(ImplicitLocOpBuilder &b, linalg::GenericOp op,
     }
     b.clone(inner, mapping);
   }
-  return llvm::map_to_vector(body->getTerminator()->getOperands(),
-                             [&](Value v) { return mapping.lookupOrDefault(v); });
+  return llvm::map_to_vector(
+      body->getTerminator()->getOperands(),
+      [&](Value v) { return mapping.lookupOrDefault(v); });
 }
 
 /// Computes `op` at `lanes` consecutive points of its innermost loop from

@@ -87,8 +87,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// the runtime provides.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
-/// Where --rlx-to-gpu and --rlx-cuda-pipeline run matmuls (the seeds' kernel-dispatch
-/// policy).
+/// Where --rlx-to-gpu and --rlx-cuda-pipeline run matmuls (the seeds'
+/// kernel-dispatch policy).
 enum class GPUMatmul { CuBLASLt, Generated };
 
 /// Where --rlx-to-gpu and --rlx-cuda-pipeline run attention.
@@ -102,15 +102,14 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
   // The base is dependent here: its Option template is not found by name.
   template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
 
-  Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("GPU architecture, e.g. sm_90"),
-      llvm::cl::init("sm_90")};
-  Option<int64_t> blockSize{
-      *this, "block-size", llvm::cl::desc("Threads per block of each kernel"),
-      llvm::cl::init(256)};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture, e.g. sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block of each kernel"),
+                            llvm::cl::init(256)};
   Option<GPUMatmul> matmul{
-      *this, "matmul",
-      llvm::cl::desc("Where matmuls run on the GPU"),
+      *this, "matmul", llvm::cl::desc("Where matmuls run on the GPU"),
       llvm::cl::init(GPUMatmul::CuBLASLt),
       llvm::cl::values(
           clEnumValN(GPUMatmul::CuBLASLt, "cublaslt",
@@ -119,8 +118,7 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
           clEnumValN(GPUMatmul::Generated, "generated",
                      "always a generated kernel"))};
   Option<GPUAttention> attention{
-      *this, "attention",
-      llvm::cl::desc("Where attention runs on the GPU"),
+      *this, "attention", llvm::cl::desc("Where attention runs on the GPU"),
       llvm::cl::init(GPUAttention::Flash),
       llvm::cl::values(
           clEnumValN(GPUAttention::Flash, "flash",
@@ -182,9 +180,10 @@ void buildRLXToGPUPipeline(OpPassManager &pm,
                            const GPUKernelOptions<Derived> &options);
 
 /// `--rlx-to-gpu`, then the kernels through NVVM to a binary for `chip`
-/// embedded as a gpu.binary, and the host side to the LLVM dialect. Every function's results become trailing
-/// out-parameters (device buffers the caller allocates); the host code
-/// calls the mgpu* functions of librlx_cuda_runtime (CUDARuntime.h).
+/// embedded as a gpu.binary, and the host side to the LLVM dialect. Every
+/// function's results become trailing out-parameters (device buffers the caller
+/// allocates); the host code calls the mgpu* functions of librlx_cuda_runtime
+/// (CUDARuntime.h).
 void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
 
 /// Options of `--rlx-optimize`.

@@ -128,18 +128,12 @@ struct DotGeneralPattern : OpConversionPattern<DotGeneralOp> {
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     auto lt = cast<RankedTensorType>(lhs.getType());
     auto rt = cast<RankedTensorType>(rhs.getType());
-    auto positive = [](ArrayRef<int64_t> dims, int64_t rank) {
-      SmallVector<int64_t> out;
-      for (int64_t d : dims)
-        out.push_back(positiveAxis(d, rank));
-      return out;
-    };
-    SmallVector<int64_t> lb = positive(op.getLhsBatchDims(), lt.getRank());
-    SmallVector<int64_t> rb = positive(op.getRhsBatchDims(), rt.getRank());
+    SmallVector<int64_t> lb = positiveAxes(op.getLhsBatchDims(), lt.getRank());
+    SmallVector<int64_t> rb = positiveAxes(op.getRhsBatchDims(), rt.getRank());
     SmallVector<int64_t> lc =
-        positive(op.getLhsContractingDims(), lt.getRank());
+        positiveAxes(op.getLhsContractingDims(), lt.getRank());
     SmallVector<int64_t> rc =
-        positive(op.getRhsContractingDims(), rt.getRank());
+        positiveAxes(op.getRhsContractingDims(), rt.getRank());
     auto resultType = op.getType();
     int64_t numResult = resultType.getRank();
     int64_t numLoops = numResult + lc.size();

@@ -27,7 +27,8 @@ namespace {
 /// of `out`'s dims falls inside it, with the reassociation of the split; or
 /// nullopt where a dim of one shape straddles two of the other's without
 /// dividing them (4x6 -> 6x4).
-std::optional<std::pair<SmallVector<int64_t>, SmallVector<ReassociationIndices>>>
+std::optional<
+    std::pair<SmallVector<int64_t>, SmallVector<ReassociationIndices>>>
 splitToCommonDims(ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
   SmallVector<int64_t> cuts; // running products of `out`
   int64_t product = 1;
@@ -61,29 +62,23 @@ splitToCommonDims(ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
 
 } // namespace
 
-/// `input` as `type` through one dim of all its elements: a collapse to
-/// it and an expand from it (a scalar is expanded to one element, and one
-/// element collapsed to a scalar, with no groups).
+/// `input` as `type` (both of rank 1 or more: a scalar and a shape of ones
+/// reshape directly) through one dim of all its elements: a collapse to it
+/// and an expand from it.
 static Value reshapeThroughOneDim(OpBuilder &b, Location loc, Value input,
                                   RankedTensorType type) {
   auto inType = cast<RankedTensorType>(input.getType());
   auto flatType = inType.clone({inType.getNumElements()});
   auto allDims = [](int64_t rank) {
-    SmallVector<ReassociationIndices> groups;
-    if (rank > 0)
-      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
-    return groups;
+    return SmallVector<ReassociationIndices>{
+        llvm::to_vector(llvm::seq<int64_t>(0, rank))};
   };
   Value flat = input;
-  if (inType.getRank() == 0)
-    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input, allDims(0));
-  else if (inType.getRank() > 1)
+  if (inType.getRank() > 1)
     flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
                                            allDims(inType.getRank()));
   if (type.getRank() == 1)
     return flat;
-  if (type.getRank() == 0)
-    return tensor::CollapseShapeOp::create(b, loc, type, flat, allDims(0));
   return tensor::ExpandShapeOp::create(b, loc, type, flat,
                                        allDims(type.getRank()));
 }

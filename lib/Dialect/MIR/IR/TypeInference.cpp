@@ -138,6 +138,11 @@ rlx::normalizeAxes(std::optional<Location> loc, StringRef opName,
   return result;
 }
 
+SmallVector<int64_t> rlx::positiveAxes(ArrayRef<int64_t> axes, int64_t rank) {
+  return llvm::map_to_vector(axes,
+                             [&](int64_t a) { return a < 0 ? a + rank : a; });
+}
+
 SmallVector<int64_t> rlx::reduceShape(ArrayRef<int64_t> shape,
                                       ArrayRef<int64_t> axes, bool keepdim) {
   SmallVector<int64_t> result;

@@ -15,6 +15,7 @@
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/IR/RegionUtils.h"
+#include "RLX/Dialect/MIR/IR/TypeInference.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
 
@@ -53,18 +54,14 @@ struct LegalizeDotGeneral : OpRewritePattern<DotGeneralOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
       return b.notifyMatchFailure(op, "needs static operand shapes");
-    // Dims as non-negative positions (the op counts negative ones from the
-    // end).
-    auto positions = [](ArrayRef<int64_t> dims, int64_t rank) {
-      return llvm::map_to_vector(
-          dims, [&](int64_t d) { return d < 0 ? d + rank : d; });
-    };
-    SmallVector<int64_t> lb = positions(op.getLhsBatchDims(), lhsType.getRank()),
-                         rb = positions(op.getRhsBatchDims(), rhsType.getRank()),
-                         lc = positions(op.getLhsContractingDims(),
-                                        lhsType.getRank()),
-                         rc = positions(op.getRhsContractingDims(),
-                                        rhsType.getRank());
+    SmallVector<int64_t> lb =
+        positiveAxes(op.getLhsBatchDims(), lhsType.getRank());
+    SmallVector<int64_t> rb =
+        positiveAxes(op.getRhsBatchDims(), rhsType.getRank());
+    SmallVector<int64_t> lc =
+        positiveAxes(op.getLhsContractingDims(), lhsType.getRank());
+    SmallVector<int64_t> rc =
+        positiveAxes(op.getRhsContractingDims(), rhsType.getRank());
     auto freeDims = [](int64_t rank, ArrayRef<int64_t> batch,
                        ArrayRef<int64_t> contracting) {
       SmallVector<int64_t> free;

@@ -90,6 +90,10 @@ FailureOr<SmallVector<int64_t>>
 normalizeAxes(std::optional<Location> loc, StringRef opName,
               StringRef attrName, ArrayRef<int64_t> axes, int64_t rank);
 
+/// Verified `axes` of a rank-`rank` operand made non-negative (negative
+/// axes count from the end).
+SmallVector<int64_t> positiveAxes(ArrayRef<int64_t> axes, int64_t rank);
+
 /// `shape` with the (normalized) `axes` dropped or, with `keepdim`, set to 1.
 SmallVector<int64_t> reduceShape(ArrayRef<int64_t> shape,
                                  ArrayRef<int64_t> axes, bool keepdim);

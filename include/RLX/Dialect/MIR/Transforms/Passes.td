@@ -378,8 +378,8 @@ def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
     `convert-rlx-to-linalg` lowers), `cuda` (what `rlx-cuda-pipeline`
     compiles: no `rlx.if`, `rlx.while`, `rlx.scan`, `rlx.selective_scan`,
     `rlx.topk`, `rlx.scatter_add` or `rlx.dense_solve`) and the planned
-    claims of `rocm`, `vulkan` and `metal`. An unknown target is an error naming the
-    known ones.
+    claims of `rocm`, `vulkan` and `metal`. An unknown target is an error
+    naming the known ones.
 
     ```
     $ rlx-opt --rlx-print-target-ops="target=metal" in.mlir
