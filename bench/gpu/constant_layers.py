@@ -5,7 +5,7 @@ normalizes (@embedding_ln_f32/bf16); a projection with a constant weight
 follows it in @embedding_proj_f32/bf16. The tables are rlx.constant: the
 generated kernel reads the position table from the kernels' module on the
 device, and cuBLASLt reads the weight from the runtime's device copy of it
-(rlxCudaConstant). Entries come from an integer formula, k / 64 (table)
+(rlxGpuConstant). Entries come from an integer formula, k / 64 (table)
 and k / 1024 (weight) with -127 <= k <= 127, so that they are exact in f32
 and bf16 alike and the program and the reference hold the same values.
 `python3 constant_layers.py BATCH SEQ HIDDEN OUT` prints the MLIR functions

@@ -28,7 +28,7 @@ func.func @residual_layernorm(%x: tensor<32768x768xf32>, %r: tensor<32768x768xf3
 
 // matmul + bias + tanh GELU of gpu_peers.py (8192x768 @ 768x3072), in f32
 // and bf16: rlx-cuda-pipeline fuses the chain and calls cuBLASLt with its
-// GELU_BIAS epilogue (matmul=cublaslt, the default).
+// GELU_BIAS epilogue (matmul=library, the default).
 func.func @matmul_bias_gelu_f32(%x: tensor<8192x768xf32>, %w: tensor<768x3072xf32>,
                                 %b: tensor<3072xf32>) -> tensor<8192x3072xf32> {
   %m = rlx.matmul %x, %w : tensor<8192x768xf32>, tensor<768x3072xf32>

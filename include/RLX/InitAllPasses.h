@@ -1,13 +1,8 @@
-//===- InitAllPasses.h - register every RLX pass ----------------*- C++ -*-===//
+//===- InitAllPasses.h - register every RLX pass and pipeline ---*- C++ -*-===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//
-//===----------------------------------------------------------------------===//
-//
-// One call to register the RLX passes and pipelines with the global pass
-// registry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,11 +10,15 @@
 #define RLX_INITALLPASSES_H
 
 #include "RLX/Conversion/Passes.h"
+#include "RLX/Conversion/RLXToGPU/RLXToGPU.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
-#include "RLX/Pipelines/Pipelines.h"
-#include "RLX/Transforms/Passes.h"
+#include "RLX/Pipelines/OptimizePipeline.h"
+#include "RLX/Target/CPU/CPUPipeline.h"
+#include "RLX/Target/CPU/Passes.h"
+#include "RLX/Target/CUDA/CUDAPipeline.h"
+#include "RLX/Target/CUDA/Passes.h"
 
 namespace mlir {
 namespace rlx {
@@ -29,10 +28,12 @@ inline void registerAllPasses() {
   registerRLXLIRPasses();
   registerRLXMIRPasses();
   registerRLXConversionPasses();
-  registerRLXTransformsPasses();
+  registerRLXCPUPasses();
+  registerRLXCUDAPasses();
+  registerOptimizePipeline();
+  registerRLXToGPUPipeline();
   registerCPUPipeline();
   registerCUDAPipeline();
-  registerOptimizePipeline();
 }
 
 } // namespace rlx

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/Pipelines/Pipelines.h"
+#include "RLX/Pipelines/OptimizePipeline.h"
 
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"

@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/Runtime/HostMemory.h"
+#include "RLX/Runtime/Common/HostMemory.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/Runtime/CUDARuntime.h"
+#include "RLX/Runtime/CUDA/CUDARuntime.h"
 
 #include <array>
 #include <cstdio>
@@ -47,7 +47,7 @@ void gemm(int32_t type, int32_t epilogue, int32_t transA, int32_t transB,
           int64_t batch, const char *b = "b") {
   static char a[] = "a", bias[] = "bias", c[] = "c";
   printf("gemm a %p b %p bias %p c %p\n", a, b, bias, c);
-  rlxCublasLtMatmul(type, epilogue, transA, transB, batch, 64, 32, 16, a, b,
+  rlxGpuMatmul(type, epilogue, transA, transB, batch, 64, 32, 16, a, b,
                     bias, c);
 }
 
@@ -112,15 +112,15 @@ int main(int argc, char **argv) {
     entryPoint(0);
   } else if (!strcmp(scenario, "gemm")) {
     rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
-    gemm(RLX_CUBLASLT_F32, RLX_CUBLASLT_GELU_BIAS, 0, 0, 1);
-    gemm(RLX_CUBLASLT_F32, RLX_CUBLASLT_GELU_BIAS, 0, 0, 1);
-    gemm(RLX_CUBLASLT_BF16, RLX_CUBLASLT_RELU_BIAS, 1, 1, 4);
+    gemm(RLX_GPU_MATMUL_F32, RLX_GPU_MATMUL_GELU_BIAS, 0, 0, 1);
+    gemm(RLX_GPU_MATMUL_F32, RLX_GPU_MATMUL_GELU_BIAS, 0, 0, 1);
+    gemm(RLX_GPU_MATMUL_BF16, RLX_GPU_MATMUL_RELU_BIAS, 1, 1, 4);
   } else if (!strcmp(scenario, "gemm-own-stream")) {
-    gemm(RLX_CUBLASLT_F16, RLX_CUBLASLT_NONE, 0, 0, 1);
+    gemm(RLX_GPU_MATMUL_F16, RLX_GPU_MATMUL_NONE, 0, 0, 1);
   } else if (!strcmp(scenario, "gemm-error")) {
-    gemm(RLX_CUBLASLT_F32, RLX_CUBLASLT_BIAS, 0, 0, 1, "fail");
+    gemm(RLX_GPU_MATMUL_F32, RLX_GPU_MATMUL_BIAS, 0, 0, 1, "fail");
   } else if (!strcmp(scenario, "gemm-bad-type")) {
-    gemm(7, RLX_CUBLASLT_BIAS, 0, 0, 1);
+    gemm(7, RLX_GPU_MATMUL_BIAS, 0, 0, 1);
   } else if (!strcmp(scenario, "flash")) {
     rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 2, 8, 2,
@@ -157,15 +157,15 @@ int main(int argc, char **argv) {
     // loaded there), then a null one.
     static float table[40] = {1.0f, 2.0f, 3.0f, 4.0f};
     static const float weight[2] = {-2.0f, 0.5f};
-    void *first = rlxCudaConstant(table, sizeof(table));
-    void *again = rlxCudaConstant(table, sizeof(table));
-    void *other = rlxCudaConstant(weight, sizeof(weight));
+    void *first = rlxGpuConstant(table, sizeof(table));
+    void *again = rlxGpuConstant(table, sizeof(table));
+    void *other = rlxGpuConstant(weight, sizeof(weight));
     printf("table %p again %p weight %p\n", first, again, other);
     table[39] = 5.0f;
-    void *changed = rlxCudaConstant(table, sizeof(table));
-    void *shorter = rlxCudaConstant(table, 16);
+    void *changed = rlxGpuConstant(table, sizeof(table));
+    void *shorter = rlxGpuConstant(table, 16);
     printf("changed %p shorter %p\n", changed, shorter);
-    void *none = rlxCudaConstant(nullptr, 16);
+    void *none = rlxGpuConstant(nullptr, 16);
     const char *error = rlxCudaGetLastError();
     printf("null %p: %s\n", none, error ? error : "none");
     rlxCudaClearError();

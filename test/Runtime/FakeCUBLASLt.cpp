@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Stands in for libcublasLt.so in the runtime's unit test (no GPU in CI):
-// the entry points rlxCublasLtMatmul looks up, each appending one line to
+// the entry points rlxGpuMatmul looks up, each appending one line to
 // a log the test reads back. Attribute values are printed as integers
 // (4-byte ones) or addresses (8-byte ones). The heuristic finds one
 // algorithm, none with $FAKE_CUBLASLT_NO_ALGO set, $FAKE_CUBLASLT_ALGOS

@@ -37,4 +37,446 @@ def ConvertRLXToLinalgPass : Pass<"convert-rlx-to-linalg", "ModuleOp"> {
   ];
 }
 
+def LinalgFuseElementwisePass
+    : Pass<"rlx-linalg-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg.generic chains, never into "
+                "reductions";
+  let description = [{
+    Upstream elementwise fusion (`linalg::populateElementwiseOpsFusionPatterns`)
+    with one restriction: a producer is fused only into a consumer whose
+    loops are all parallel. Fusing, say, a GELU into the matmul that reads
+    it would recompute the GELU once per step of the matmul's reduction;
+    kept apart, each element is computed once.
+
+    A producer that other ops read too stays for them and is computed
+    again inside the consumer; it is fused only while the consumer's body
+    stays within `max-body-ops` operations. Without that bound, a graph
+    that reads each value twice per step (an unrolled loop and its
+    derivative) grows bodies exponentially in its depth.
+  }];
+  let options = [
+    Option<"maxBodyOps", "max-body-ops", "unsigned", /*default=*/"64",
+           "Fuse a producer that has other readers only while the fused "
+           "body has at most this many operations">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// RLXToGPU
+//===----------------------------------------------------------------------===//
+
+def GPUDispatchAttentionPass
+    : Pass<"rlx-gpu-dispatch-attention", "::mlir::ModuleOp"> {
+  let summary = "Outline attention that the flash-attention kernel computes, "
+                "for the GPU";
+  let description = [{
+    The seeds' kernel-dispatch policy for attention on the GPU: each
+    `rlx.attention` that the runtime's fused flash-attention kernel
+    (`rlxFlashAttention`, `RLX/Runtime/Common/GPURuntime.h`) computes moves into
+    a private function of its own, tagged `rlx.flash_attention` with the problem
+    (`mask`, `window`, `scale`, `seq_major`, and the sizes `batch`, `heads`,
+    `kv_heads`, `seq_q`, `seq_k`, `head_dim`), called in its place; after
+    bufferization `rlx-gpu-call-runtime-kernels` calls the runtime's
+    `rlxFlashAttention` instead. The kernel applies causal and sliding-window
+    masks without a mask tensor and reads grouped-query key/value heads as they
+    are.
+
+    Taken: bf16 and f16, static shapes, head dim 64 or 128 (values too), mask
+    `none`, `causal` or `sliding_window` (no `attn_mask` operand), heads a
+    multiple of key/value heads, batch and heads at most 65535, a positive
+    scale, and only where the target's runtime has the kernel (`runtime-kernel`:
+    the CUDA target on sm_90). Other attention stays (for
+    `rlx-decompose-attention` or the generated lowering). With `report`, each
+    attention gets a remark saying where it went and why.
+
+    The kernel reads and writes rows through strides, so transposes
+    between [batch, seq, heads, head dim] tensors and the attention move
+    into the function with it: an `rlx.transpose [0, 2, 1, 3]` producing q,
+    k or v (the call then takes its input), and one that is the result's
+    only user (the call then returns its result). `seq_major` (four
+    booleans: q, k, v, the result) records which. BERT's heads, sliced
+    from one qkv projection, are then read in place, with no transpose
+    kernels (see `rlx-gpu-call-runtime-kernels`).
+
+    ```mlir
+    %o = rlx.attention %q, %k, %v mask = causal : tensor<2x8x256x64xbf16>,
+        tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>
+    // becomes
+    %o = call @rlx_flash_attention(%q, %k, %v) : (...) -> tensor<2x8x256x64xbf16>
+    func.func private @rlx_flash_attention(...) attributes {
+        rlx.flash_attention = {batch = 2, heads = 8, kv_heads = 2,
+        seq_q = 256, seq_k = 256, head_dim = 64, mask = "causal",
+        window = 0, scale = 0.125 : f32,
+        seq_major = array<i1: false, false, false, false>}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Remark on each attention: the flash kernel (with the problem) "
+           "or not (with the reason)">,
+    Option<"runtimeKernel", "runtime-kernel", "bool", "true",
+           "The target's runtime has the flash-attention kernel (the "
+           "target description's runtimeFlashAttention); without it every "
+           "attention stays">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::rlx::RLXDialect"];
+}
+
+def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> {
+  let summary = "Outline matmuls that the runtime's library computes, for "
+                "the GPU";
+  let description = [{
+    The seeds' kernel-dispatch policy on the GPU: a vendor library where it
+    beats generated code. Each `rlx.matmul` and `rlx.fused_matmul_bias_act`
+    that the runtime's library matmul (`rlxGpuMatmul`,
+    `RLX/Runtime/Common/GPURuntime.h`; the vendor's BLAS underneath) computes
+    moves into a private function of its own, tagged
+    `rlx.library_matmul` with the problem (`batch` products of `m` x `k` and
+    `k` x `n`, the transposes, the `epilogue`), called in its place; after
+    bufferization `rlx-gpu-call-runtime-kernels` calls the runtime's
+    `rlxGpuMatmul` instead. The bias and the ReLU or tanh-approximated
+    GELU become the library's epilogue (`bias`, `relu`, `relu_bias`, `gelu`,
+    `gelu_bias`); another activation (the exact GELU, SiLU, sigmoid, tanh)
+    is applied to the call's result as an rlx op, hence a generated kernel.
+
+    Taken: f32, bf16 and f16 (f32 accumulation), static shapes, a 2-D rhs
+    (the lhs's leading dims are rows; no `transpose_a` then unless the lhs
+    is 2-D) or operands of equal batch dims. Other matmuls keep the
+    generated kernel. With `report`, each matmul gets a remark saying where
+    it went and why.
+
+    ```mlir
+    %y = rlx.fused_matmul_bias_act %x, %w, %b activation = gelu_tanh
+        : tensor<64x32xf32>, tensor<32x16xf32>, tensor<16xf32>
+    // becomes
+    %y = call @rlx_library_matmul(%x, %w, %b) : (...) -> tensor<64x16xf32>
+    func.func private @rlx_library_matmul(...) attributes {rlx.library_matmul =
+        {batch = 1, epilogue = "gelu_bias", m = 64, n = 16, k = 32,
+         transpose_a = false, transpose_b = false}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Remark on each matmul: the library (with the epilogue) or a "
+           "generated kernel (with the reason)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::rlx::RLXDialect"];
+}
+
+def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
+  let summary = "Attention as two batched matmuls around a softmax";
+  let description = [{
+    For targets without a fused attention kernel whose matmuls run in a
+    library (the seeds' kernel-dispatch policy): each `rlx.attention` with
+    static shapes and no mask or bias tensor becomes `q * scale`, a batched
+    `rlx.matmul` with k transposed, `rlx.softmax` over the keys and a second
+    `rlx.matmul` with v. For f16/bf16 operands the scores and the softmax
+    are f32 (q and k cast up), as the fused lowering keeps them, and the
+    probabilities are cast back to the operands' type for the product with
+    v (f32 accumulation), as flash attention does.
+
+    Grouped-query attention (k and v with fewer heads) computes the G query
+    heads of a k/v head as one product of G * S rows: q is reshaped to
+    [B, Hkv, G * S, D] and the result back. A causal or sliding-window mask
+    is a `linalg.generic` on the scores that selects -inf from the row and
+    key indices (no mask tensor); it is decomposed only where there are at
+    least as many keys as queries, so that every row sees a key. Attention
+    with a mask or bias tensor is left as it is, and so is attention in a
+    function outlined for a runtime kernel (`rlx-gpu-dispatch-attention`).
+
+    ```mlir
+    %a = rlx.attention %q, %k, %v mask = none : T, T, T
+    // becomes, for f32 operands (scale = 1/sqrt(D)):
+    %s = rlx.constant dense<0.125> : tensor<f32>
+    %qs = rlx.mul %q, %s : T, tensor<f32>
+    %p0 = rlx.matmul %qs, %k {transpose_b = true} : T, T
+    %p = rlx.softmax %p0 axis = -1 : tensor<BxHxSxSxf32>
+    %a = rlx.matmul %p, %v : tensor<BxHxSxSxf32>, T
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::rlx::RLXDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def CopyRepeatedResultsPass
+    : Pass<"rlx-copy-repeated-results", "::mlir::func::FuncOp"> {
+  let summary = "Give each result of a function a buffer of its own";
+  let description = [{
+    A function that returns one buffer more than once (two identical
+    results that CSE merged, or one value returned twice) returns, for
+    each repeat after the first, a copy of it in a new allocation of the
+    same type. `buffer-results-to-out-params` with `hoist-static-allocs`
+    turns each returned allocation into its caller's out-parameter: it
+    needs one allocation per result (upstream crashes on a repeated one),
+    and the caller gets results it may write independently.
+
+    Example:
+
+    ```mlir
+    return %a, %a : memref<4xf32>, memref<4xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %b = memref.alloc() : memref<4xf32>
+    memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+    return %a, %b : memref<4xf32>, memref<4xf32>
+    ```
+
+    Dynamic dims of the copy are those of the returned buffer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def GPUCallRuntimeKernelsPass
+    : Pass<"rlx-gpu-call-runtime-kernels", "::mlir::ModuleOp"> {
+  let summary = "Call the GPU runtime's kernels for the ops outlined for "
+                "them";
+  let description = [{
+    After bufferization (results as out-parameters), replaces each call of
+    a function that `rlx-gpu-dispatch-matmul` or `rlx-gpu-dispatch-attention`
+    outlined by a call of RLX's GPU runtime ABI
+    (`RLX/Runtime/Common/GPURuntime.h`) on the buffers' addresses, and erases
+    the tagged functions:
+    - `rlx.library_matmul`: `rlxGpuMatmul` with the element type, the
+      epilogue, the transposes and the problem's sizes;
+    - `rlx.flash_attention`: `rlxFlashAttention` with the element type, the
+      mask, the sizes, the window and the scale, and each buffer's address
+      with its batch, head and row strides (dims 0, 1, 2, or 0, 2, 1 for an
+      operand `seq_major` marks as [batch, seq, heads, head dim]).
+    The runtime runs them on the entry point's stream. Where the call's
+    result temporary is only copied to an out-parameter (directly or
+    through a `memref.collapse_shape`), the call writes the out-parameter
+    (expanded back) instead. Function boundaries bufferize to identity
+    layouts, so a strided view reaches an outlined attention as a copy into
+    a contiguous buffer just before the call; where that buffer is only the
+    call's operand, nothing between the copy and the call writes memory
+    (but allocations and copies into them) and the flash kernel reads the
+    view in place (static strides, contiguous rows, offset and strides
+    whole 16-byte chunks), the kernel reads the view and the copy goes.
+    The library matmul's operands stay contiguous. A constant operand (a host
+    global, or a view of one) is passed as the runtime's device copy of
+    it: `rlxGpuConstant` copies it at the first call and keeps it.
+
+    ```mlir
+    call @rlx_library_matmul(%x, %w, %b, %y)
+        : (memref<64x32xf32>, memref<32x16xf32>, memref<16xf32>,
+           memref<64x16xf32>) -> ()
+    // becomes (%px ... the buffers' addresses as !llvm.ptr)
+    call @rlxGpuMatmul(%f32, %gelu_bias, %false, %false, %c1, %c64,
+                            %c16, %c32, %px, %pw, %pb, %py) : (...) -> ()
+    call @rlx_flash_attention(%q, %k, %v, %o) : (memref<2x8x256x64xbf16>,
+        memref<2x2x256x64xbf16>, memref<2x2x256x64xbf16>,
+        memref<2x8x256x64xbf16>) -> ()
+    // becomes
+    call @rlxFlashAttention(%bf16, %causal, %c2, %c8, %c2, %c256, %c256,
+                            %c64, %c0, %scale, %pq, %c131072, %c16384,
+                            %c64, %pk, %c32768, %c16384, %c64, %pv, ...)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def GPUInlineSplatConstantsPass
+    : Pass<"rlx-gpu-inline-splat-constants", "::mlir::func::FuncOp"> {
+  let summary = "Read splat constant buffers as constants in the kernels' "
+                "bodies";
+  let description = [{
+    Bufferization turns a constant tensor into a `memref.get_global` of a
+    host global, which a GPU kernel cannot read. Where the constant is a
+    splat (a scale, an epsilon, a 0-d constant), each `linalg.generic` that
+    reads it gets the value as an `arith.constant` in its body instead and
+    drops the operand; globals no one reads any more go. Other constant
+    buffers stay (`rlx-gpu-sink-constants` ships them in the kernels'
+    module).
+
+    Example:
+
+    ```mlir
+    %s = memref.get_global @__constant_xf32 : memref<f32>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, ...]}
+        ins(%s, %x : memref<f32>, memref<8xf32>) outs(%y : memref<8xf32>) {
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %m = arith.mulf %a, %b : f32
+      linalg.yield %m : f32
+    }
+    ```
+
+    becomes a generic over `%x` alone whose body multiplies by
+    `arith.constant 0.125 : f32` (defined in the function; kernel outlining
+    sinks it into the kernel).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Run every linalg op on buffers as one gpu.launch";
+  let description = [{
+    After bufferization, replaces each `linalg` op of a host function by a
+    `gpu.launch` that computes it (named ops are generalized first,
+    `memref.copy` becomes a copy kernel), and host allocations by
+    `gpu.alloc` / `gpu.dealloc`. A target may compute some ops its own way
+    first (the CUDA target's tensor-core matmuls); their `gpu.launch`es
+    stay. The kernels' shapes come from the target description, given as
+    options: `subgroup-size` lanes per subgroup (warp, wavefront),
+    `vector-bytes` per access, at most `max-threads-per-block` threads and
+    `shared-memory-bytes` of workgroup memory per block. Two schedules:
+
+    - *row reduction*: a generic whose reduction loops all follow its
+      parallel loops, with one result accumulated by one associative
+      combiner (`acc = combine(acc, f(inputs))`, e.g. the max and sums of
+      softmax and the norms), runs one block per row: each thread folds a
+      strided part of the row, then the block combines the partial values
+      with shuffles across each subgroup (`gpu.shuffle xor` of width
+      `subgroup-size`) and one word of workgroup memory per subgroup;
+    - *pointwise*: anything else runs one thread per point of its parallel
+      loops, looping over its reduction loops if it has any. Where every
+      operand that reads the innermost loop has it as its contiguous last
+      dim, each thread handles `vector-bytes` of it with vector loads and
+      stores.
+
+    With `fuse-rows`, consecutive ops over the same leading (row) loops,
+    at least one of them a row reduction, each reading what another
+    writes only within its own row (softmax's max, sum and normalization,
+    the norms' statistics and output, the initial values of the
+    reductions), run as one kernel of one block per row (with `warp-rows`,
+    one subgroup per row and several rows per block where every op's row
+    fits in one subgroup's registers), one op after the other. Where an
+    op's row divides into at most 8 steps of the row's threads x
+    `vector-bytes`, its
+    points are computed in straight-line code and the group keeps each
+    thread's values in registers: a later op reads them from there (the
+    row is loaded from memory once), and a store that the same thread
+    overwrites at the same point before any read from memory is dropped
+    (softmax's exp(x - max), residual + norm's x + r in the output).
+    Longer rows loop over memory and are re-read from the caches. Every
+    thread holds each row statistic (the initial value and the total of a
+    reduction, which the shuffles leave in every lane); thread 0 stores it
+    unless only the group uses its buffer, which then goes. A barrier
+    separates two ops only where one writes a buffer that the other
+    touches through memory.
+
+    Only static shapes are supported; a dynamic one or host code that
+    reads or writes a buffer is an error naming the op. A constant buffer
+    (`memref.get_global`) is captured like any other; `rlx-gpu-sink-
+    constants` then gives each kernel its own handle. Later passes outline
+    the launches (`gpu-kernel-outlining`) and the target's pipeline lowers
+    them to its kernel IR. A `block-size` that is not a multiple of the
+    subgroup, exceeds the target's threads per block or has more subgroups
+    than a subgroup has lanes, and a row group whose reductions need more
+    workgroup memory than the target has, are errors.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "Threads per block of each kernel">,
+    Option<"fuseRows", "fuse-rows", "bool", "true",
+           "Run each group of consecutive ops over the same rows with a row "
+           "reduction among them as one kernel">,
+    Option<"warpRows", "warp-rows", "bool", "true",
+           "Give a row group whose rows fit in one subgroup's registers one "
+           "subgroup per row, several rows per block">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", "32",
+           "Lanes of the target's subgroup (warp, wavefront): the width of "
+           "the reductions' shuffles">,
+    Option<"maxThreadsPerBlock", "max-threads-per-block", "int64_t", "1024",
+           "The most threads one block may have on the target">,
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
+           "The workgroup memory one block may allocate on the target">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", "16",
+           "Bytes one thread loads or stores at once along a contiguous dim">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def GPUSinkConstantsPass
+    : Pass<"rlx-gpu-sink-constants", "::mlir::func::FuncOp"> {
+  let summary = "Read constant buffers in kernels from the kernels' module";
+  let description = [{
+    Bufferization turns a constant tensor into a `memref.get_global` of a
+    host global, which a GPU kernel cannot read (splat ones are body
+    constants already: `rlx-gpu-inline-splat-constants`). After
+    `rlx-gpu-map-linalg`, each `gpu.launch` that reads a constant global
+    (or a view of one) gets its own `memref.get_global` (and the views)
+    in its body, with upstream's launch sinking; `gpu-kernel-outlining`
+    then copies the global into the kernel's `gpu.module`, and the target's
+    lowering makes it a device global initialized in the binary, loaded
+    with the kernels: no copy at run time. Host handles no one reads any
+    more go. A runtime kernel's constant operand (a library matmul's
+    constant weight) is the runtime's device copy of it already
+    (`rlx-gpu-call-runtime-kernels` takes its host address for
+    `rlxGpuConstant`); any other host code that reads a constant, and a
+    kernel that reads a global that is not constant, are errors naming
+    the global.
+
+    Example:
+
+    ```mlir
+    %c = memref.get_global @__constant_8xf32 : memref<8xf32>
+    gpu.launch blocks(...) threads(...) {
+      %v = memref.load %c[%i] : memref<8xf32>
+      ...
+    }
+    // becomes
+    gpu.launch blocks(...) threads(...) {
+      %c = memref.get_global @__constant_8xf32 : memref<8xf32>
+      %v = memref.load %c[%i] : memref<8xf32>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def GPUFastMathPass : Pass<"rlx-gpu-fast-math"> {
+  let summary = "Cheaper f32 exp and divisions in GPU kernels";
+  let description = [{
+    The kernels of the memory-bound ops are short of issue slots, not of
+    bandwidth, once their loads are 16 bytes wide and a row is read once:
+    bf16 softmax moves 4 bytes per element, so at 3 TB/s an H100 has about
+    40 instructions per element, and an accurate exp and an IEEE division
+    take about 10 each. This pass, run on the kernels before the target
+    lowers them, makes two rewrites:
+
+    - f32 `math.exp` gets `fastmath<afn>`, which a target's math lowering
+      may implement approximately (on CUDA, `__nv_fast_expf`: `ex2.approx`
+      of `x * log2(e)`, as CUDA's `__expf` and Triton's `exp`, relative
+      error about 2^-21 plus the rounding of `x * log2(e)`, `|x| * 2^-24`);
+    - f32 `arith.divf`s that share their divisor (softmax's row sum, used
+      once per element a thread holds) become multiplications by one
+      reciprocal computed after the divisor's definition: two roundings
+      instead of one, and a divisor below 2^-126 gives an infinite
+      reciprocal where the quotient might have been finite.
+
+    ```mlir
+    %e = math.exp %x : f32
+    %a = arith.divf %e, %s : f32
+    %b = arith.divf %f, %s : f32
+    // becomes
+    %r = arith.divf %one, %s : f32
+    %e = math.exp %x fastmath<afn> : f32
+    %a = arith.mulf %e, %r : f32
+    %b = arith.mulf %f, %r : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // RLX_CONVERSION_PASSES_TD

@@ -9,6 +9,7 @@
 #ifndef RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H
 #define RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H
 
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
@@ -24,6 +25,15 @@ public:
 /// Adds the patterns that lower rlx ops to linalg/tensor/arith/math/complex.
 void populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
+
+/// The step of the CPU pipeline and the GPU front from rlx (MIR) to linalg
+/// on tensors, canonicalized: with `arena`, every intermediate is first
+/// planned into one arena (rlx-plan-memory, rlx-lower-lir) and each
+/// kernel then computes into its planned buffer. Cross-op elementwise
+/// fusion, which comes next, must stay off with `arena`: kernels run in
+/// program order over reused bytes, and fusing a producer into a later
+/// kernel would move its reads past writes planned after them.
+void addRLXToLinalgPipeline(OpPassManager &pm, bool arena);
 
 } // namespace rlx
 } // namespace mlir

@@ -9,7 +9,7 @@
 #include "RLX/Dialect/MIR/IR/NpyDtype.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
-#include "RLX/Runtime/Npy.h"
+#include "RLX/Runtime/Common/Npy.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -1,0 +1,362 @@
+//===- rlx-compile.cpp - compile an RLX program to an object file ---------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas]
+//             [--target=cuda [--chip=sm_90] [--cuda-toolkit=DIR]
+//             [--gpu-matmul=library|generated]
+//             [--gpu-attention=flash|decomposed] [--dispatch-report]
+//             [--cuda-options='block-size=128 fast-math=false']]
+//
+// Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
+// to LLVM IR, optimizes for the host CPU and writes a relocatable object.
+// Every public function gets a plain C entry point,
+// `void _mlir_ciface_NAME(results *, args *...)` on memref descriptors
+// (MLIR's C interface), which --header declares in a C header. The object
+// needs the RLX CPU runtime (librlx_cpu_runtime.so: allocation and the
+// BLAS gemm entry points) and MLIR's libmlir_c_runner_utils.so (memrefCopy).
+//
+// With --target=cuda it runs --rlx-cuda-pipeline instead: the object holds
+// the host code and the kernels' cubin; each entry point is
+// `void _mlir_ciface_NAME(args *..., results *...)` where every descriptor
+// points to device memory and the results are buffers the caller
+// allocated. The object needs librlx_cuda_runtime.so (CUDARuntime.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/InitAllDialects.h"
+#include "RLX/Target/CPU/HostTarget.h"
+#include "RLX/Target/CPU/CPUPipeline.h"
+#include "RLX/Target/CUDA/CUDAPipeline.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> outputFile("o", cl::desc("Object file to write"),
+                                       cl::value_desc("file.o"), cl::Required);
+static cl::opt<std::string>
+    headerFile("header", cl::desc("C header declaring the entry points"),
+               cl::value_desc("file.h"), cl::init(""));
+static cl::opt<bool> useBlas("blas",
+                             cl::desc("Call the BLAS gemm at run time for "
+                                      "f32/f64 matmuls (rlx-cpu-pipeline "
+                                      "blas=true)"),
+                             cl::init(false));
+
+static cl::opt<std::string> target("target",
+                                   cl::desc("What to compile for: cpu or "
+                                            "cuda"),
+                                   cl::init("cpu"));
+static cl::opt<std::string> chip("chip",
+                                 cl::desc("GPU architecture for --target=cuda"),
+                                 cl::init("sm_90"));
+static cl::opt<std::string>
+    cudaToolkit("cuda-toolkit",
+                cl::desc("CUDA toolkit whose ptxas compiles the kernels"),
+                cl::init("/usr/local/cuda"));
+static cl::opt<rlx::GPUMatmul> gpuMatmul(
+    "gpu-matmul", cl::desc("Where matmuls run with --target=cuda"),
+    cl::init(rlx::GPUMatmul::Library),
+    cl::values(clEnumValN(rlx::GPUMatmul::Library, "library",
+                          "the runtime's library matmul (cuBLASLt) with its "
+                          "bias/activation epilogue where it takes the "
+                          "matmul (rlx-cuda-pipeline matmul=library)"),
+               clEnumValN(rlx::GPUMatmul::Library, "cublaslt",
+                          "the same as library"),
+               clEnumValN(rlx::GPUMatmul::Generated, "generated",
+                          "always a generated kernel")));
+static cl::opt<rlx::GPUAttention> gpuAttention(
+    "gpu-attention", cl::desc("Where attention runs with --target=cuda"),
+    cl::init(rlx::GPUAttention::Flash),
+    cl::values(clEnumValN(rlx::GPUAttention::Flash, "flash",
+                          "the runtime's flash-attention kernel where it "
+                          "takes the attention (rlx-cuda-pipeline "
+                          "attention=flash)"),
+               clEnumValN(rlx::GPUAttention::Decomposed, "decomposed",
+                          "matmuls around a softmax where unmasked, else a "
+                          "generated kernel")));
+static cl::opt<bool> dispatchReport(
+    "dispatch-report",
+    cl::desc("With --target=cuda, remark on each matmul and attention: a "
+             "runtime kernel (cuBLASLt, flash attention) or a generated "
+             "one, and why"),
+    cl::init(false));
+static cl::opt<std::string>
+    cudaOptions("cuda-options",
+                cl::desc("More options of --rlx-cuda-pipeline for "
+                         "--target=cuda, e.g. 'block-size=128' (chip and "
+                         "toolkit come from --chip and --cuda-toolkit)"),
+                cl::init(""));
+
+static cl::opt<std::string>
+    cpuOptions("cpu-options",
+               cl::desc("More options of --rlx-cpu-pipeline for "
+                        "--target=cpu, e.g. 'stream-stores=0' (blas comes "
+                        "from --blas)"),
+               cl::init(""));
+
+/// The C type of one element, or "" for types the header cannot spell.
+static std::string cElementType(Type type) {
+  if (type.isF32())
+    return "float";
+  if (type.isF64())
+    return "double";
+  if (type.isF16() || type.isBF16())
+    return "uint16_t"; // raw IEEE half / bfloat16 bits
+  if (type.isInteger(1))
+    return "bool";
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return complex.getElementType().isF64() ? "rlx_complex_f64"
+                                            : "rlx_complex_f32";
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    unsigned w = integer.getWidth();
+    if (w != 8 && w != 16 && w != 32 && w != 64)
+      return "";
+    return (integer.isUnsigned() ? "uint" : "int") + std::to_string(w) + "_t";
+  }
+  return "";
+}
+
+/// The descriptor struct name for `type`, e.g. rlx_memref_f32_2d.
+static std::string descriptorName(RankedTensorType type) {
+  std::string tag;
+  llvm::raw_string_ostream os(tag);
+  type.getElementType().print(os);
+  llvm::erase_if(tag, [](char c) { return !llvm::isAlnum(c); });
+  return "rlx_memref_" + tag + "_" + std::to_string(type.getRank()) + "d";
+}
+
+/// Writes a C header with one descriptor struct per (element type, rank)
+/// and one declaration per public function (results returned, or with
+/// `outParams` passed as trailing arguments). Fails on a type it cannot
+/// spell, naming the function.
+static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
+                                 bool outParams) {
+  std::set<std::string> emitted;
+  std::string decls, structs;
+  llvm::raw_string_ostream d(decls), s(structs);
+  auto descriptor = [&](Type t, func::FuncOp fn) -> FailureOr<std::string> {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type || cElementType(type.getElementType()).empty())
+      return fn.emitError("rlx-compile --header: cannot spell type ")
+             << t << " in C";
+    std::string name = descriptorName(type);
+    if (emitted.insert(name).second) {
+      std::string elem = cElementType(type.getElementType());
+      s << "typedef struct {\n  " << elem << " *allocated;\n  " << elem
+        << " *aligned;\n  int64_t offset;\n";
+      if (type.getRank() > 0)
+        s << "  int64_t sizes[" << type.getRank() << "];\n  int64_t strides["
+          << type.getRank() << "];\n";
+      s << "} " << name << ";\n\n";
+    }
+    return name;
+  };
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal())
+      continue;
+    FunctionType signature = fn.getFunctionType();
+    SmallVector<std::string> args, results;
+    std::string resultType;
+    if (outParams) {
+      for (Type t : signature.getResults()) {
+        FailureOr<std::string> r = descriptor(t, fn);
+        if (failed(r))
+          return failure();
+        results.push_back(*r);
+      }
+    } else if (signature.getNumResults() == 1) {
+      FailureOr<std::string> r = descriptor(signature.getResult(0), fn);
+      if (failed(r))
+        return failure();
+      resultType = *r;
+    } else if (signature.getNumResults() > 1) {
+      // Several results come back as one struct of descriptors.
+      resultType = fn.getName().str() + "_results";
+      std::string fields;
+      for (auto [i, t] : llvm::enumerate(signature.getResults())) {
+        FailureOr<std::string> r = descriptor(t, fn);
+        if (failed(r))
+          return failure();
+        fields += "  " + *r + " r" + std::to_string(i) + ";\n";
+      }
+      s << "typedef struct {\n" << fields << "} " << resultType << ";\n\n";
+    }
+    for (Type t : signature.getInputs()) {
+      FailureOr<std::string> a = descriptor(t, fn);
+      if (failed(a))
+        return failure();
+      args.push_back(*a);
+    }
+    d << "void _mlir_ciface_" << fn.getName() << "(";
+    bool first = true;
+    if (!resultType.empty()) {
+      d << resultType << " *result";
+      first = false;
+    }
+    for (auto [i, a] : llvm::enumerate(args)) {
+      d << (first ? "" : ", ") << a << " *arg" << i;
+      first = false;
+    }
+    for (auto [i, r] : llvm::enumerate(results)) {
+      d << (first ? "" : ", ") << r << " *result" << i;
+      first = false;
+    }
+    d << (first ? "void" : "") << ");\n";
+  }
+  os << "/* Generated by rlx-compile: entry points of an RLX program.\n"
+     << (outParams
+             ? " * Every buffer is device memory; the caller allocates the\n"
+               " * results, which the program writes. Inputs are read,\n"
+               " * never written or kept. */\n"
+             : " * Each result's buffer is allocated with malloc by the "
+               "program;\n"
+               " * free each distinct `allocated` pointer once. Inputs are "
+               "read,\n"
+               " * never written or kept. */\n")
+     << "#ifndef RLX_GENERATED_H\n#define RLX_GENERATED_H\n\n"
+        "#include <stdbool.h>\n#include <stdint.h>\n\n"
+        "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+        "typedef struct {\n  float re, im;\n} rlx_complex_f32;\n"
+        "typedef struct {\n  double re, im;\n} rlx_complex_f64;\n\n"
+     << structs << decls
+     << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* RLX_GENERATED_H */\n";
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "rlx-compile: compile an RLX program to an object file for this CPU\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  rlx::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  // The header describes the tensor signatures, which lowering replaces.
+  if (!headerFile.empty()) {
+    std::string error;
+    auto header = openOutputFile(headerFile, &error);
+    if (!header) {
+      llvm::errs() << "rlx-compile: error: " << error << "\n";
+      return 1;
+    }
+    if (failed(writeHeader(*module, header->os(), target == "cuda")))
+      return 1;
+    header->keep();
+  }
+
+  for (auto fn : module->getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isExternal())
+      rlx::markCPUEntryPoint(fn);
+  PassManager pm(&context);
+  if (target == "cuda") {
+    rlx::CUDAPipelineOptions options;
+    if (failed(options.parseFromString(cudaOptions, llvm::errs()))) {
+      llvm::errs() << "rlx-compile: error: bad --cuda-options\n";
+      return 1;
+    }
+    options.chip = chip;
+    options.toolkit = cudaToolkit;
+    // The dispatch flags override --cuda-options only where given, so
+    // that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
+    // RLX_CUDA_OPTIONS) selects too.
+    if (gpuMatmul.getNumOccurrences())
+      options.matmul = gpuMatmul;
+    if (gpuAttention.getNumOccurrences())
+      options.attention = gpuAttention;
+    if (dispatchReport.getNumOccurrences())
+      options.dispatchReport = dispatchReport;
+    rlx::buildCUDAPipeline(pm, options);
+  } else if (target == "cpu") {
+    rlx::CPUPipelineOptions options;
+    if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
+      llvm::errs() << "rlx-compile: error: bad --cpu-options\n";
+      return 1;
+    }
+    options.blas = useBlas;
+    rlx::buildCPUPipeline(pm, options);
+  } else {
+    llvm::errs() << "rlx-compile: error: unknown --target=" << target
+                 << " (cpu or cuda)\n";
+    return 1;
+  }
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto tm = rlx::createHostTargetMachine(/*pic=*/true);
+  if (!tm) {
+    llvm::errs() << "rlx-compile: error: " << toString(tm.takeError()) << "\n";
+    return 1;
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, inputFile);
+  if (!llvmModule) {
+    llvm::errs() << "rlx-compile: error: translation to LLVM IR failed\n";
+    return 1;
+  }
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+  if (llvm::Error err =
+          makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get())) {
+    llvm::errs() << "rlx-compile: error: " << toString(std::move(err)) << "\n";
+    return 1;
+  }
+
+  std::string error;
+  auto output = openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "rlx-compile: error: " << error << "\n";
+    return 1;
+  }
+  llvm::legacy::PassManager codegen;
+  if ((*tm)->addPassesToEmitFile(codegen, output->os(), nullptr,
+                                 llvm::CodeGenFileType::ObjectFile)) {
+    llvm::errs() << "rlx-compile: error: this target cannot emit objects\n";
+    return 1;
+  }
+  codegen.run(*llvmModule);
+  output->keep();
+  return 0;
+}
