@@ -8,7 +8,7 @@
 //
 // rlx-run FILE.mlir [--entry=FUNC] [--input=PATH.npy]... [--output=PATH.npy]...
 //         [--param=NAME=PATH.npy]... [--seed=N] [--bench=N] [--blas]
-//         [--arena] [--alloc-stats]
+//         [--arena] [--check-bounds] [--alloc-stats]
 //
 // Promotes the entry function's `rlx.param`s to trailing arguments
 // (--rlx-promote-params), compiles FILE with --rlx-cpu-pipeline, JIT-compiles
@@ -22,6 +22,10 @@
 // skip the fill). --blas sends f32/f64 matmuls to the BLAS library found
 // at run time. --arena runs the program from one planned arena
 // (--rlx-plan-memory); --alloc-stats prints the checked run's allocations.
+// --check-bounds (or RLX_RUN_CHECK_BOUNDS=1 in the environment, which lit's
+// `check_bounds` parameter sets for the whole suite) compiles runtime checks
+// of the memory accesses into the program: an out-of-bounds access stops
+// it with the op's location (rlx-cpu-pipeline check-bounds=true).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,12 +61,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <random>
 #include <set>
 #include <map>
+#include <unistd.h>
 #include <unordered_map>
 
 using namespace mlir;
@@ -104,6 +111,13 @@ static cl::opt<bool> useArena("arena",
                                        "arena and run from it "
                                        "(rlx-cpu-pipeline arena=true)"),
                               cl::init(false));
+static cl::opt<bool> checkBounds(
+    "check-bounds",
+    cl::desc("Check every memory access of the program at run time: an "
+             "out-of-bounds access stops it with the op's location "
+             "(rlx-cpu-pipeline check-bounds=true; also on with "
+             "RLX_RUN_CHECK_BOUNDS=1)"),
+    cl::init(false));
 static cl::opt<std::string>
     cpuOptions("cpu-options",
                cl::desc("More options of --rlx-cpu-pipeline, e.g. "
@@ -131,7 +145,14 @@ static cl::opt<bool>
 // from allocateHostMemory (large blocks on huge pages), as the tensors'.
 static std::mutex allocMutex;
 static std::unordered_map<void *, uint64_t> liveAllocations;
-static std::multimap<uint64_t, void *> cachedBlocks;
+/// Freed large buffers kept for reuse, by size; released at exit.
+struct BlockCache : std::multimap<uint64_t, void *> {
+  ~BlockCache() {
+    for (auto &[size, block] : *this)
+      std::free(block);
+  }
+};
+static BlockCache cachedBlocks;
 static uint64_t cachedBytes = 0;
 static bool poisonAllocations = true;
 static constexpr uint64_t kCacheMinBytes = 1 << 20;
@@ -643,6 +664,10 @@ int main(int argc, char **argv) {
     options.blas = true;
   }
   options.arena = useArena;
+  if (const char *env = std::getenv("RLX_RUN_CHECK_BOUNDS"))
+    options.checkBounds = checkBounds || (*env && std::string(env) != "0");
+  else
+    options.checkBounds = checkBounds;
   rlx::buildCPUPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
@@ -692,6 +717,19 @@ int main(int argc, char **argv) {
   for (RankedTensorType t : resultTypes)
     resultWords += 3 + 2 * t.getRank();
   std::vector<int64_t> resultBuffer(std::max<size_t>(resultWords, 1));
+  // A failed runtime check (--check-bounds) prints its message with puts
+  // and calls abort: stdout is line-buffered so that the message is not
+  // lost in a pipe's buffer, and the abort ends the run as an error of the
+  // program (exit code 1) instead of as a crash of rlx-run.
+  if (options.checkBounds) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    std::signal(SIGABRT, [](int) {
+      static const char message[] =
+          "rlx-run: error: the program stopped on a failed runtime check\n";
+      (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
+      _exit(1);
+    });
+  }
   auto runOnce = [&]() -> bool {
     std::vector<void *> pointers;
     void *resultPtr = resultBuffer.data();

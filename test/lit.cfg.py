@@ -50,3 +50,20 @@ if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
 # found nvcc.
 if not getattr(config, "rlx_nvcc", "NOTFOUND").endswith("NOTFOUND"):
     config.available_features.add("flash-attention-kernels")
+
+# A sanitized build (RLX_ENABLE_SANITIZERS): tests that link RLX's runtime
+# libraries into programs built outside CMake, without the sanitizer
+# runtime, say `UNSUPPORTED: sanitizers`. Every finding fails its test.
+if getattr(config, "rlx_sanitizers", ""):
+    config.available_features.add("sanitizers")
+    # allow_user_poisoning=0: LLVM's BumpPtrAllocator, inlined into our
+    # instrumented code, poisons slabs that the uninstrumented libMLIR.so
+    # then allocates from without unpoisoning (a false use-after-poison).
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=1:allow_user_poisoning=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+
+# `lit --param check_bounds=1`: every rlx-run of the integration tests
+# compiles with --check-bounds (runtime checks on memory accesses).
+if lit_config.params.get("check_bounds", "0") not in ("", "0"):
+    config.environment["RLX_RUN_CHECK_BOUNDS"] = "1"
+

@@ -1,4 +1,7 @@
 # RUN: %python %s
+# UNSUPPORTED: sanitizers
+# (links librlx_cpu_runtime into a C program built with gcc, which has no
+# sanitizer runtime)
 # rlx-compile: an RLX program compiled ahead of time to an object file and
 # a C header, linked with the RLX CPU runtime into a C program that calls
 # the plain C entry points (_mlir_ciface_NAME on memref descriptors), run

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CUBLASLtABI.h"
 #include "FakeCallLog.h"
 
 #include <cstdint>
@@ -39,17 +40,11 @@ void logAttribute(const char *what, int attribute, const void *value,
   }
 }
 
-struct Algo {
-  uint64_t data[8];
-};
-struct HeuristicResult {
-  Algo algo;
-  size_t workspaceSize;
-  int state;
-  float wavesCount;
-  int reserved[4];
-};
 } // namespace
+
+// The runtime's own declaration: the fake's functions have exactly the
+// types the runtime calls them through (UBSan checks that).
+using rlx::cublaslt::HeuristicResult;
 
 extern "C" {
 const char *fakeCublasLtLog() { return callLog.c_str(); }
@@ -108,14 +103,15 @@ int cublasLtMatmulAlgoGetHeuristic(void *, void *, void *, void *, void *,
 }
 int cublasLtMatmul(void *, void *, const void *alpha, const void *a, void *,
                    const void *b, void *, const void *beta, const void *c,
-                   void *, void *d, void *, const void *algo, void *workspace,
+                   void *, void *d, void *, const rlx::cublaslt::Algo *algo,
+                   void *workspace,
                    size_t workspaceSize, void *stream) {
   log("matmul alpha %g A %p B %p beta %g C %p D %p workspace %p %zu stream %p "
       "algo %llu",
       *static_cast<const float *>(alpha), a, b,
       *static_cast<const float *>(beta), c, d, workspace, workspaceSize,
       stream,
-      static_cast<unsigned long long>(static_cast<const Algo *>(algo)->data[0]));
+      static_cast<unsigned long long>(algo->data[0]));
   return strcmp(static_cast<const char *>(a), "fail") ? 0 : 15;
 }
 const char *cublasLtGetStatusName(int status) {

@@ -9,7 +9,8 @@
 // Stands in for libcuda.so.1 in the runtime's unit test (no GPU in CI):
 // the entry points librlx_cuda_runtime looks up, each appending one line
 // to a log the test reads back. A launch with gridX == 0 fails with
-// CUDA_ERROR_INVALID_VALUE (1), as the real driver's does; event timings
+// CUDA_ERROR_INVALID_VALUE (1), as the real driver's does; $FAKE_CUDA_FAIL
+// makes chosen calls fail (see injected()); event timings
 // come from $FAKE_CUDA_ELAPSED; $FAKE_CUDA_PARAM_WORDS logs the first
 // parameter's bytes.
 //
@@ -18,12 +19,28 @@
 #include "FakeCallLog.h"
 
 #include <cstdlib>
+#include <cstring>
+#include <string>
 
 namespace {
 int contextCurrent = 0;
 int handles = 0;
 
 void *newHandle() { return reinterpret_cast<void *>(0x1000 * ++handles); }
+
+/// The error code that $FAKE_CUDA_FAIL ("cuMemAllocAsync:2,...") injects
+/// into every call of driver function `name`, or 0.
+int injected(const char *name) {
+  const char *spec = getenv("FAKE_CUDA_FAIL");
+  if (!spec)
+    return 0;
+  std::string key = std::string(name) + ":";
+  for (const char *p = strstr(spec, key.c_str()); p;
+       p = strstr(p + 1, key.c_str()))
+    if (p == spec || p[-1] == ',')
+      return atoi(p + key.size());
+  return 0;
+}
 } // namespace
 
 extern "C" {
@@ -108,15 +125,21 @@ int cuStreamSynchronize(void *stream) {
   return 0;
 }
 int cuMemAllocAsync(unsigned long long *ptr, size_t size, void *stream) {
+  if (int error = injected("cuMemAllocAsync"))
+    return error;
   *ptr = 0x100000;
   log("cuMemAllocAsync %zu %p", size, stream);
   return 0;
 }
 int cuMemFreeAsync(unsigned long long ptr, void *stream) {
+  if (int error = injected("cuMemFreeAsync"))
+    return error;
   log("cuMemFreeAsync %llx %p", ptr, stream);
   return 0;
 }
 int cuMemAlloc_v2(unsigned long long *ptr, size_t size) {
+  if (int error = injected("cuMemAlloc_v2"))
+    return error;
   static unsigned long long next = 0x200000;
   *ptr = next;
   next += 0x100000;
@@ -124,6 +147,8 @@ int cuMemAlloc_v2(unsigned long long *ptr, size_t size) {
   return 0;
 }
 int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t size) {
+  if (int error = injected("cuMemcpyHtoD_v2"))
+    return error;
   log("cuMemcpyHtoD %llx %zu bytes, first %08x", dst, size,
       *static_cast<const unsigned *>(src));
   return 0;
@@ -149,7 +174,10 @@ int cuEventElapsedTime(float *ms, void *, void *) {
   return 0;
 }
 int cuGetErrorName(int error, const char **name) {
-  *name = error == 1 ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_UNKNOWN";
+  *name = error == 1     ? "CUDA_ERROR_INVALID_VALUE"
+          : error == 2   ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : error == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS"
+                         : "CUDA_ERROR_UNKNOWN";
   return 0;
 }
 }

@@ -958,9 +958,11 @@ LogicalResult emitRowGroup(ImplicitLocOpBuilder &b, RowGroup &g,
   Value tid = launch.getThreadIds().x;
   Value row = launch.getBlockIds().x;
   if (rowsPerBlock > 1) {
-    row = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, row, cst(b, rowsPerBlock)),
-        arith::DivUIOp::create(b, tid, cst(b, subgroup)));
+    // One statement per op: argument evaluation order is unspecified, and
+    // the ops' order must not depend on the compiler.
+    Value subgroupInBlock = arith::DivUIOp::create(b, tid, cst(b, subgroup));
+    Value firstRow = arith::MulIOp::create(b, row, cst(b, rowsPerBlock));
+    row = arith::AddIOp::create(b, firstRow, subgroupInBlock);
     tid = arith::RemUIOp::create(b, tid, cst(b, subgroup));
   }
   SmallVector<Value> rowIvs = delinearize(b, row, rowRanges);

@@ -74,8 +74,12 @@ extern "C" void *rlxGpuConstant(const void *host, int64_t bytes) {
   if (!d || !check(d->cuMemAlloc(&copy, size_t(bytes)), "cuMemAlloc"))
     return nullptr;
   // Synchronous: the copy is on the device before any kernel reads it.
-  if (!check(d->cuMemcpyHtoD(copy, host, size_t(bytes)), "cuMemcpyHtoD"))
+  if (!check(d->cuMemcpyHtoD(copy, host, size_t(bytes)), "cuMemcpyHtoD")) {
+    // The failed copy's allocation goes back (on the legacy stream, which
+    // orders it after everything before it).
+    d->cuMemFreeAsync(copy, nullptr);
     return nullptr;
+  }
   constants.emplace(
       host, DeviceCopy{bytes, copy, head(host, bytes), tail(host, bytes)});
   return reinterpret_cast<void *>(copy);

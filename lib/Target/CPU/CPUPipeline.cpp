@@ -100,6 +100,12 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   VectorTransferToSCFOptions vectorToSCF;
   vectorToSCF.enableFullUnroll(true);
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
+  // Every memref access and view is now explicit (loops of memref.load and
+  // memref.store, subviews); upstream's checks cover them. The vector
+  // loads and stores of the vectorized matmul and the streamed stores are
+  // not checked (vector ops have no runtime verification upstream).
+  if (options.checkBounds)
+    pm.addPass(createGenerateRuntimeVerificationPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -135,7 +135,9 @@ struct CPUVectorizeMatmulPass
       unsigned numLoops = op.getNumLoops();
       SmallVector<int64_t> registerTile(numLoops, 1);
       registerTile[loops.m] = rowsPerTile;
-      registerTile[loops.n] = colsPerTile(op);
+      // Read before tiling, which erases `op`.
+      int64_t cols = colsPerTile(op);
+      registerTile[loops.n] = cols;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       // k in blocks of `kBlock` where they divide it: the [kBlock, NR]
       // part of B's panel that the row blocks read in turn stays in L1
@@ -157,7 +159,7 @@ struct CPUVectorizeMatmulPass
       // The batch loops of a block have one iteration: drop them, so that
       // the vectorizer sees a plain (m, n, k) contraction.
       auto block = cast<linalg::GenericOp>(outer->tiledOps.front());
-      if (packPanels && ranges[loops.n] > colsPerTile(op) &&
+      if (packPanels && ranges[loops.n] > cols &&
           ranges[loops.m] >= kMinBlocksToPack * rowsPerTile)
         if (auto rowLoop = dyn_cast<scf::ForOp>(
                 outer->loops.back().getOperation()))

@@ -173,3 +173,22 @@ func.func @bert_kv_heads(%x: tensor<1x8x64xf32>, %g: tensor<64xf32>) -> tensor<1
   %y = rlx_hir.transformer_layer %x, %g, %g, %g, %g, %g, %g, %g, %g, %g, %g, %g, %g {style = "bert", num_heads = 4 : i64, num_kv_heads = 2 : i64} : (tensor<1x8x64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
   return %y : tensor<1x8x64xf32>
 }
+
+// -----
+
+// The verifier names gamma and beta from arrays that live through its loop
+// (a braced ArrayRef there was a stack-use-after-scope under ASan).
+func.func @conv_gamma_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>, %b: tensor<6xf32>, %g: tensor<1x6xf32>) -> tensor<1x6x6x6xf32> {
+  // expected-error @+1 {{'rlx_hir.conv_block' op expects 'gamma' of rank 1, got rank 2}}
+  %y = rlx_hir.conv_block %x, %w, %b, %g, %b {num_groups = 3 : i64} : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>, tensor<6xf32>, tensor<1x6xf32>, tensor<6xf32>) -> tensor<1x6x6x6xf32>
+  return %y : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+// The second of the pair, beta, with the wrong length.
+func.func @conv_beta_dim(%x: tensor<1x3x8x8xf32>, %w: tensor<6x3x3x3xf32>, %b: tensor<6xf32>, %be: tensor<5xf32>) -> tensor<1x6x6x6xf32> {
+  // expected-error @+1 {{'rlx_hir.conv_block' op expects dim 0 of 'beta' (5) to equal dim 0 of 'weight' (6)}}
+  %y = rlx_hir.conv_block %x, %w, %b, %b, %be {num_groups = 3 : i64} : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>, tensor<6xf32>, tensor<6xf32>, tensor<5xf32>) -> tensor<1x6x6x6xf32>
+  return %y : tensor<1x6x6x6xf32>
+}

@@ -14,6 +14,7 @@
 #ifndef RLX_RUNTIME_NPY_H
 #define RLX_RUNTIME_NPY_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +40,12 @@ struct NpyArray {
 
 /// Reads `path`; on failure returns false and sets `error`.
 bool readNpy(const std::string &path, NpyArray &array, std::string &error);
+
+/// Parses the `size` bytes at `data` as a .npy file named `name` in
+/// messages; as readNpy. Every length in the bytes is checked before
+/// anything is allocated for it (the fuzz target rlx-fuzz-npy feeds it).
+bool parseNpyBytes(const char *data, size_t size, const std::string &name,
+                   NpyArray &array, std::string &error);
 
 /// Writes `array` to `path`; on failure returns false and sets `error`.
 bool writeNpy(const std::string &path, const NpyArray &array,

@@ -74,6 +74,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("With stream-stores, stream the large results of lone "
                      "elementwise ops (gelu) too"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> checkBounds{
+      *this, "check-bounds",
+      llvm::cl::desc("Insert runtime checks of memory accesses (upstream "
+                     "generate-runtime-verification on the memref and linalg "
+                     "ops): an out-of-bounds access aborts with the op's "
+                     "location"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> blas{
       *this, "blas",
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "

@@ -225,8 +225,11 @@ LogicalResult ConvBlockOp::verify() {
       failed(c.rank(getWeight(), "weight", 4)) ||
       failed(c.sameElement(getOperation()->getOperands())))
     return failure();
-  for (auto [p, name] : llvm::zip(ValueRange{getGamma(), getBeta()},
-                                  ArrayRef<StringRef>{"gamma", "beta"}))
+  // Named arrays: the views a braced ValueRange or ArrayRef would hold die
+  // before the loop body runs.
+  Value params[] = {getGamma(), getBeta()};
+  StringRef names[] = {"gamma", "beta"};
+  for (auto [p, name] : llvm::zip(params, names))
     if (failed(c.rank(p, name, 1)) ||
         failed(c.sameDim(p, name, 0, getWeight(), "weight", 0)))
       return failure();

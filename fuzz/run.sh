@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+#===- fuzz/run.sh - run RLX's libFuzzer targets ---------------------------===#
+#
+# Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+#===----------------------------------------------------------------------===#
+#
+#     bash fuzz/run.sh [SECONDS_PER_TARGET] [TARGET_NAME...]
+#
+# Runs each fuzz target of a build made with RLX_ENABLE_FUZZERS=ON
+# ($RLX_SAN_BUILD_DIR, default build-san; scripts/test-sanitized.sh makes
+# it) for SECONDS_PER_TARGET (default 60) on its corpus: the seeds from
+# fuzz/make_corpus.py plus what earlier runs found, kept in
+# $RLX_SAN_BUILD_DIR/fuzz/corpus/<target>. The pipeline target runs once per
+# pipeline below. A crash, sanitizer finding, leak or timeout leaves its
+# input in $RLX_SAN_BUILD_DIR/fuzz/artifacts and fails the target. Prints
+# each target's executions and ends with "N passed, N failed". For a long
+# run: bash fuzz/run.sh 3600.
+#
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${RLX_SAN_BUILD_DIR:-$ROOT/build-san}"
+SECONDS_PER_TARGET="${1:-60}"
+shift || true
+WORK="$BUILD/fuzz"
+SEEDS="$WORK/seeds"
+mkdir -p "$WORK/corpus" "$WORK/artifacts" "$WORK/logs"
+/usr/bin/python3 "$ROOT/fuzz/make_corpus.py" "$ROOT" "$SEEDS"
+
+# name, binary, seed folder, pipeline (pipeline target only), LLVM IR too.
+TARGETS=(
+  "parser rlx-fuzz-parser mlir - 0"
+  "npy rlx-fuzz-npy npy - 0"
+  "optimize-cpu rlx-fuzz-pipeline mlir rlx-optimize{target=cpu} 0"
+  "optimize-cuda rlx-fuzz-pipeline mlir rlx-optimize{target=cuda} 0"
+  "optimize-rocm rlx-fuzz-pipeline mlir rlx-optimize{target=rocm} 0"
+  "optimize-vulkan rlx-fuzz-pipeline mlir rlx-optimize{target=vulkan} 0"
+  "optimize-metal rlx-fuzz-pipeline mlir rlx-optimize{target=metal} 0"
+  "expand-autodiff rlx-fuzz-pipeline mlir rlx-expand-autodiff 0"
+  "plan-memory rlx-fuzz-pipeline mlir rlx-plan-memory 0"
+  "to-linalg rlx-fuzz-pipeline mlir convert-rlx-to-linalg 0"
+  "cpu-pipeline rlx-fuzz-pipeline mlir rlx-cpu-pipeline 1"
+  "to-gpu rlx-fuzz-pipeline mlir rlx-to-gpu 0"
+)
+
+passed=0
+failed=0
+for entry in "${TARGETS[@]}"; do
+  read -r name binary seeds pipeline llvmir <<<"$entry"
+  if [ "$#" -gt 0 ] && [[ " $* " != *" $name "* ]]; then
+    continue
+  fi
+  corpus="$WORK/corpus/$name"
+  log="$WORK/logs/$name.log"
+  mkdir -p "$corpus"
+  env_args=()
+  if [ "$pipeline" != "-" ]; then
+    env_args=(RLX_FUZZ_PIPELINE="$pipeline" RLX_FUZZ_TO_LLVMIR="$llvmir")
+  fi
+  # Leaks are findings too; MLIR's global registries are built once and
+  # kept, which LeakSanitizer does not report (they stay reachable).
+  env "${env_args[@]}" ASAN_OPTIONS=detect_leaks=1:allow_user_poisoning=0 \
+    "$BUILD/bin/$binary" "$corpus" "$SEEDS/$seeds" \
+    -max_total_time="$SECONDS_PER_TARGET" -timeout=60 -rss_limit_mb=4096 \
+    -max_len=16384 -print_final_stats=1 \
+    -artifact_prefix="$WORK/artifacts/$name-" >"$log" 2>&1
+  status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  if [ "$status" -eq 0 ]; then
+    passed=$((passed + 1))
+    echo "fuzz: $name: ${runs:-?} executions in ${SECONDS_PER_TARGET} s, no finding"
+  else
+    failed=$((failed + 1))
+    echo "fuzz: $name: FAILED (exit $status) after ${runs:-?} executions; log $log:"
+    grep -m 20 -E 'ERROR|SUMMARY|error|Test unit written|abort' "$log" || tail -n 20 "$log"
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,78 @@
+#===- scripts/test-sanitized.sh - sanitized, bounds-checked, fuzzed runs ---===#
+#===- scripts/test-sanitized.sh - the sanitized, bounds-checked and fuzzed runs -===#
+#
+# Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+#===----------------------------------------------------------------------===#
+#
+# Run by scripts/test.sh after the Release suite (RLX_SKIP_SANITIZERS=1
+# skips it), and on its own after a Release build:
+# 1. builds RLX with clang-22 under AddressSanitizer + UndefinedBehavior-
+#    Sanitizer with the libFuzzer targets (RLX_ENABLE_SANITIZERS,
+#    RLX_ENABLE_FUZZERS) into $RLX_SAN_BUILD_DIR (default build-san) and runs
+#    the whole lit suite with it: any finding fails its test;
+# 2. runs the integration tests once more on the Release build with
+#    --check-bounds compiled into every program (lit --param check_bounds=1);
+# 3. runs each fuzz target for $RLX_FUZZ_SECONDS (default 20) seconds on its
+#    corpus (fuzz/run.sh; longer runs: bash fuzz/run.sh 3600).
+# Ends with "N passed, N failed" over the three.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${RLX_BUILD_DIR:-$ROOT/build}"
+SAN_DIR="${RLX_SAN_BUILD_DIR:-$ROOT/build-san}"
+LLVM_PREFIX=/usr/lib/llvm-22
+LIT="$LLVM_PREFIX/bin/lit"
+
+if [ ! -f "$SAN_DIR/build.ninja" ]; then
+  # -O1: the sanitizers' recommended level, and a faster build than -O3.
+  cmake -G Ninja -S "$ROOT" -B "$SAN_DIR" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DRLX_ENABLE_SANITIZERS="address;undefined" -DRLX_ENABLE_FUZZERS=ON \
+    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+    -DLLVM_DIR="$LLVM_PREFIX/lib/cmake/llvm" \
+    -DLLVM_EXTERNAL_LIT="$LIT"
+fi
+cmake --build "$SAN_DIR" -j "$(nproc)"
+
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$2" | head -n 1; }
+passed=0
+failed=0
+# Adds the pass and fail counts of lit log $1.
+tally() {
+  local p f n
+  p=$(count Passed "$1"); passed=$((passed + ${p:-0}))
+  f=0
+  for kind in Failed Unresolved "Unexpectedly Passed" "Timed Out"; do
+    n=$(count "$kind" "$1"); f=$((f + ${n:-0}))
+  done
+  failed=$((failed + f))
+}
+
+set +e
+echo "== lit under AddressSanitizer + UndefinedBehaviorSanitizer"
+"$LIT" -sv "$SAN_DIR/test" 2>&1 | tee "$SAN_DIR/lit-sanitized.log"
+tally "$SAN_DIR/lit-sanitized.log"
+
+echo "== integration tests with --check-bounds (Release build)"
+"$LIT" -sv --param check_bounds=1 "$BUILD_DIR/test/Integration" 2>&1 |
+  tee "$BUILD_DIR/lit-check-bounds.log"
+tally "$BUILD_DIR/lit-check-bounds.log"
+
+echo "== fuzz targets, ${RLX_FUZZ_SECONDS:-20} s each"
+RLX_SAN_BUILD_DIR="$SAN_DIR" bash "$ROOT/fuzz/run.sh" "${RLX_FUZZ_SECONDS:-20}" |
+  tee "$SAN_DIR/fuzz.log"
+fp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$SAN_DIR/fuzz.log")
+ff=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$SAN_DIR/fuzz.log")
+passed=$((passed + ${fp:-0}))
+failed=$((failed + ${ff:-1}))
+set -e
+
+echo "sanitized, bounds-checked and fuzzed: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
