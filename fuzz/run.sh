@@ -73,8 +73,13 @@ for entry in "${TARGETS[@]}"; do
     rm -rf "$corpus"
     budget=(-runs="$RUNS" -seed="${RLX_FUZZ_SEED:-1}")
   else
-    budget=(-max_total_time="$SECONDS_PER_TARGET")
+    # Timed runs go on past a finding (each child process of -fork=1 runs
+    # until one), so that one known crash does not end the exploration;
+    # every finding leaves its artifact.
+    budget=(-max_total_time="$SECONDS_PER_TARGET" -fork=1 -ignore_crashes=1
+            -ignore_timeouts=1 -ignore_ooms=1)
   fi
+  before=$(ls "$WORK/artifacts" | grep -c "^$name-" || true)
   mkdir -p "$corpus"
   env_args=()
   if [ "$pipeline" != "-" ]; then
@@ -89,13 +94,20 @@ for entry in "${TARGETS[@]}"; do
     -artifact_prefix="$WORK/artifacts/$name-" >"$log" 2>&1
   status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  if [ -z "$runs" ]; then  # -fork=1 prints "#N: cov: ..." lines instead
+    runs=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$log" | tail -n 1)
+  fi
+  after=$(ls "$WORK/artifacts" | grep -c "^$name-" || true)
+  if [ "$after" -gt "$before" ]; then
+    status=1
+  fi
   if [ "$status" -eq 0 ]; then
     passed=$((passed + 1))
     echo "fuzz: $name: ${runs:-?} executions, no finding"
   else
     failed=$((failed + 1))
-    echo "fuzz: $name: FAILED (exit $status) after ${runs:-?} executions; log $log:"
-    grep -m 20 -E 'ERROR|SUMMARY|error|Test unit written|abort' "$log" || tail -n 20 "$log"
+    echo "fuzz: $name: FAILED after ${runs:-?} executions, $((after - before)) new artifact(s); log $log:"
+    grep -m 20 -E 'SUMMARY|Test unit written|CRASH|abort' "$log" || tail -n 20 "$log"
   fi
 done
 echo "$passed passed, $failed failed"
