@@ -664,10 +664,11 @@ int main(int argc, char **argv) {
     options.blas = true;
   }
   options.arena = useArena;
-  if (const char *env = std::getenv("RLX_RUN_CHECK_BOUNDS"))
-    options.checkBounds = checkBounds || (*env && std::string(env) != "0");
-  else
-    options.checkBounds = checkBounds;
+  // --check-bounds, RLX_RUN_CHECK_BOUNDS=1 and --cpu-options=check-bounds=1
+  // each turn the checks on.
+  const char *env = std::getenv("RLX_RUN_CHECK_BOUNDS");
+  if (checkBounds || (env && *env && std::string(env) != "0"))
+    options.checkBounds = true;
   rlx::buildCPUPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

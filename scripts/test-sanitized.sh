@@ -42,29 +42,26 @@ if [ ! -f "$SAN_DIR/build.ninja" ]; then
 fi
 cmake --build "$SAN_DIR" -j "$(nproc)"
 
-count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$2" | head -n 1; }
+source "$ROOT/scripts/lit-counts.sh"
 passed=0
 failed=0
-# Adds the pass and fail counts of lit log $1.
+# Adds the counts of lit log $1, whose run exited with $2.
 tally() {
-  local p f n
-  p=$(count Passed "$1"); passed=$((passed + ${p:-0}))
-  f=0
-  for kind in Failed Unresolved "Unexpectedly Passed" "Timed Out"; do
-    n=$(count "$kind" "$1"); f=$((f + ${n:-0}))
-  done
+  local p f
+  read -r p f <<<"$(lit_counts "$1" "$2")"
+  passed=$((passed + p))
   failed=$((failed + f))
 }
 
 set +e
 echo "== lit under AddressSanitizer + UndefinedBehaviorSanitizer"
 "$LIT" -sv "$SAN_DIR/test" 2>&1 | tee "$SAN_DIR/lit-sanitized.log"
-tally "$SAN_DIR/lit-sanitized.log"
+tally "$SAN_DIR/lit-sanitized.log" "${PIPESTATUS[0]}"
 
 echo "== integration tests with --check-bounds (Release build)"
 "$LIT" -sv --param check_bounds=1 "$BUILD_DIR/test/Integration" 2>&1 |
   tee "$BUILD_DIR/lit-check-bounds.log"
-tally "$BUILD_DIR/lit-check-bounds.log"
+tally "$BUILD_DIR/lit-check-bounds.log" "${PIPESTATUS[0]}"
 
 echo "== fuzz targets, ${RLX_FUZZ_RUNS:-20000} executions each (fixed seed)"
 RLX_SAN_BUILD_DIR="$SAN_DIR" RLX_FUZZ_RUNS="${RLX_FUZZ_RUNS:-20000}" \

@@ -27,17 +27,8 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 
-# lit pads the labels to one width when the summary has several kinds
-# ("  Passed     : 147"), so spaces may come before the colon.
-count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$LOG" | head -n 1; }
-passed=$(count Passed); passed=${passed:-0}
-failed=0
-for kind in Failed Unresolved "Unexpectedly Passed" "Timed Out"; do
-  n=$(count "$kind"); failed=$((failed + ${n:-0}))
-done
-if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
-  failed=1
-fi
+source "$ROOT/scripts/lit-counts.sh"
+read -r passed failed <<<"$(lit_counts "$LOG" "$status")"
 echo "Release: $passed passed, $failed failed"
 
 if [ "${RLX_SKIP_SANITIZERS:-0}" = "0" ]; then

@@ -7,6 +7,7 @@
 // RUN: %python -c "import numpy as n; r = n.load('%t.rows.npy'); assert (r == n.array([[5., 6.], [1., 2.]], dtype=n.float32)).all(), r"
 // RUN: not rlx-run %s --check-bounds --input=%t.out.npy 2>&1 | FileCheck %s
 // RUN: env RLX_RUN_CHECK_BOUNDS=1 not rlx-run %s --input=%t.out.npy 2>&1 | FileCheck %s
+// RUN: not rlx-run %s --cpu-options=check-bounds=1 --input=%t.out.npy 2>&1 | FileCheck %s
 
 // CHECK: ERROR: Runtime op verification failed
 // CHECK: out-of-bounds
