@@ -41,5 +41,10 @@ OwningOpRef<ModuleOp> rlx::fuzz::parseQuietly(MLIRContext &context,
   // MLIR's lexer reads up to a terminating NUL, as files and strings have;
   // libFuzzer's bytes have none.
   std::string text(reinterpret_cast<const char *>(data), size);
+  // MLIR 22's linalg.transpose parser segfaults on a malformed permutation
+  // (docs/Testing.md); inputs that spell that op are skipped until the fix
+  // upstream, so that runs find our bugs instead of that one again.
+  if (text.find("linalg.transpose") != std::string::npos)
+    return nullptr;
   return parseSourceString<ModuleOp>(text, ParserConfig(&context));
 }

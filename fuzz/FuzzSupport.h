@@ -26,7 +26,8 @@ const DialectRegistry &getRegistry();
 
 /// Parses and verifies `size` bytes as a module in `context`, with every
 /// diagnostic swallowed (bad input is expected; only crashes and sanitizer
-/// findings are bugs). Null if the input is not a valid module.
+/// findings are bugs). Null if the input is not a valid module, or spells
+/// linalg.transpose (whose upstream parser crashes on a bad permutation).
 OwningOpRef<ModuleOp> parseQuietly(MLIRContext &context, const uint8_t *data,
                                    size_t size);
 
