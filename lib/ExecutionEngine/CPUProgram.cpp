@@ -19,6 +19,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstring>
@@ -99,6 +100,10 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
   }
   markCPUEntryPoint(entry);
   Location loc = entry.getLoc();
+  // The ExecutionEngine translates the lowered module to LLVM IR.
+  DialectRegistry translations;
+  registerAllToLLVMIRTranslations(translations);
+  context->appendDialectRegistry(translations);
   PassManager pm(context);
   buildCPUPipeline(pm, options);
   if (failed(pm.run(module)))
@@ -197,7 +202,7 @@ llvm::Error CPUProgram::run(ArrayRef<TensorView> args,
     if (!fits || (!arg.data && elements != 0)) {
       std::string shape;
       for (int64_t d : arg.shape)
-        shape += (shape.empty() ? "" : "x") + std::to_string(d);
+        shape += (shape.empty() ? "" : ", ") + std::to_string(d);
       return llvm::createStringError(
           "argument #" + std::to_string(i) + " of @" + name + " expects " +
           typeString(type) + ", given " +
