@@ -27,6 +27,7 @@ tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-cuda-runtime-test",
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%rlx_build_dir", config.mlir_obj_dir))
 config.substitutions.append(("%rlx_plugin",
                              os.path.join(config.mlir_obj_dir, "lib",
                                           "librlx-plugin.so")))
