@@ -83,6 +83,18 @@ MLIR_CAPI_EXPORTED MlirLogicalResult rlxCpuProgramRun(
     const RlxTensor *results, intptr_t numResults,
     MlirStringCallback onError, void *userData);
 
+/// Where result `index` of `rank` dims `shape` goes: row-major memory of
+/// that shape, or NULL to drop it.
+typedef void *(*RlxResultDestination)(intptr_t index, intptr_t rank,
+                                      const int64_t *shape, void *userData);
+
+/// As rlxCpuProgramRun, for results whose shapes are known only once the
+/// program ran (dynamic dims): `destination` says where each goes.
+MLIR_CAPI_EXPORTED MlirLogicalResult rlxCpuProgramRunWithDestination(
+    RlxCpuProgram program, const RlxTensor *args, intptr_t numArgs,
+    RlxResultDestination destination, MlirStringCallback onError,
+    void *userData);
+
 #ifdef __cplusplus
 }
 #endif

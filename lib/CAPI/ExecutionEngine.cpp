@@ -72,6 +72,16 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
+/// The argument views of a C call.
+static std::vector<rlx::TensorView> views(const RlxTensor *args,
+                                          intptr_t numArgs) {
+  std::vector<rlx::TensorView> out;
+  for (intptr_t i = 0; i < numArgs; ++i)
+    out.push_back({args[i].data,
+                   {args[i].shape, args[i].shape + args[i].rank}});
+  return out;
+}
+
 MlirLogicalResult rlxCpuProgramRun(RlxCpuProgram program,
                                    const RlxTensor *args, intptr_t numArgs,
                                    const RlxTensor *results,
@@ -88,10 +98,6 @@ MlirLogicalResult rlxCpuProgramRun(RlxCpuProgram program,
     return fail("@" + p->getName().str() + " returns " +
                 std::to_string(p->getResultTypes().size()) + " results, " +
                 std::to_string(numResults) + " buffers given");
-  std::vector<rlx::TensorView> views;
-  for (intptr_t i = 0; i < numArgs; ++i)
-    views.push_back({args[i].data,
-                     {args[i].shape, args[i].shape + args[i].rank}});
   std::string mismatch;
   auto destination = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
     ArrayRef<int64_t> given(results[i].shape, results[i].rank);
@@ -104,9 +110,24 @@ MlirLogicalResult rlxCpuProgramRun(RlxCpuProgram program,
     }
     return results[i].data;
   };
-  if (llvm::Error err = p->run(views, destination))
+  if (llvm::Error err = p->run(views(args, numArgs), destination))
     return fail(toString(std::move(err)));
   if (!mismatch.empty())
     return fail(mismatch);
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult rlxCpuProgramRunWithDestination(
+    RlxCpuProgram program, const RlxTensor *args, intptr_t numArgs,
+    RlxResultDestination destination, MlirStringCallback onError,
+    void *userData) {
+  auto where = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
+    return destination(i, shape.size(), shape.data(), userData);
+  };
+  if (llvm::Error err = unwrap(program)->run(views(args, numArgs), where)) {
+    if (onError)
+      onError(wrap(StringRef(toString(std::move(err)))), userData);
+    return mlirLogicalResultFailure();
+  }
   return mlirLogicalResultSuccess();
 }

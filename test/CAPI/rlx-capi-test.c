@@ -200,6 +200,55 @@ static void testMlp(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+/* Results placed by a callback: the shape of a dynamic result is known
+ * once the program ran. */
+typedef struct {
+  float buffer[64];
+  int64_t shape[2];
+  intptr_t rank;
+} Destination;
+
+static void *placeResult(intptr_t index, intptr_t rank, const int64_t *shape,
+                         void *userData) {
+  Destination *d = (Destination *)userData;
+  (void)index;
+  d->rank = rank;
+  for (intptr_t i = 0; i < rank; ++i)
+    d->shape[i] = shape[i];
+  return d->buffer;
+}
+
+static void testDynamicShapes(MlirContext ctx) {
+  MlirModule module = mlirModuleCreateParse(
+      ctx, str("func.func @rows(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
+               "  %0 = rlx.exp %x : tensor<?x4xf32>\n"
+               "  return %0 : tensor<?x4xf32>\n}\n"));
+  RlxCpuProgram program = rlxCpuProgramCreate(module, str("rows"), str(""));
+  EXPECT(!rlxCpuProgramIsNull(program), "compiling @rows failed");
+  if (rlxCpuProgramIsNull(program))
+    return;
+  float x[3 * 4];
+  for (int i = 0; i < 12; ++i)
+    x[i] = uniform();
+  int64_t xs[] = {3, 4};
+  RlxTensor arg = {x, 2, xs};
+  Destination d;
+  MlirLogicalResult ran = rlxCpuProgramRunWithDestination(
+      program, &arg, 1, placeResult, printToStderr, &d);
+  EXPECT(mlirLogicalResultIsSuccess(ran), "running @rows failed");
+  EXPECT(d.rank == 2 && d.shape[0] == 3 && d.shape[1] == 4,
+         "result shape %ldx%ld", (long)d.shape[0], (long)d.shape[1]);
+  double worst = 0;
+  for (int i = 0; i < 12; ++i) {
+    double err = fabs(d.buffer[i] - exp((double)x[i])) / (1e-6 + 1e-5 * exp((double)x[i]));
+    worst = err > worst || isnan(err) ? err : worst;
+  }
+  fprintf(stderr, "rows: %s\n", worst <= 1.0 ? "matches exp" : "WRONG");
+  // CHECK: rows: matches exp
+  rlxCpuProgramDestroy(program);
+  mlirModuleDestroy(module);
+}
+
 static void testCompileErrors(MlirContext ctx) {
   MlirModule module = mlirModuleCreateParse(ctx, str(kMlp));
   RlxCpuProgram program = rlxCpuProgramCreate(module, str("nosuch"), str(""));
@@ -338,6 +387,7 @@ int main(void) {
          "rlx_hir loaded");
 
   testMlp(ctx);
+  testDynamicShapes(ctx);
   testCompileErrors(ctx);
   testQuantScheme(ctx);
   testPlan(ctx);
