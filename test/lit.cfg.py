@@ -42,8 +42,11 @@ config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
 config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")
 config.environment["MLIR_LIB_DIR"] = os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib")
-config.environment["PYTHONPATH"] = os.path.join(config.rlx_src_root, "test",
-                                                "Integration")
+# The integration tests' helper module, and the `rlx` Python package the
+# build assembles.
+config.environment["PYTHONPATH"] = os.pathsep.join([
+    os.path.join(config.rlx_src_root, "test", "Integration"),
+    os.path.join(config.mlir_obj_dir, "python")])
 # `lit --param rlx_opt=plugin`: every `rlx-opt` of the tests runs as
 # Debian's stock mlir-opt-22 with librlx-plugin.so loaded, the way another
 # MLIR compiler embeds RLX (test/Plugin/rlx-opt-via-plugin.py).
