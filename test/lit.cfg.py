@@ -40,6 +40,7 @@ config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
 # librlx_cpu_runtime.so, which objects from rlx-compile link against, and
 # MLIR's runtime utilities.
 config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")
+config.environment["RLX_BUILD_DIR"] = config.mlir_obj_dir
 config.environment["MLIR_LIB_DIR"] = os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib")
 # The integration tests' helper module, and the `rlx` Python package the
