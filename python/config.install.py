@@ -1,5 +1,7 @@
-# Where librlx_c.so is: <prefix>/lib, beside <prefix>/python/rlx.
+# Where librlx_c.so and the tools are: <prefix>/lib and <prefix>/bin,
+# beside <prefix>/python/rlx.
 import os
 
-LIB_DIR = os.path.normpath(os.path.join(os.path.dirname(__file__), "..",
-                                        "..", "lib"))
+_PREFIX = os.path.join(os.path.dirname(__file__), "..", "..")
+LIB_DIR = os.path.normpath(os.path.join(_PREFIX, "lib"))
+TOOLS_DIR = os.path.normpath(os.path.join(_PREFIX, "bin"))

@@ -21,16 +21,33 @@ generated from the op definitions) and every rlx_hir op in `rlx.hir`.
 `rlx.grad`, `rlx.jvp` and `rlx.vmap` transform whole functions; the op
 builders of the same names are `rlx.ops.grad`, ... Errors (bad shapes,
 dtypes, unknown passes) raise `rlx.RLXError` with MLIR's diagnostics.
+`rlx.compile(f, target="cuda")` gives a program on PyTorch CUDA tensors
+(`rlx.cuda`).
 """
 
-from .ir import Context, Module, RLXError, Type, default_context
-from .builder import Function, Value, numpy_to_mlir
-from . import ops, hir
-from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
-from .compiler import Program, compile, numpy_dtype
-from .transforms import grad, jvp, vmap
+# Programs compiled for CUDA load without MLIR (on a GPU machine that has
+# only the driver and PyTorch); everything else needs librlx_c.so.
+from . import cuda
 
-__all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
-            "Program", "compile", "numpy_dtype", "numpy_to_mlir", "grad", "jvp", "vmap",
-            "default_context", "ops", "hir"] +
-           [n for n in ops.__all__ if n not in ("grad", "jvp", "vmap")])
+try:
+    from . import _capi
+except ImportError as error:
+    _MISSING = str(error)
+
+    def __getattr__(name):
+        raise ImportError("rlx.%s needs RLX's C API: %s" % (name, _MISSING))
+else:
+    from .ir import Context, Module, RLXError, Type, default_context
+    from .builder import Function, Value, numpy_to_mlir
+    from . import ops, hir
+    from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
+    from .compiler import Program, compile, numpy_dtype
+    from .transforms import grad, jvp, vmap
+
+if "ops" in globals():
+    __all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
+                "Program", "compile", "numpy_dtype", "numpy_to_mlir", "grad",
+                "jvp", "vmap", "default_context", "ops", "hir", "cuda"] +
+               [n for n in ops.__all__ if n not in ("grad", "jvp", "vmap")])
+else:
+    __all__ = ["cuda"]

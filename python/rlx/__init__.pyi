@@ -4,3 +4,4 @@ from . import ops as ops, hir as hir
 from .ops import *
 from .compiler import Program as Program, compile as compile, numpy_dtype as numpy_dtype
 from .transforms import grad as grad, jvp as jvp, vmap as vmap
+from . import cuda as cuda

@@ -24,7 +24,7 @@ from . import _config
 _HANDLES = ["Context", "DialectRegistry", "Location", "Module", "Operation",
             "Value", "Type", "Attribute", "Block", "Region", "Identifier",
             "PassManager", "OpPassManager", "Diagnostic", "OpPrintingFlags",
-            "CpuProgram"]
+            "CpuProgram", "SymbolTable"]
 
 
 class StringRef(ctypes.Structure):
@@ -207,6 +207,9 @@ _SIGNATURES = {
                                           _v),
     "mlirIdentifierGet": (Identifier, Context, StringRef),
     "mlirNamedAttributeGet": (NamedAttribute, Identifier, Attribute),
+    "mlirSymbolTableCreate": (SymbolTable, Operation),
+    "mlirSymbolTableDestroy": (None, SymbolTable),
+    "mlirSymbolTableLookup": (Operation, SymbolTable, StringRef),
     # Passes.
     "mlirPassManagerCreate": (PassManager, Context),
     "mlirPassManagerDestroy": (None, PassManager),

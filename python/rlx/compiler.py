@@ -135,32 +135,57 @@ class Program:
 _cache = {}
 
 
-def compile(module, target="cpu", function=None, options=""):
+def compile(module, target="cpu", function=None, options="", chip="sm_90",
+            out_dir=None):
     """Compiles `function` (default: the function built last with
     rlx.Function, or the module's only public one; a Function is also
     accepted as `module`) for `target` and returns a callable Program.
     Programs are cached by the module's text, function and options:
     compiling the same thing twice returns the same Program.
 
-    target="cpu" is the one target callable from Python today; `options`
-    are --rlx-cpu-pipeline's (e.g. "blas=true")."""
+    target="cpu" returns a Program on NumPy arrays; `options` are
+    --rlx-cpu-pipeline's (e.g. "blas=true"). target="cuda" returns an
+    rlx.cuda.CudaProgram on PyTorch CUDA tensors, compiled ahead of time
+    for `chip` into `out_dir` (default: a cache folder) with
+    `rlx-compile --target=cuda` (`options`: --rlx-cuda-pipeline's); static
+    shapes only."""
     if isinstance(module, Function):
         function = function or module.name
         module = module.module
     if not isinstance(module, Module):
         raise TypeError("rlx.compile takes an rlx.Module or rlx.Function")
-    if target != "cpu":
+    if target not in ("cpu", "cuda"):
         raise NotImplementedError(
-            "rlx.compile: target %r is not callable from Python yet (cpu is)"
-            % target)
+            "rlx.compile: target %r is not callable from Python (cpu and "
+            "cuda are)" % target)
     if function is None:
         function = _only_public_function(module)
+    if target == "cuda":
+        return _compile_cuda(module, function, chip, options, out_dir)
     text = module.to_string()
     key = (id(module.context), hashlib.sha256(text.encode()).hexdigest(),
            function, options)
     if key not in _cache:
         _cache[key] = Program(module, function, options)
     return _cache[key]
+
+
+def _compile_cuda(module, function, chip, options, out_dir):
+    from . import cuda
+    args, results = module.function_type(function)
+    signature = []
+    for types in (args, results):
+        entries = []
+        for t in types:
+            if not t.is_tensor or None in t.shape:
+                raise ValueError("rlx.compile(target='cuda'): @%s has type "
+                                 "%s; CUDA programs take static shapes" %
+                                 (function, t))
+            entries.append([list(t.shape), t.dtype])
+        signature.append(entries)
+    library = cuda.build(module.to_string(), function, signature, chip=chip,
+                         options=options, out_dir=out_dir)
+    return cuda.load(library)
 
 
 def _only_public_function(module):

@@ -242,6 +242,23 @@ class Module:
         op = C.lib.mlirOperationClone(self.operation)
         return Module(self.context, C.lib.mlirModuleFromOperation(op))
 
+    def function_type(self, name):
+        """The (argument types, result types) of function @name."""
+        table = C.lib.mlirSymbolTableCreate(self.operation)
+        try:
+            op = C.lib.mlirSymbolTableLookup(table, C.StringRef.of(name))
+            attr = (C.lib.mlirOperationGetAttributeByName(
+                op, C.StringRef.of("function_type")) if op.ptr else None)
+            if attr is None or not attr.ptr:
+                raise RLXError("the module has no function @%s" % name)
+            t = C.lib.mlirTypeAttrGetValue(attr)
+            return ([Type(self.context, C.lib.mlirFunctionTypeGetInput(t, i))
+                     for i in range(C.lib.mlirFunctionTypeGetNumInputs(t))],
+                    [Type(self.context, C.lib.mlirFunctionTypeGetResult(t, i))
+                     for i in range(C.lib.mlirFunctionTypeGetNumResults(t))])
+        finally:
+            C.lib.mlirSymbolTableDestroy(table)
+
     def verify(self):
         self.context.take_diagnostics()
         if not C.lib.mlirOperationVerify(self.operation):
