@@ -16,8 +16,7 @@
 //     "temporaries": [{"bytes": 1024}, ...],
 //     "steps": [{"kind": "launch", "kernel": "f_kernel_f_kernel",
 //                "grid": [64, 1, 1], "threadgroup": [32, 1, 1],
-//                "buffers": [{"index": 0, "buffer": 0}, ...],
-//                "threadgroup_memory": [32, ...]},
+//                "buffers": [{"index": 0, "buffer": 0}, ...]},
 //               {"kind": "copy", "from": 1, "to": 4, "bytes": 256}]}]}
 //
 // Buffers are numbered arguments first, then temporaries. A view binds the
@@ -135,21 +134,12 @@ LogicalResult HostFunction::addLaunch(gpu::LaunchFuncOp launch) {
     }
     bindings.push_back(std::move(binding));
   }
-  llvm::json::Array threadgroupMemory;
-  for (BlockArgument attribution : func.getWorkgroupAttributions()) {
-    FailureOr<int64_t> bytes =
-        memrefBytes(cast<MemRefType>(attribution.getType()));
-    if (failed(bytes))
-      return func.emitOpError("has a workgroup buffer of dynamic size");
-    threadgroupMemory.push_back(*bytes);
-  }
   steps.push_back(llvm::json::Object{
       {"kind", "launch"},
       {"kernel", rlx::getMSLKernelName(module.getName(), func.getName())},
       {"grid", std::move(*grid)},
       {"threadgroup", std::move(*group)},
-      {"buffers", std::move(bindings)},
-      {"threadgroup_memory", std::move(threadgroupMemory)}});
+      {"buffers", std::move(bindings)}});
   return success();
 }
 

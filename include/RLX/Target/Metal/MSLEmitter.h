@@ -27,17 +27,17 @@ std::string getMSLKernelName(StringRef module, StringRef func);
 /// Writes every gpu.func kernel under `op` as an MSL `kernel` function.
 /// Each memref argument is a `device` buffer (`const` where the kernel only
 /// reads it) bound at `[[buffer(i)]]` in argument order, each other
-/// argument a `constant` scalar at the next index, each workgroup
-/// attribution a `threadgroup` buffer at `[[threadgroup(j)]]`; then the
-/// threadgroup's position in the grid, the thread's in the threadgroup,
-/// the grid's and threadgroup's sizes, and the thread's lane in its SIMD
-/// group. Fails with a diagnostic at the first op MSL cannot express.
+/// argument a `constant` scalar at the next index; then those of the
+/// threadgroup's position in the grid, the thread's in the threadgroup and
+/// the grid's and threadgroup's sizes that the kernel reads. Workgroup
+/// attributions are `threadgroup` arrays declared in the kernel's scope.
+/// Fails with a diagnostic at the first op MSL cannot express.
 LogicalResult translateToMSL(Operation *op, raw_ostream &os);
 
 /// Writes the host functions under `op` (func.func with gpu.launch_func)
 /// as JSON: per function its arguments and temporary buffers with their
 /// sizes, and its steps in order (each launch with its kernel, grid and
-/// threadgroup sizes, buffer bindings and threadgroup memory). Fails with a
+/// threadgroup sizes and buffer bindings, each copy). Fails with a
 /// diagnostic at a host op that the description cannot hold.
 LogicalResult translateToMetalHostDescription(Operation *op, raw_ostream &os);
 
