@@ -20,7 +20,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate", "rlx-cuda-runtime-test",
+tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate", "rlx-metal-cpu-run", "rlx-cuda-runtime-test",
          "rlx-cpu-alloc-test"]
 
 # Integration scripts run under Debian's Python (its numpy and torch) and

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Support/IndentedOstream.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -41,14 +42,35 @@ std::string rlx::getMSLKernelName(StringRef module, StringRef func) {
   return (module + "_" + func).str();
 }
 
-namespace {
-
 /// The kernel's builtin parameters: their names and MSL attributes.
 static const std::pair<StringRef, StringRef> kBuiltins[] = {
     {"rlx_group", "threadgroup_position_in_grid"},
     {"rlx_thread", "thread_position_in_threadgroup"},
     {"rlx_groups", "threadgroups_per_grid"},
     {"rlx_threads", "threads_per_threadgroup"}};
+
+SmallVector<StringRef> rlx::getMSLKernelBuiltins(gpu::GPUFuncOp func) {
+  bool used[4] = {false, false, false, false};
+  func.walk([&](Operation *op) {
+    if (op->getNumResults() != 1 || op->use_empty())
+      return;
+    if (isa<gpu::BlockIdOp>(op))
+      used[0] = true;
+    else if (isa<gpu::ThreadIdOp>(op))
+      used[1] = true;
+    else if (isa<gpu::GridDimOp>(op))
+      used[2] = true;
+    else if (isa<gpu::BlockDimOp>(op))
+      used[3] = true;
+  });
+  SmallVector<StringRef> builtins;
+  for (auto [isUsed, builtin] : llvm::zip(used, kBuiltins))
+    if (isUsed)
+      builtins.push_back(builtin.second);
+  return builtins;
+}
+
+namespace {
 
 /// The MSL address space of a memref: `device` (global), `threadgroup`
 /// (workgroup) or `thread` (private).
@@ -79,6 +101,8 @@ private:
   LogicalResult emitKernel(gpu::GPUModuleOp module, gpu::GPUFuncOp func);
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
+  /// emitOp but for ops already written or unused.
+  LogicalResult emitNested(Operation *op);
 
   FailureOr<std::string> typeName(Type type, Operation *at);
   FailureOr<std::string> pointerType(MemRefType type, bool readOnly,
@@ -110,8 +134,6 @@ private:
   std::string body;
   llvm::raw_string_ostream bodyStream{body};
   raw_indented_ostream os{bodyStream};
-  /// The kernel's builtin parameters, by name, that the body reads.
-  llvm::StringSet<> usedBuiltins;
   llvm::DenseMap<Value, std::string> names;
   /// Ops already written as part of a matched SIMD-group reduction.
   llvm::DenseSet<Operation *> skipped;
@@ -353,7 +375,6 @@ LogicalResult MSLEmitter::emitKernel(gpu::GPUModuleOp module,
                                    argName, bufferIndex++));
   }
   body.clear();
-  usedBuiltins.clear();
   os.indent();
   // Threadgroup memory is declared in the kernel's scope, sized statically.
   auto declareArrays = [&](ArrayRef<BlockArgument> attributions,
@@ -377,9 +398,10 @@ LogicalResult MSLEmitter::emitKernel(gpu::GPUModuleOp module,
     return failure();
   os.unindent();
 
-  for (auto [var, builtin] : kBuiltins)
-    if (usedBuiltins.contains(var))
-      params.push_back(("uint3 " + var + " [[" + builtin + "]]").str());
+  for (StringRef builtin : rlx::getMSLKernelBuiltins(func))
+    for (auto [var, attr] : kBuiltins)
+      if (attr == builtin)
+        params.push_back(("uint3 " + var + " [[" + attr + "]]").str());
   out << "\nkernel void "
       << rlx::getMSLKernelName(module.getName(), func.getName()) << "(";
   for (auto [i, p] : llvm::enumerate(params))
@@ -390,9 +412,18 @@ LogicalResult MSLEmitter::emitKernel(gpu::GPUModuleOp module,
 
 LogicalResult MSLEmitter::emitBlock(Block &block) {
   for (Operation &op : block)
-    if (!skipped.contains(&op) && failed(emitOp(&op)))
+    if (failed(emitNested(&op)))
       return failure();
   return success();
+}
+
+LogicalResult MSLEmitter::emitNested(Operation *op) {
+  // Unused pure values (the front's unused builtins) are not written: MSL
+  // compilers warn on unused variables and parameters.
+  if (skipped.contains(op) ||
+      (op->getNumResults() && op->use_empty() && isMemoryEffectFree(op)))
+    return success();
+  return emitOp(op);
 }
 
 LogicalResult MSLEmitter::assign(Operation *op, const Twine &expr) {
@@ -436,7 +467,6 @@ static StringRef component(gpu::Dimension dim) {
 
 LogicalResult MSLEmitter::emitOp(Operation *op) {
   auto builtin = [&](StringRef var, gpu::Dimension dim) {
-    usedBuiltins.insert(var);
     names[op->getResult(0)] = ("int(" + var + "." + component(dim) + ")").str();
     return success();
   };
@@ -511,7 +541,9 @@ LogicalResult MSLEmitter::emitOp(Operation *op) {
         std::string args;
         for (Value e : o.getElements())
           args += (args.empty() ? "" : ", ") + name(e);
-        return assign(o, *ty + "(" + args + ")");
+        // Brace initialization: clang's extended vectors, which MSL's
+        // vectors are, take it.
+        return assign(o, *ty + "{" + args + "}");
       })
       .Case([&](vector::BroadcastOp o) -> LogicalResult {
         if (!o.getSourceType().isIntOrIndexOrFloat())
@@ -561,7 +593,7 @@ LogicalResult MSLEmitter::emitVectorLoad(vector::LoadOp op) {
   for (int64_t l = 0; l < vecType.getNumElements(); ++l)
     lanes += (l ? ", " : "") + ("(&" + *first + ")[" + std::to_string(l) +
                                 "]");
-  return assign(op, *ty + "(" + lanes + ")");
+  return assign(op, *ty + "{" + lanes + "}");
 }
 
 LogicalResult MSLEmitter::emitVectorStore(vector::StoreOp op) {
@@ -738,7 +770,7 @@ LogicalResult MSLEmitter::emitFor(scf::ForOp op) {
   os.indent();
   Block *body = op.getBody();
   for (Operation &inner : body->without_terminator())
-    if (!skipped.contains(&inner) && failed(emitOp(&inner)))
+    if (failed(emitNested(&inner)))
       return failure();
   if (failed(emitYieldTo(body->getTerminator(), op.getResults())))
     return failure();
@@ -754,7 +786,7 @@ LogicalResult MSLEmitter::emitIf(scf::IfOp op) {
     os.indent();
     Block &block = region.front();
     for (Operation &inner : block.without_terminator())
-      if (!skipped.contains(&inner) && failed(emitOp(&inner)))
+      if (failed(emitNested(&inner)))
         return failure();
     if (failed(emitYieldTo(block.getTerminator(), op.getResults())))
       return failure();

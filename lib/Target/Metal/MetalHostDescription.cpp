@@ -16,7 +16,8 @@
 //     "temporaries": [{"bytes": 1024}, ...],
 //     "steps": [{"kind": "launch", "kernel": "f_kernel_f_kernel",
 //                "grid": [64, 1, 1], "threadgroup": [32, 1, 1],
-//                "buffers": [{"index": 0, "buffer": 0}, ...]},
+//                "buffers": [{"index": 0, "buffer": 0}, ...],
+//                "builtins": ["thread_position_in_threadgroup", ...]},
 //               {"kind": "copy", "from": 1, "to": 4, "bytes": 256}]}]}
 //
 // Buffers are numbered arguments first, then temporaries. A view binds the
@@ -139,7 +140,8 @@ LogicalResult HostFunction::addLaunch(gpu::LaunchFuncOp launch) {
       {"kernel", rlx::getMSLKernelName(module.getName(), func.getName())},
       {"grid", std::move(*grid)},
       {"threadgroup", std::move(*group)},
-      {"buffers", std::move(bindings)}});
+      {"buffers", std::move(bindings)},
+      {"builtins", llvm::json::Array(rlx::getMSLKernelBuiltins(func))}});
   return success();
 }
 

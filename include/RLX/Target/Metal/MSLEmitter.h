@@ -19,10 +19,20 @@
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
+namespace gpu {
+class GPUFuncOp;
+} // namespace gpu
+
 namespace rlx {
 
 /// The name of the MSL kernel function of `gpu.module @m { gpu.func @f }`.
 std::string getMSLKernelName(StringRef module, StringRef func);
+
+/// The builtins that the MSL kernel of `func` takes after its buffers, in
+/// order, by their MSL attribute names: those of threadgroup_position_in_grid,
+/// thread_position_in_threadgroup, threadgroups_per_grid and
+/// threads_per_threadgroup that it reads (each a uint3).
+SmallVector<StringRef> getMSLKernelBuiltins(gpu::GPUFuncOp func);
 
 /// Writes every gpu.func kernel under `op` as an MSL `kernel` function.
 /// Each memref argument is a `device` buffer (`const` where the kernel only

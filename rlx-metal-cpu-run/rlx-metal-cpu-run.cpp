@@ -1,0 +1,419 @@
+//===- rlx-metal-cpu-run.cpp - run emitted MSL kernels on the CPU ---------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs a function of the Metal back end (`prog.metal` from
+// `rlx-translate --rlx-to-msl`, `prog.json` from `--rlx-to-metal-host`) on
+// the CPU, where no Apple GPU exists:
+//
+//   rlx-metal-cpu-run prog.metal --host=prog.json --input=x.npy ...
+//       --output=y.npy ...
+//
+// It compiles the MSL as C++ with clang++ against RLX's stand-in
+// <metal_stdlib> (every warning an error) together with a launcher of one
+// C entry point per kernel, loads the result, and follows the host
+// description: buffers for the arguments (inputs from .npy files, the
+// results and temporaries filled with 0xFF bytes, a NaN in every float
+// type) and the launches and copies in order. Each threadgroup's threads
+// are real threads: threadgroup_barrier is a barrier of all of them, and
+// each SIMD group of 32 lanes exchanges values through a barrier and a
+// scratch area, so that simd_shuffle and simd_sum see every lane. The
+// threadgroups of a launch run one after another.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Runtime/Common/Npy.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <barrier>
+#include <cstring>
+#include <dlfcn.h>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using namespace llvm;
+namespace npy = mlir::rlx::runtime;
+
+static cl::opt<std::string> metalFile(cl::Positional, cl::Required,
+                                      cl::desc("<file.metal>"));
+static cl::opt<std::string>
+    hostFile("host", cl::Required,
+             cl::desc("The host description (rlx-translate "
+                      "--rlx-to-metal-host)"));
+static cl::opt<std::string>
+    function("function",
+             cl::desc("The host function to run (default: the only one)"));
+static cl::list<std::string> inputs("input",
+                                    cl::desc("A .npy file per input argument"));
+static cl::list<std::string>
+    outputs("output", cl::desc("A .npy file per result (the trailing "
+                               "arguments), written after the run"));
+static cl::opt<std::string> clang("clang", cl::desc("The C++ compiler"),
+                                  cl::init(RLX_METAL_CPU_CLANG));
+static cl::opt<std::string>
+    includeDir("include-dir",
+               cl::desc("The folder of the stand-in <metal_stdlib>"),
+               cl::init(RLX_METAL_CPU_INCLUDE_DIR));
+
+static int fail(const Twine &message) {
+  errs() << "rlx-metal-cpu-run: error: " << message << "\n";
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Threads of a threadgroup
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The lanes of one SIMD group.
+struct SimdGroup {
+  explicit SimdGroup(unsigned width) : width(width), barrier(width) {}
+  unsigned width;
+  std::barrier<> barrier;
+  /// Each lane's value, 64 bytes apart (the largest MSL vector is 32).
+  alignas(64) unsigned char scratch[32 * 64];
+};
+
+/// What a thread's hooks need.
+struct ThreadContext {
+  std::barrier<> *group;
+  SimdGroup *simd;
+  unsigned lane;
+};
+} // namespace
+
+static thread_local ThreadContext *context;
+
+extern "C" {
+void rlx_metal_threadgroup_barrier() { context->group->arrive_and_wait(); }
+unsigned rlx_metal_simd_lane() { return context->lane; }
+unsigned rlx_metal_simd_width() { return context->simd->width; }
+void rlx_metal_simd_exchange(const void *value, void *all, size_t bytes) {
+  SimdGroup &simd = *context->simd;
+  std::memcpy(simd.scratch + 64 * context->lane, value, bytes);
+  simd.barrier.arrive_and_wait();
+  for (unsigned i = 0; i < simd.width; ++i)
+    std::memcpy(static_cast<char *>(all) + i * bytes, simd.scratch + 64 * i,
+                bytes);
+  // No lane overwrites its slot before every lane has read it.
+  simd.barrier.arrive_and_wait();
+}
+}
+
+/// A kernel's launcher entry point: its buffers, then the four builtins
+/// (threadgroup position, thread position, threadgroups, threads per
+/// threadgroup; three unsigned each).
+using Launcher = void (*)(void **args, const unsigned *builtins);
+
+static void runLaunch(Launcher launcher, std::vector<void *> args,
+                      const unsigned grid[3], const unsigned group[3]) {
+  unsigned threads = group[0] * group[1] * group[2];
+  std::barrier<> groupBarrier(threads);
+  std::vector<std::unique_ptr<SimdGroup>> simds;
+  for (unsigned first = 0; first < threads; first += 32)
+    simds.push_back(std::make_unique<SimdGroup>(std::min(32u, threads - first)));
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      ThreadContext ctx{&groupBarrier, simds[t / 32].get(), t % 32};
+      context = &ctx;
+      unsigned builtins[12] = {0,        0,        0,        t % group[0],
+                               t / group[0] % group[1],
+                               t / (group[0] * group[1]),
+                               grid[0],  grid[1],  grid[2],  group[0],
+                               group[1], group[2]};
+      for (unsigned z = 0; z < grid[2]; ++z)
+        for (unsigned y = 0; y < grid[1]; ++y)
+          for (unsigned x = 0; x < grid[0]; ++x) {
+            builtins[0] = x;
+            builtins[1] = y;
+            builtins[2] = z;
+            std::vector<void *> own = args;
+            launcher(own.data(), builtins);
+            // The next threadgroup reuses the threadgroup memory.
+            groupBarrier.arrive_and_wait();
+          }
+    });
+  }
+  for (std::thread &w : workers)
+    w.join();
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+/// The .npy dtype of an element type of the description ("bf16" travels as
+/// f32).
+static std::string npyType(StringRef type) {
+  return StringSwitch<std::string>(type)
+      .Case("f32", "f4")
+      .Case("bf16", "f4")
+      .Case("f16", "f2")
+      .Case("i1", "b1")
+      .Case("i8", "i1")
+      .Case("i16", "i2")
+      .Case("i32", "i4")
+      .Case("i64", "i8")
+      .Case("ui8", "u1")
+      .Case("ui32", "u4")
+      .Default("");
+}
+
+namespace {
+struct Buffer {
+  std::unique_ptr<unsigned char[]> storage;
+  unsigned char *data;
+  int64_t bytes;
+};
+} // namespace
+
+static Buffer allocate(int64_t bytes) {
+  // 64-byte aligned, as Metal buffers are at least 16.
+  Buffer b;
+  b.storage.reset(new unsigned char[bytes + 64]);
+  b.data = b.storage.get() +
+           (64 - reinterpret_cast<uintptr_t>(b.storage.get()) % 64) % 64;
+  b.bytes = bytes;
+  std::memset(b.data, 0xFF, bytes);
+  return b;
+}
+
+/// Reads input `path` into the argument's buffer.
+static bool readInput(const std::string &path, const json::Object &arg,
+                      Buffer &buffer, std::string &error) {
+  npy::NpyArray array;
+  if (!npy::readNpy(path, array, error))
+    return false;
+  StringRef type = *arg.getString("type");
+  if (array.dtype != npyType(type)) {
+    error = path + ": dtype " + array.dtype + ", expected " +
+            npyType(type) + " for " + type.str();
+    return false;
+  }
+  std::vector<int64_t> shape;
+  for (const json::Value &d : *arg.getArray("shape"))
+    shape.push_back(*d.getAsInteger());
+  if (array.shape != shape) {
+    error = path + ": shape differs from the argument's";
+    return false;
+  }
+  if (type == "bf16") {
+    // Rounds f32 to bf16, to nearest even.
+    for (int64_t i = 0, e = array.numElements(); i < e; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, array.data.data() + 4 * i, 4);
+      uint16_t b = uint16_t((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+      std::memcpy(buffer.data + 2 * i, &b, 2);
+    }
+    return true;
+  }
+  std::memcpy(buffer.data, array.data.data(), buffer.bytes);
+  return true;
+}
+
+static bool writeOutput(const std::string &path, const json::Object &arg,
+                        const Buffer &buffer, std::string &error) {
+  npy::NpyArray array;
+  StringRef type = *arg.getString("type");
+  array.dtype = npyType(type);
+  for (const json::Value &d : *arg.getArray("shape"))
+    array.shape.push_back(*d.getAsInteger());
+  array.data.resize(array.numElements() * array.elementSize());
+  if (type == "bf16") {
+    for (int64_t i = 0, e = array.numElements(); i < e; ++i) {
+      uint16_t b;
+      std::memcpy(&b, buffer.data + 2 * i, 2);
+      uint32_t bits = uint32_t(b) << 16;
+      std::memcpy(array.data.data() + 4 * i, &bits, 4);
+    }
+  } else {
+    std::memcpy(array.data.data(), buffer.data, array.data.size());
+  }
+  return npy::writeNpy(path, array, error);
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling the kernels
+//===----------------------------------------------------------------------===//
+
+static const unsigned kBuiltinCount = 4;
+static const char *const kBuiltinNames[kBuiltinCount] = {
+    "threadgroup_position_in_grid", "thread_position_in_threadgroup",
+    "threadgroups_per_grid", "threads_per_threadgroup"};
+
+/// Writes the launcher: the .metal file, then per kernel a C entry point
+/// passing the launch's builtins in the kernel's order.
+static bool writeLauncher(const json::Array &steps, StringRef path,
+                          StringRef metal, std::string &error) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (ec) {
+    error = ec.message();
+    return false;
+  }
+  os << "#include \"" << metal << "\"\n#include <metal_cpu_launch.h>\n";
+  StringSet<> written;
+  for (const json::Value &step : steps) {
+    const json::Object &s = *step.getAsObject();
+    if (*s.getString("kind") != "launch")
+      continue;
+    StringRef kernel = *s.getString("kernel");
+    if (!written.insert(kernel).second)
+      continue;
+    os << "extern \"C\" void rlx_launch_" << kernel
+       << "(void **args, const unsigned *all) {\n"
+       << "  metal::uint3 builtins[4];\n";
+    unsigned k = 0;
+    for (const json::Value &b : *s.getArray("builtins")) {
+      unsigned which = 0;
+      while (which < kBuiltinCount && *b.getAsString() != kBuiltinNames[which])
+        ++which;
+      if (which == kBuiltinCount) {
+        error = "unknown builtin " + b.getAsString()->str();
+        return false;
+      }
+      os << "  builtins[" << k << "] = metal::uint3{all[" << 3 * which
+         << "], all[" << 3 * which + 1 << "], all[" << 3 * which + 2
+         << "]};\n";
+      ++k;
+    }
+    os << "  rlx_metal_cpu::call(" << kernel << ", args, builtins);\n}\n";
+  }
+  return true;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Runs the MSL kernels of a Metal program on "
+                              "the CPU\n");
+
+  auto text = MemoryBuffer::getFile(hostFile);
+  if (!text)
+    return fail(hostFile + ": " + text.getError().message());
+  Expected<json::Value> host = json::parse((*text)->getBuffer());
+  if (!host)
+    return fail(hostFile + ": " + toString(host.takeError()));
+  const json::Array *functions =
+      host->getAsObject() ? host->getAsObject()->getArray("functions")
+                          : nullptr;
+  if (!functions || functions->empty())
+    return fail(hostFile + ": no functions");
+  const json::Object *fn = nullptr;
+  for (const json::Value &f : *functions)
+    if (function.empty() ? functions->size() == 1
+                         : *f.getAsObject()->getString("name") == function)
+      fn = f.getAsObject();
+  if (!fn)
+    return fail("name the function with --function");
+
+  const json::Array &args = *fn->getArray("arguments");
+  if (inputs.size() + outputs.size() != args.size())
+    return fail(Twine(args.size()) + " arguments, but " +
+                Twine(inputs.size()) + " inputs and " +
+                Twine(outputs.size()) + " outputs");
+
+  // Compile the kernels and the launcher into a shared library.
+  SmallString<128> dir;
+  if (std::error_code ec =
+          sys::fs::createUniqueDirectory("rlx-metal-cpu", dir))
+    return fail("temporary folder: " + ec.message());
+  SmallString<128> launcherPath(dir), library(dir), metalPath(metalFile);
+  sys::path::append(launcherPath, "launcher.cpp");
+  sys::path::append(library, "kernels.so");
+  sys::fs::make_absolute(metalPath);
+  std::string error;
+  if (!writeLauncher(*fn->getArray("steps"), launcherPath, metalPath, error))
+    return fail(error);
+  std::string include = "-I" + includeDir;
+  SmallVector<StringRef> command = {
+      clang,    "-std=c++20", "-O1", "-fPIC", "-shared", "-Wall", "-Wextra",
+      "-Werror", include,     "-x",  "c++",   launcherPath, "-o", library};
+  std::string message;
+  if (sys::ExecuteAndWait(clang, command, std::nullopt, {}, 0, 0, &message) !=
+      0)
+    return fail("compiling " + metalFile + " failed " + message);
+  void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return fail(Twine("loading the kernels: ") + dlerror());
+
+  // Buffers: the arguments, then the temporaries.
+  std::vector<Buffer> buffers;
+  for (auto [i, a] : llvm::enumerate(args)) {
+    const json::Object &arg = *a.getAsObject();
+    buffers.push_back(allocate(*arg.getInteger("bytes")));
+    if (i < inputs.size() &&
+        !readInput(inputs[i], arg, buffers.back(), error))
+      return fail(error);
+  }
+  for (const json::Value &t : *fn->getArray("temporaries"))
+    buffers.push_back(allocate(*t.getAsObject()->getInteger("bytes")));
+
+  // Scalars bound as `constant` values live as long as the run.
+  std::vector<std::unique_ptr<int64_t>> scalars;
+  for (const json::Value &step : *fn->getArray("steps")) {
+    const json::Object &s = *step.getAsObject();
+    if (*s.getString("kind") == "copy") {
+      std::memcpy(buffers[*s.getInteger("to")].data,
+                  buffers[*s.getInteger("from")].data, *s.getInteger("bytes"));
+      continue;
+    }
+    std::string symbol = "rlx_launch_" + s.getString("kernel")->str();
+    auto launcher = reinterpret_cast<Launcher>(dlsym(handle, symbol.c_str()));
+    if (!launcher)
+      return fail("no kernel " + symbol);
+    std::vector<void *> bound;
+    for (const json::Value &b : *s.getArray("buffers")) {
+      const json::Object &binding = *b.getAsObject();
+      if (auto buffer = binding.getInteger("buffer")) {
+        bound.push_back(buffers[*buffer].data);
+        continue;
+      }
+      auto value = std::make_unique<int64_t>(0);
+      StringRef type = *binding.getString("type");
+      if (auto f = binding.getNumber("float"); f && type == "f32") {
+        float v = float(*f);
+        std::memcpy(value.get(), &v, 4);
+      } else if (auto n = binding.getInteger("int"); n && type == "i32") {
+        int32_t v = int32_t(*n);
+        std::memcpy(value.get(), &v, 4);
+      } else if (n && type == "i64") {
+        *value = *n;
+      } else {
+        return fail("a scalar of type " + type + " is not supported");
+      }
+      bound.push_back(value.get());
+      scalars.push_back(std::move(value));
+    }
+    unsigned grid[3], group[3];
+    for (unsigned d = 0; d < 3; ++d) {
+      grid[d] = unsigned(*(*s.getArray("grid"))[d].getAsInteger());
+      group[d] = unsigned(*(*s.getArray("threadgroup"))[d].getAsInteger());
+    }
+    runLaunch(launcher, bound, grid, group);
+  }
+
+  for (auto [i, path] : llvm::enumerate(outputs)) {
+    size_t arg = inputs.size() + i;
+    if (!writeOutput(path, *args[arg].getAsObject(), buffers[arg], error))
+      return fail(error);
+  }
+  sys::fs::remove_directories(dir);
+  return 0;
+}
