@@ -9,6 +9,7 @@
 #include "RLX/Target/Metal/MSLEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -20,9 +21,9 @@
 using namespace mlir;
 
 /// The dialects of the Metal pipeline's output, which both translations
-/// read.
+/// read, and cf, whose branches the emitter reports.
 static void registerDialects(DialectRegistry &registry) {
-  registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+  registry.insert<arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                   vector::VectorDialect>();
 }
