@@ -146,16 +146,19 @@ LogicalResult HostFunction::addLaunch(gpu::LaunchFuncOp launch) {
 }
 
 LogicalResult HostFunction::addOp(Operation *op) {
-  if (isa<arith::ConstantOp, func::ReturnOp, memref::DeallocOp>(op))
+  if (isa<arith::ConstantOp, func::ReturnOp, memref::DeallocOp,
+          gpu::DeallocOp>(op))
     return success();
   if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
     return addLaunch(launch);
-  if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-    FailureOr<int64_t> bytes = memrefBytes(alloc.getType());
-    if (failed(bytes) || !alloc.getType().getLayout().isIdentity())
-      return alloc.emitOpError("of a dynamic shape or layout is not "
-                               "described for Metal");
-    buffers[alloc] = numArguments + int64_t(temporaries.size());
+  if (isa<memref::AllocOp, gpu::AllocOp>(op)) {
+    auto type = cast<MemRefType>(op->getResult(0).getType());
+    FailureOr<int64_t> bytes = memrefBytes(type);
+    if (failed(bytes) || !type.getLayout().isIdentity() ||
+        op->getNumResults() != 1)
+      return op->emitOpError("of a dynamic shape or layout, or async, is not "
+                             "described for Metal");
+    buffers[op->getResult(0)] = numArguments + int64_t(temporaries.size());
     temporaries.push_back(llvm::json::Object{{"bytes", *bytes}});
     return success();
   }
@@ -168,16 +171,22 @@ LogicalResult HostFunction::addOp(Operation *op) {
     buffers[op->getResult(0)] = *buffer;
     return success();
   }
-  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-    auto source = cast<MemRefType>(copy.getSource().getType());
-    auto target = cast<MemRefType>(copy.getTarget().getType());
+  if (isa<memref::CopyOp, gpu::MemcpyOp>(op)) {
+    // memref.copy(source, target); gpu.memcpy target, source.
+    bool isGpu = isa<gpu::MemcpyOp>(op);
+    Value sourceValue = op->getOperand(isGpu ? 1 : 0);
+    Value targetValue = op->getOperand(isGpu ? 0 : 1);
+    auto source = cast<MemRefType>(sourceValue.getType());
+    auto target = cast<MemRefType>(targetValue.getType());
     // Copies of whole buffers only: a view's copy needs a kernel.
-    if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity() ||
-        copy.getSource().getDefiningOp<ViewLikeOpInterface>() ||
-        copy.getTarget().getDefiningOp<ViewLikeOpInterface>())
-      return copy.emitOpError("of a view is not described for Metal");
-    FailureOr<int64_t> from = bufferOf(copy.getSource(), op);
-    FailureOr<int64_t> to = bufferOf(copy.getTarget(), op);
+    if (op->getNumResults() || !source.getLayout().isIdentity() ||
+        !target.getLayout().isIdentity() ||
+        sourceValue.getDefiningOp<ViewLikeOpInterface>() ||
+        targetValue.getDefiningOp<ViewLikeOpInterface>())
+      return op->emitOpError("of a view, or async, is not described for "
+                             "Metal");
+    FailureOr<int64_t> from = bufferOf(sourceValue, op);
+    FailureOr<int64_t> to = bufferOf(targetValue, op);
     FailureOr<int64_t> bytes = memrefBytes(source);
     if (failed(from) || failed(to) || failed(bytes))
       return failure();
