@@ -23,6 +23,14 @@ tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate", "rlx-metal-cpu-run", "rlx-cuda-runtime-test",
          "rlx-cpu-alloc-test"]
 
+# The Metal back end's MSL compiles as C++ with clang against RLX's stand-in
+# <metal_stdlib> (rlx-metal-cpu-run does the same before it runs kernels).
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir,
+                                                      "clang++")))
+config.substitutions.append(("%metal_stdlib_dir",
+                             os.path.join(config.rlx_src_root, "lib",
+                                          "Runtime", "MetalCPU", "include")))
+
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.
 config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -1,4 +1,6 @@
 // RUN: rlx-opt %s --rlx-metal-pipeline | rlx-translate --rlx-to-msl | FileCheck %s
+// RUN: rlx-opt %s --rlx-metal-pipeline | rlx-translate --rlx-to-msl -o %t.metal
+// RUN: %clangxx -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I %metal_stdlib_dir -x c++ %t.metal
 
 // Elementwise kernels in MSL: one thread per 8 bytes (a float2 or a half4
 // access), metal:: math, half math in float, bfloat arithmetic (MSL 3.1).

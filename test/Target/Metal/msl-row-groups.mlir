@@ -1,4 +1,6 @@
 // RUN: rlx-opt %s --rlx-metal-pipeline | rlx-translate --rlx-to-msl | FileCheck %s
+// RUN: rlx-opt %s --rlx-metal-pipeline | rlx-translate --rlx-to-msl -o %t.metal
+// RUN: %clangxx -std=c++20 -fsyntax-only -Wall -Wextra -Werror -I %metal_stdlib_dir -x c++ %t.metal
 
 // Row groups in MSL: the front's butterfly shuffles over the 32 lanes of
 // a SIMD group become simd_sum / simd_max; rows wider than a SIMD group's
