@@ -40,6 +40,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <barrier>
+#include <xmmintrin.h>
 #include <cstring>
 #include <dlfcn.h>
 #include <memory>
@@ -130,6 +131,8 @@ static void runLaunch(Launcher launcher, std::vector<void *> args,
   std::vector<std::thread> workers;
   for (unsigned t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
+      // Apple GPUs flush float subnormals to zero (MSL 3.1, section 7.4).
+      _mm_setcsr(_mm_getcsr() | 0x8040);
       ThreadContext ctx{&groupBarrier, simds[t / 32].get(), t % 32};
       context = &ctx;
       unsigned builtins[12] = {0,        0,        0,        t % group[0],
@@ -343,8 +346,11 @@ int main(int argc, char **argv) {
     return fail(error);
   std::string include = "-I" + includeDir;
   SmallVector<StringRef> command = {
-      clang,    "-std=c++20", "-O1", "-fPIC", "-shared", "-Wall", "-Wextra",
-      "-Werror", include,     "-x",  "c++",   launcherPath, "-o", library};
+      clang,     "-std=c++20", "-O1",         "-fPIC", "-shared",
+      "-Wall",   "-Wextra",    "-Werror",     include, "-x",
+      "c++",     launcherPath, "-o",          library,
+      // half and bfloat conversions call compiler-rt's builtins.
+      "-rtlib=compiler-rt"};
   std::string message;
   if (sys::ExecuteAndWait(clang, command, std::nullopt, {}, 0, 0, &message) !=
       0)

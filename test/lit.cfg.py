@@ -40,6 +40,8 @@ config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
 config.environment["RLX_OPT"] = os.path.join(config.rlx_tools_dir, "rlx-opt")
 config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
                                                  "rlx-compile")
+config.environment["RLX_METAL_CPU_RUN"] = os.path.join(config.rlx_tools_dir,
+                                                       "rlx-metal-cpu-run")
 # librlx_cpu_runtime.so, which objects from rlx-compile link against, and
 # MLIR's runtime utilities.
 config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")

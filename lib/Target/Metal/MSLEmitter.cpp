@@ -988,10 +988,9 @@ LogicalResult MSLEmitter::emitMath(Operation *op) {
       !op->getResult(0).getType().isIntOrIndexOrFloat())
     return op->emitOpError("has no MSL equivalent in the Metal emitter");
   Type type = op->getResult(0).getType();
-  // The Metal standard library's math takes float and half; bfloat
-  // arithmetic is in float (the front extends it).
-  if (type.isBF16())
-    return op->emitOpError("on bf16 has no metal:: function; compute in f32");
+  // The Metal standard library's math takes float and half: bfloat math is
+  // done in float and rounded back.
+  bool viaFloat = type.isBF16();
   StringRef fn =
       llvm::TypeSwitch<Operation *, StringRef>(op)
           .Case([](math::ExpOp) { return "exp"; })
@@ -1026,8 +1025,10 @@ LogicalResult MSLEmitter::emitMath(Operation *op) {
     return op->emitOpError("has no metal:: function");
   std::string args;
   for (Value v : op->getOperands())
-    args += (args.empty() ? "" : ", ") + name(v);
-  return assign(op, "metal::" + fn + "(" + args + ")");
+    args += (args.empty() ? "" : ", ") +
+            (viaFloat ? "float(" + name(v) + ")" : name(v));
+  std::string call = ("metal::" + fn + "(" + args + ")").str();
+  return assign(op, viaFloat ? "bfloat(" + call + ")" : call);
 }
 
 LogicalResult rlx::translateToMSL(Operation *op, raw_ostream &os) {

@@ -204,6 +204,14 @@ LogicalResult rlx::translateToMetalHostDescription(Operation *op,
     if (fn.isExternal() || fn->getParentOfType<gpu::GPUModuleOp>())
       return WalkResult::advance();
     HostFunction host;
+    auto sourceTypes = fn->getAttrOfType<ArrayAttr>(rlx::kMetalElementTypesAttr);
+    if (sourceTypes && sourceTypes.size() != fn.getNumArguments()) {
+      fn.emitOpError("has ")
+          << rlx::kMetalElementTypesAttr.str() << " of "
+          << sourceTypes.size() << " types for " << fn.getNumArguments()
+          << " arguments";
+      return WalkResult::interrupt();
+    }
     for (auto [i, arg] : llvm::enumerate(fn.getArguments())) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       FailureOr<int64_t> bytes =
@@ -218,8 +226,12 @@ LogicalResult rlx::translateToMetalHostDescription(Operation *op,
       llvm::json::Array shape;
       for (int64_t d : type.getShape())
         shape.push_back(d);
+      Type elementType = type.getElementType();
+      if (sourceTypes)
+        if (auto source = dyn_cast<TypeAttr>(sourceTypes[i]))
+          elementType = source.getValue();
       host.arguments.push_back(
-          llvm::json::Object{{"type", elementName(type.getElementType())},
+          llvm::json::Object{{"type", elementName(elementType)},
                              {"shape", std::move(shape)},
                              {"bytes", *bytes}});
     }

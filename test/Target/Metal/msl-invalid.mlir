@@ -123,18 +123,3 @@ module attributes {gpu.container_module} {
     }
   }
 }
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @math_bf16(%a: memref<4xbf16>) kernel {
-      %c0 = arith.constant 0 : index
-      %x = memref.load %a[%c0] : memref<4xbf16>
-      // expected-error @+1 {{'math.exp' op on bf16 has no metal:: function; compute in f32}}
-      %y = math.exp %x : bf16
-      memref.store %y, %a[%c0] : memref<4xbf16>
-      gpu.return
-    }
-  }
-}

@@ -51,6 +51,11 @@ LogicalResult translateToMSL(Operation *op, raw_ostream &os);
 /// diagnostic at a host op that the description cannot hold.
 LogicalResult translateToMetalHostDescription(Operation *op, raw_ostream &os);
 
+/// A host function's attribute naming its arguments' element types (an
+/// array of types, results last) where they differ from its memrefs' (the
+/// unsigned types that bufferization makes signless); rlx-compile sets it.
+constexpr llvm::StringLiteral kMetalElementTypesAttr = "rlx.element_types";
+
 /// Registers `--rlx-to-msl` and `--rlx-to-metal-host` with
 /// mlir-translate's registry.
 void registerMetalTranslations();
