@@ -25,6 +25,25 @@ RLX_RUN = os.environ.get("RLX_RUN", "rlx-run")
 SEED = int(os.environ.get("RLX_TEST_SEED") or
            int.from_bytes(os.urandom(4), "little"))
 
+# The target the cases run on: RLX_RUN names its runner (rlx-run for the
+# CPU; test/Integration/Metal/Inputs/metal-run for Metal). Metal has no
+# double or complex type and its kernels take static shapes, so there a
+# case that needs them is a known failure (it still runs, and must fail).
+TARGET = os.environ.get("RLX_TEST_TARGET", "cpu")
+
+
+def target_limit(case):
+    """Why `case` cannot pass on TARGET, or None."""
+    if TARGET != "metal":
+        return None
+    text = function_text([case])
+    if "f64" in text or "complex" in text:
+        return "Metal has no double or complex type"
+    if "?" in text:
+        return "Metal kernels take static shapes"
+    return None
+
+
 FLOATS = ["f32", "f64", "f16", "bf16"]
 SIGNED = ["i8", "i16", "i32", "i64"]
 INTS = SIGNED + ["ui8", "ui32"]
@@ -319,6 +338,8 @@ class Suite:
         for c in cases:
             assert c.name not in self.names, "duplicate case " + c.name
             self.names.add(c.name)
+            if target_limit(c):
+                self.known.setdefault(c.name)
         for c in cases:
             if c.name in self.known:
                 self._run_group([c])
