@@ -281,7 +281,7 @@ static bool writeLauncher(const json::Array &steps, StringRef path,
       continue;
     os << "extern \"C\" void rlx_launch_" << kernel
        << "(void **args, const unsigned *all) {\n"
-       << "  metal::uint3 builtins[4];\n";
+       << "  metal::uint3 builtins[4];\n  (void)all;\n  (void)builtins;\n";
     unsigned k = 0;
     for (const json::Value &b : *s.getArray("builtins")) {
       unsigned which = 0;

@@ -70,6 +70,13 @@ SmallVector<StringRef> rlx::getMSLKernelBuiltins(gpu::GPUFuncOp func) {
   return builtins;
 }
 
+/// Whether a vector has more lanes than MSL's vectors (4): its lanes are
+/// then scalars.
+static bool isWide(VectorType type) {
+  return type.getRank() == 1 && !type.isScalable() &&
+         type.getNumElements() > 4;
+}
+
 namespace {
 
 /// The MSL address space of a memref: `device` (global), `threadgroup`
@@ -125,6 +132,7 @@ private:
   LogicalResult emitIf(scf::IfOp op);
   LogicalResult emitYieldTo(Operation *yield, ValueRange targets);
   LogicalResult emitShuffle(gpu::ShuffleOp op);
+  LogicalResult emitGlobal(gpu::GPUModuleOp module, memref::GlobalOp global);
   LogicalResult emitVectorLoad(vector::LoadOp op);
   LogicalResult emitVectorStore(vector::StoreOp op);
 
@@ -135,6 +143,12 @@ private:
   llvm::raw_string_ostream bodyStream{body};
   raw_indented_ostream os{bodyStream};
   llvm::DenseMap<Value, std::string> names;
+  /// The MSL names of the gpu.modules' constant globals.
+  llvm::DenseMap<std::pair<Operation *, StringRef>, std::string> globalNames;
+  /// Memrefs in the `constant` address space (the globals).
+  llvm::DenseSet<Value> constantMemrefs;
+  /// The lanes of vectors wider than MSL's 4 lanes, each a scalar.
+  llvm::DenseMap<Value, SmallVector<std::string>> wideLanes;
   /// Ops already written as part of a matched SIMD-group reduction.
   llvm::DenseSet<Operation *> skipped;
   int counter = 0;
@@ -303,6 +317,9 @@ LogicalResult MSLEmitter::emitModule(Operation *root) {
       << "using namespace metal;\n";
   llvm::StringSet<> kernelNames;
   WalkResult result = root->walk([&](gpu::GPUModuleOp module) {
+    for (auto global : module.getOps<memref::GlobalOp>())
+      if (failed(emitGlobal(module, global)))
+        return WalkResult::interrupt();
     for (auto func : module.getOps<gpu::GPUFuncOp>()) {
       if (!func.isKernel()) {
         func.emitOpError("is not a kernel: the MSL emitter writes kernels "
@@ -322,6 +339,37 @@ LogicalResult MSLEmitter::emitModule(Operation *root) {
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
+}
+
+/// A constant memref.global (the front's sunk constants) as a program-scope
+/// `constant` array, named after its module and symbol.
+LogicalResult MSLEmitter::emitGlobal(gpu::GPUModuleOp module,
+                                     memref::GlobalOp global) {
+  auto initial =
+      dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr());
+  MemRefType type = global.getType();
+  if (!global.getConstant() || !initial || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity())
+    return global.emitOpError("is not a constant with a dense value: MSL "
+                              "has no mutable program-scope memory");
+  FailureOr<std::string> elem = typeName(type.getElementType(), global);
+  if (failed(elem))
+    return failure();
+  std::string values;
+  for (Attribute value : initial.getValues<Attribute>()) {
+    FailureOr<std::string> literal =
+        constant(value, type.getElementType(), global);
+    if (failed(literal))
+      return failure();
+    values += (values.empty() ? "" : ", ") + *literal;
+  }
+  std::string globalName =
+      (module.getName() + "_" + global.getSymName().ltrim("_")).str();
+  globalNames[{module, global.getSymName()}] = globalName;
+  out << "\nconstant " << *elem << " " << globalName << "["
+      << std::max<int64_t>(type.getNumElements(), 1) << "] = {" << values
+      << "};\n";
+  return success();
 }
 
 /// Whether the kernel writes through `memref` (a store, or a vector store).
@@ -508,6 +556,15 @@ LogicalResult MSLEmitter::emitOp(Operation *op) {
         names[o.getResult()] = *literal;
         return success();
       })
+      .Case([&](memref::GetGlobalOp o) -> LogicalResult {
+        auto it = globalNames.find(
+            {o->getParentOfType<gpu::GPUModuleOp>(), o.getName()});
+        if (it == globalNames.end())
+          return o.emitOpError("names no constant of its gpu.module");
+        names[o.getResult()] = it->second;
+        constantMemrefs.insert(o.getResult());
+        return success();
+      })
       .Case([&](memref::LoadOp o) -> LogicalResult {
         FailureOr<std::string> e =
             element(o.getMemRef(), o.getIndices(), o);
@@ -531,10 +588,20 @@ LogicalResult MSLEmitter::emitOp(Operation *op) {
           return o.emitOpError(
               "extracts other than one static lane have no MSL spelling "
               "here");
+        auto wide = wideLanes.find(o.getSource());
+        if (wide != wideLanes.end()) {
+          names[o.getResult()] = wide->second[o.getStaticPosition()[0]];
+          return success();
+        }
         return assign(o, name(o.getSource()) + "[" +
                              std::to_string(o.getStaticPosition()[0]) + "]");
       })
       .Case([&](vector::FromElementsOp o) -> LogicalResult {
+        if (isWide(o.getType())) {
+          for (Value e : o.getElements())
+            wideLanes[o.getResult()].push_back(name(e));
+          return success();
+        }
         FailureOr<std::string> ty = typeName(o.getType(), o);
         if (failed(ty))
           return failure();
@@ -549,6 +616,11 @@ LogicalResult MSLEmitter::emitOp(Operation *op) {
         if (!o.getSourceType().isIntOrIndexOrFloat())
           return o.emitOpError("broadcasts of vectors have no MSL spelling "
                                "here");
+        if (isWide(o.getType())) {
+          wideLanes[o.getResult()].assign(o.getType().getNumElements(),
+                                          name(o.getSource()));
+          return success();
+        }
         FailureOr<std::string> ty = typeName(o.getType(), o);
         if (failed(ty))
           return failure();
@@ -567,7 +639,8 @@ LogicalResult MSLEmitter::emitOp(Operation *op) {
 
 LogicalResult MSLEmitter::emitVectorLoad(vector::LoadOp op) {
   VectorType vecType = op.getVectorType();
-  FailureOr<std::string> ty = typeName(vecType, op);
+  FailureOr<std::string> ty = isWide(vecType) ? std::string()
+                                              : typeName(vecType, op);
   if (failed(ty))
     return failure();
   FailureOr<std::string> first = element(op.getBase(), op.getIndices(), op);
@@ -580,14 +653,30 @@ LogicalResult MSLEmitter::emitVectorLoad(vector::LoadOp op) {
   if (failed(memref.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1)
     return op.emitOpError("vector loads need a unit innermost stride");
+  if (isWide(vecType)) {
+    // Wider than MSL's vectors: one scalar per lane.
+    FailureOr<std::string> elem = typeName(vecType.getElementType(), op);
+    if (failed(elem))
+      return failure();
+    SmallVector<std::string> &lanes = wideLanes[op.getResult()];
+    for (int64_t l = 0; l < vecType.getNumElements(); ++l) {
+      lanes.push_back(fresh());
+      os << *elem << " " << lanes.back() << " = (&" << *first << ")[" << l
+         << "];\n";
+    }
+    return success();
+  }
   int64_t bytes =
       vecType.getNumElements() * vecType.getElementTypeBitWidth() / 8;
-  FailureOr<StringRef> space = addressSpace(memref);
+  StringRef space = constantMemrefs.contains(op.getBase())
+                        ? StringRef("constant")
+                        : *addressSpace(memref);
   std::optional<uint64_t> alignment = op.getAlignment();
-  if (alignment && int64_t(*alignment) >= bytes && *space == "device") {
+  if (alignment && int64_t(*alignment) >= bytes &&
+      (space == "device" || space == "constant")) {
     // An aligned access as one vector (MSL vectors are aligned to their
     // size); threadgroup and thread memory are arrays, read lane by lane.
-    return assign(op, "*(const " + *space + " " + *ty + "*)&" + *first);
+    return assign(op, "*(const " + space + " " + *ty + "*)&" + *first);
   }
   std::string lanes;
   for (int64_t l = 0; l < vecType.getNumElements(); ++l)
@@ -598,7 +687,8 @@ LogicalResult MSLEmitter::emitVectorLoad(vector::LoadOp op) {
 
 LogicalResult MSLEmitter::emitVectorStore(vector::StoreOp op) {
   VectorType vecType = op.getVectorType();
-  FailureOr<std::string> ty = typeName(vecType, op);
+  FailureOr<std::string> ty = isWide(vecType) ? std::string()
+                                              : typeName(vecType, op);
   if (failed(ty))
     return failure();
   FailureOr<std::string> first = element(op.getBase(), op.getIndices(), op);
@@ -610,6 +700,12 @@ LogicalResult MSLEmitter::emitVectorStore(vector::StoreOp op) {
   if (failed(memref.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1)
     return op.emitOpError("vector stores need a unit innermost stride");
+  auto wide = wideLanes.find(op.getValueToStore());
+  if (wide != wideLanes.end()) {
+    for (auto [l, lane] : llvm::enumerate(wide->second))
+      os << "(&" << *first << ")[" << l << "] = " << lane << ";\n";
+    return success();
+  }
   int64_t bytes =
       vecType.getNumElements() * vecType.getElementTypeBitWidth() / 8;
   FailureOr<StringRef> space = addressSpace(memref);
