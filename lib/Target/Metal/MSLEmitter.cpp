@@ -789,6 +789,9 @@ LogicalResult MSLEmitter::emitShuffle(gpu::ShuffleOp op) {
     return op.emitOpError("width must be the 32 lanes of a SIMD group");
   if (!op.getValid().use_empty())
     return op.emitOpError("validity result has no MSL equivalent");
+  // MSL's SIMD-group functions take 8-, 16- and 32-bit types.
+  if (op.getValue().getType().getIntOrFloatBitWidth() > 32)
+    return op.emitOpError("of a 64-bit value has no MSL SIMD-group function");
   if (auto reduction = matchSimdReduction(op)) {
     Operation *last = reduction->first.back();
     for (Operation *chained : reduction->first)
