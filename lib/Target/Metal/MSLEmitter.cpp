@@ -428,6 +428,8 @@ LogicalResult MSLEmitter::emitKernel(gpu::GPUModuleOp module,
   auto declareArrays = [&](ArrayRef<BlockArgument> attributions,
                            StringRef space, StringRef prefix) {
     for (auto [k, attribution] : llvm::enumerate(attributions)) {
+      if (attribution.use_empty())
+        continue;
       auto memref = cast<MemRefType>(attribution.getType());
       FailureOr<std::string> elem = typeName(memref.getElementType(), func);
       if (failed(elem))
@@ -733,10 +735,10 @@ static StringRef simdReduction(Operation *combine) {
   return llvm::TypeSwitch<Operation *, StringRef>(combine)
       .Case<arith::AddFOp, arith::AddIOp>([](auto) { return "simd_sum"; })
       .Case<arith::MulFOp, arith::MulIOp>([](auto) { return "simd_product"; })
-      .Case<arith::MaxNumFOp, arith::MaximumFOp, arith::MaxSIOp>(
-          [](auto) { return "simd_max"; })
-      .Case<arith::MinNumFOp, arith::MinimumFOp, arith::MinSIOp>(
-          [](auto) { return "simd_min"; })
+      // simd_max and simd_min ignore NaNs as fmax and fmin do: the
+      // NaN-propagating maximumf and minimumf stay shuffles.
+      .Case<arith::MaxNumFOp, arith::MaxSIOp>([](auto) { return "simd_max"; })
+      .Case<arith::MinNumFOp, arith::MinSIOp>([](auto) { return "simd_min"; })
       .Default([](Operation *) { return ""; });
 }
 
@@ -789,15 +791,17 @@ LogicalResult MSLEmitter::emitShuffle(gpu::ShuffleOp op) {
     return op.emitOpError("width must be the 32 lanes of a SIMD group");
   if (!op.getValid().use_empty())
     return op.emitOpError("validity result has no MSL equivalent");
-  // MSL's SIMD-group functions take 8-, 16- and 32-bit types.
-  if (op.getValue().getType().getIntOrFloatBitWidth() > 32)
-    return op.emitOpError("of a 64-bit value has no MSL SIMD-group function");
-  if (auto reduction = matchSimdReduction(op)) {
-    Operation *last = reduction->first.back();
-    for (Operation *chained : reduction->first)
-      skipped.insert(chained);
-    return assign(last, reduction->second + "(" + name(op.getValue()) + ")");
-  }
+  // MSL's SIMD-group functions take 8-, 16- and 32-bit types: a 64-bit
+  // value is shuffled as a uint2, and not reduced by simd_sum.
+  bool is64 = op.getValue().getType().getIntOrFloatBitWidth() == 64;
+  if (!is64)
+    if (auto reduction = matchSimdReduction(op)) {
+      Operation *last = reduction->first.back();
+      for (Operation *chained : reduction->first)
+        skipped.insert(chained);
+      return assign(last,
+                    reduction->second + "(" + name(op.getValue()) + ")");
+    }
   StringRef fn;
   switch (op.getMode()) {
   case gpu::ShuffleMode::XOR:
@@ -818,8 +822,13 @@ LogicalResult MSLEmitter::emitShuffle(gpu::ShuffleOp op) {
     return failure();
   std::string var = fresh();
   names[op.getShuffleResult()] = var;
-  os << *ty << " " << var << " = " << fn << "(" << name(op.getValue())
-     << ", ushort(" << name(op.getOffset()) << "));\n";
+  std::string shuffle = (fn + "(" +
+                         (is64 ? "as_type<uint2>(" + name(op.getValue()) + ")"
+                               : name(op.getValue())) +
+                         ", ushort(" + name(op.getOffset()) + "))")
+                            .str();
+  os << *ty << " " << var << " = "
+     << (is64 ? "as_type<" + *ty + ">(" + shuffle + ")" : shuffle) << ";\n";
   return success();
 }
 

@@ -124,20 +124,3 @@ module attributes {gpu.container_module} {
     }
   }
 }
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @shuffle_i64(%a: memref<32xi64>) kernel {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : i32
-      %c32 = arith.constant 32 : i32
-      %x = memref.load %a[%c0] : memref<32xi64>
-      // expected-error @+1 {{'gpu.shuffle' op of a 64-bit value has no MSL SIMD-group function}}
-      %y, %valid = gpu.shuffle xor %x, %c1, %c32 : i64
-      memref.store %y, %a[%c0] : memref<32xi64>
-      gpu.return
-    }
-  }
-}
