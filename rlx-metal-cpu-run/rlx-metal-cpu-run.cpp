@@ -18,11 +18,11 @@
 // C entry point per kernel, loads the result, and follows the host
 // description: buffers for the arguments (inputs from .npy files, the
 // results and temporaries filled with 0xFF bytes, a NaN in every float
-// type) and the launches and copies in order. Each threadgroup's threads
-// are real threads: threadgroup_barrier is a barrier of all of them, and
-// each SIMD group of 32 lanes exchanges values through a barrier and a
-// scratch area, so that simd_shuffle and simd_sum see every lane. The
-// threadgroups of a launch run one after another.
+// type) and the launches and copies in order. Each thread of a threadgroup
+// is a fiber: threadgroup_barrier is a barrier of all of them, and each
+// SIMD group of 32 lanes exchanges values through a barrier and a scratch
+// area, so that simd_shuffle and simd_sum see every lane. The threadgroups
+// of a launch run one after another.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,12 +39,10 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <barrier>
 #include <xmmintrin.h>
 #include <cstring>
 #include <dlfcn.h>
 #include <memory>
-#include <thread>
 #include <vector>
 
 using namespace llvm;
@@ -71,90 +69,206 @@ static cl::opt<std::string>
                cl::desc("The folder of the stand-in <metal_stdlib>"),
                cl::init(RLX_METAL_CPU_INCLUDE_DIR));
 
+/// A kernel's launcher entry point: its buffers, then the four builtins
+/// (threadgroup position, thread position, threadgroups, threads per
+/// threadgroup; three unsigned each).
+using Launcher = void (*)(void **args, const unsigned *builtins);
+
 static int fail(const Twine &message) {
   errs() << "rlx-metal-cpu-run: error: " << message << "\n";
   return 1;
 }
 
 //===----------------------------------------------------------------------===//
-// Threads of a threadgroup
+// Threads of a threadgroup, as fibers
 //===----------------------------------------------------------------------===//
+//
+// Each thread of a threadgroup is a fiber with a stack of its own; one OS
+// thread runs them, switching at barriers and SIMD-group exchanges. A
+// threadgroup's threads may interleave there only, which the kernels must
+// allow anyway: nothing but a barrier orders one thread's accesses before
+// another's. Threadgroups run one after another (the kernels' threadgroup
+// arrays are static in the stand-in).
+
+// Saves the callee-saved registers on the current stack, stores the stack
+// pointer in *from, and resumes the fiber whose stack pointer is `to`
+// (System V x86-64; MXCSR and the x87 control word are the OS thread's,
+// the same for every fiber).
+extern "C" void rlx_metal_fiber_switch(void **from, void *to);
+asm(R"(
+  .text
+  .globl rlx_metal_fiber_switch
+  .type rlx_metal_fiber_switch, @function
+rlx_metal_fiber_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size rlx_metal_fiber_switch, .-rlx_metal_fiber_switch
+)");
 
 namespace {
+/// A barrier of fibers: the last to arrive releases the others; threads
+/// that returned from the kernel no longer count.
+struct FiberBarrier {
+  unsigned alive = 0, arrived = 0;
+  uint64_t generation = 0;
+};
+
 /// The lanes of one SIMD group.
 struct SimdGroup {
-  explicit SimdGroup(unsigned width) : width(width), barrier(width) {}
-  unsigned width;
-  std::barrier<> barrier;
+  unsigned width = 0;
+  FiberBarrier barrier;
   /// Each lane's value, 64 bytes apart (the largest MSL vector is 32).
   alignas(64) unsigned char scratch[32 * 64];
 };
 
-/// What a thread's hooks need.
-struct ThreadContext {
-  std::barrier<> *group;
-  SimdGroup *simd;
-  unsigned lane;
+struct Fiber {
+  static constexpr size_t kStackBytes = 256 * 1024;
+  std::unique_ptr<char[]> stack{new char[kStackBytes]};
+  void *sp = nullptr;
+  bool done = false;
+  unsigned lane = 0;
+  SimdGroup *simd = nullptr;
+  unsigned builtins[12];
+};
+
+/// The launch being run.
+struct Scheduler {
+  Launcher launcher = nullptr;
+  std::vector<void *> args;
+  std::vector<Fiber> fibers;
+  std::vector<SimdGroup> simds;
+  FiberBarrier group;
+  Fiber *current = nullptr;
+  void *sp = nullptr;
 };
 } // namespace
 
-static thread_local ThreadContext *context;
+static Scheduler scheduler;
+
+/// Back to the scheduler, which resumes the next fiber.
+static void yield() {
+  rlx_metal_fiber_switch(&scheduler.current->sp, scheduler.sp);
+}
+
+static void wait(FiberBarrier &b) {
+  uint64_t generation = b.generation;
+  ++b.arrived;
+  while (b.generation == generation) {
+    if (b.arrived >= b.alive) {
+      b.arrived = 0;
+      ++b.generation;
+      return;
+    }
+    yield();
+  }
+}
+
+/// Where a fiber starts: runs the kernel for its thread, then leaves for
+/// good.
+static void fiberMain() {
+  Fiber &f = *scheduler.current;
+  std::vector<void *> args = scheduler.args;
+  scheduler.launcher(args.data(), f.builtins);
+  f.done = true;
+  --f.simd->barrier.alive;
+  --scheduler.group.alive;
+  yield();
+  __builtin_unreachable();
+}
+
+static void start(Fiber &f) {
+  // The first switch pops six registers and returns into fiberMain, which
+  // then sees the stack of a called function (rsp = 8 modulo 16).
+  auto top = reinterpret_cast<uintptr_t>(f.stack.get() + Fiber::kStackBytes) &
+             ~uintptr_t(15);
+  auto *slots = reinterpret_cast<void **>(top);
+  slots[-1] = nullptr;
+  slots[-2] = reinterpret_cast<void *>(&fiberMain);
+  for (int i = 3; i <= 8; ++i)
+    slots[-i] = nullptr;
+  f.sp = &slots[-8];
+  f.done = false;
+}
 
 extern "C" {
-void rlx_metal_threadgroup_barrier() { context->group->arrive_and_wait(); }
-unsigned rlx_metal_simd_lane() { return context->lane; }
-unsigned rlx_metal_simd_width() { return context->simd->width; }
+void rlx_metal_threadgroup_barrier() { wait(scheduler.group); }
+unsigned rlx_metal_simd_lane() { return scheduler.current->lane; }
+unsigned rlx_metal_simd_width() { return scheduler.current->simd->width; }
 void rlx_metal_simd_exchange(const void *value, void *all, size_t bytes) {
-  SimdGroup &simd = *context->simd;
-  std::memcpy(simd.scratch + 64 * context->lane, value, bytes);
-  simd.barrier.arrive_and_wait();
+  Fiber &f = *scheduler.current;
+  SimdGroup &simd = *f.simd;
+  std::memcpy(simd.scratch + 64 * f.lane, value, bytes);
+  wait(simd.barrier);
   for (unsigned i = 0; i < simd.width; ++i)
     std::memcpy(static_cast<char *>(all) + i * bytes, simd.scratch + 64 * i,
                 bytes);
   // No lane overwrites its slot before every lane has read it.
-  simd.barrier.arrive_and_wait();
+  wait(simd.barrier);
 }
 }
-
-/// A kernel's launcher entry point: its buffers, then the four builtins
-/// (threadgroup position, thread position, threadgroups, threads per
-/// threadgroup; three unsigned each).
-using Launcher = void (*)(void **args, const unsigned *builtins);
 
 static void runLaunch(Launcher launcher, std::vector<void *> args,
                       const unsigned grid[3], const unsigned group[3]) {
   unsigned threads = group[0] * group[1] * group[2];
-  std::barrier<> groupBarrier(threads);
-  std::vector<std::unique_ptr<SimdGroup>> simds;
-  for (unsigned first = 0; first < threads; first += 32)
-    simds.push_back(std::make_unique<SimdGroup>(std::min(32u, threads - first)));
-  std::vector<std::thread> workers;
+  Scheduler &s = scheduler;
+  s.launcher = launcher;
+  s.args = std::move(args);
+  if (s.fibers.size() < threads)
+    s.fibers.resize(threads);
+  s.simds = std::vector<SimdGroup>((threads + 31) / 32);
   for (unsigned t = 0; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      // Apple GPUs flush float subnormals to zero (MSL 3.1, section 7.4).
-      _mm_setcsr(_mm_getcsr() | 0x8040);
-      ThreadContext ctx{&groupBarrier, simds[t / 32].get(), t % 32};
-      context = &ctx;
-      unsigned builtins[12] = {0,        0,        0,        t % group[0],
-                               t / group[0] % group[1],
-                               t / (group[0] * group[1]),
-                               grid[0],  grid[1],  grid[2],  group[0],
-                               group[1], group[2]};
-      for (unsigned z = 0; z < grid[2]; ++z)
-        for (unsigned y = 0; y < grid[1]; ++y)
-          for (unsigned x = 0; x < grid[0]; ++x) {
-            builtins[0] = x;
-            builtins[1] = y;
-            builtins[2] = z;
-            std::vector<void *> own = args;
-            launcher(own.data(), builtins);
-            // The next threadgroup reuses the threadgroup memory.
-            groupBarrier.arrive_and_wait();
-          }
-    });
+    Fiber &f = s.fibers[t];
+    f.lane = t % 32;
+    f.simd = &s.simds[t / 32];
+    unsigned thread[3] = {t % group[0], t / group[0] % group[1],
+                          t / (group[0] * group[1])};
+    for (unsigned d = 0; d < 3; ++d) {
+      f.builtins[3 + d] = thread[d];
+      f.builtins[6 + d] = grid[d];
+      f.builtins[9 + d] = group[d];
+    }
   }
-  for (std::thread &w : workers)
-    w.join();
+  for (unsigned z = 0; z < grid[2]; ++z)
+    for (unsigned y = 0; y < grid[1]; ++y)
+      for (unsigned x = 0; x < grid[0]; ++x) {
+        s.group = FiberBarrier{threads, 0, 0};
+        for (unsigned g = 0; g < s.simds.size(); ++g) {
+          s.simds[g].width = std::min(32u, threads - 32 * g);
+          s.simds[g].barrier = FiberBarrier{s.simds[g].width, 0, 0};
+        }
+        for (unsigned t = 0; t < threads; ++t) {
+          Fiber &f = s.fibers[t];
+          f.builtins[0] = x;
+          f.builtins[1] = y;
+          f.builtins[2] = z;
+          start(f);
+        }
+        // Round robin until every thread has returned.
+        for (unsigned running = threads; running;) {
+          running = 0;
+          for (unsigned t = 0; t < threads; ++t) {
+            Fiber &f = s.fibers[t];
+            if (f.done)
+              continue;
+            s.current = &f;
+            rlx_metal_fiber_switch(&s.sp, f.sp);
+            running += !f.done;
+          }
+        }
+      }
 }
 
 //===----------------------------------------------------------------------===//
@@ -371,6 +485,8 @@ int main(int argc, char **argv) {
   for (const json::Value &t : *fn->getArray("temporaries"))
     buffers.push_back(allocate(*t.getAsObject()->getInteger("bytes")));
 
+  // Apple GPUs flush float subnormals to zero (MSL 3.1, section 7.4).
+  _mm_setcsr(_mm_getcsr() | 0x8040);
   // Scalars bound as `constant` values live as long as the run.
   std::vector<std::unique_ptr<int64_t>> scalars;
   for (const json::Value &step : *fn->getArray("steps")) {
