@@ -118,6 +118,25 @@ rlx_metal_fiber_switch:
   .size rlx_metal_fiber_switch, .-rlx_metal_fiber_switch
 )");
 
+// AddressSanitizer must be told of every switch between stacks
+// (RLX_ENABLE_SANITIZERS builds of the runner).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RLX_ASAN_FIBERS 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RLX_ASAN_FIBERS 1
+#endif
+#ifdef RLX_ASAN_FIBERS
+extern "C" void __sanitizer_start_switch_fiber(void **fakeStackSave,
+                                               const void *bottom,
+                                               size_t size);
+extern "C" void __sanitizer_finish_switch_fiber(void *fakeStackSave,
+                                                const void **bottomOld,
+                                                size_t *sizeOld);
+#endif
+
 namespace {
 /// A barrier of fibers: the last to arrive releases the others; threads
 /// that returned from the kernel no longer count.
@@ -153,14 +172,40 @@ struct Scheduler {
   FiberBarrier group;
   Fiber *current = nullptr;
   void *sp = nullptr;
+  /// The scheduler's (the OS thread's) stack, for AddressSanitizer.
+  const void *stackBottom = nullptr;
+  size_t stackSize = 0;
 };
 } // namespace
 
 static Scheduler scheduler;
 
-/// Back to the scheduler, which resumes the next fiber.
-static void yield() {
+/// Switches from the scheduler to fiber `f` until it yields.
+static void resume(Fiber &f) {
+  scheduler.current = &f;
+#ifdef RLX_ASAN_FIBERS
+  void *fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, f.stack.get(), Fiber::kStackBytes);
+  rlx_metal_fiber_switch(&scheduler.sp, f.sp);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+  rlx_metal_fiber_switch(&scheduler.sp, f.sp);
+#endif
+}
+
+/// Back to the scheduler, which resumes the next fiber; `exiting` where
+/// the fiber never runs again.
+static void yield(bool exiting = false) {
+#ifdef RLX_ASAN_FIBERS
+  void *fake = nullptr;
+  __sanitizer_start_switch_fiber(exiting ? nullptr : &fake,
+                                 scheduler.stackBottom, scheduler.stackSize);
   rlx_metal_fiber_switch(&scheduler.current->sp, scheduler.sp);
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#else
+  (void)exiting;
+  rlx_metal_fiber_switch(&scheduler.current->sp, scheduler.sp);
+#endif
 }
 
 static void wait(FiberBarrier &b) {
@@ -179,13 +224,17 @@ static void wait(FiberBarrier &b) {
 /// Where a fiber starts: runs the kernel for its thread, then leaves for
 /// good.
 static void fiberMain() {
+#ifdef RLX_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(nullptr, &scheduler.stackBottom,
+                                  &scheduler.stackSize);
+#endif
+  // Nothing here may own memory: the fiber's frame is never unwound.
   Fiber &f = *scheduler.current;
-  std::vector<void *> args = scheduler.args;
-  scheduler.launcher(args.data(), f.builtins);
+  scheduler.launcher(scheduler.args.data(), f.builtins);
   f.done = true;
   --f.simd->barrier.alive;
   --scheduler.group.alive;
-  yield();
+  yield(/*exiting=*/true);
   __builtin_unreachable();
 }
 
@@ -263,8 +312,7 @@ static void runLaunch(Launcher launcher, std::vector<void *> args,
             Fiber &f = s.fibers[t];
             if (f.done)
               continue;
-            s.current = &f;
-            rlx_metal_fiber_switch(&s.sp, f.sp);
+            resume(f);
             running += !f.done;
           }
         }
