@@ -5,6 +5,8 @@
 # need what Metal lacks (double, complex, dynamic shapes, host loops) are
 # known failures there (rlxtest.target_limit).
 #
-# Known failure: with a window of 1 most scores are masked, and their
-# gradients come out as about 1e-7 where the case wants exact zeros (atol
-# 1e-34); not investigated yet.
+# Known failure: with a window of 1 each query sees one key, so dq is
+# exactly zero only if dO.v and dO.o (the same dot product) round alike;
+# summed in different orders (likely a SIMD-group tree against a loop)
+# they differ by about 1e-7, and the case wants exact zeros (atol 1e-34).
+# Not confirmed further.
