@@ -27,8 +27,8 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/RLX
         FILES_MATCHING PATTERN "*.inc" PATTERN "*.h"
         PATTERN "CMakeFiles" EXCLUDE)
 
-install(TARGETS rlx-opt rlx-run rlx-compile rlx-lsp-server rlx-reduce
-        RUNTIME DESTINATION bin)
+install(TARGETS rlx-opt rlx-run rlx-compile rlx-translate rlx-metal-cpu-run
+        rlx-lsp-server rlx-reduce RUNTIME DESTINATION bin)
 install(TARGETS rlx-plugin LIBRARY DESTINATION lib)
 
 # Libraries that add_mlir_library does not install itself. add_mlir_library
@@ -36,7 +36,7 @@ install(TARGETS rlx-plugin LIBRARY DESTINATION lib)
 # helpers); the other libraries join it, and it is installed as
 # RLXTargets.cmake with the RLX:: namespace.
 set(RLX_PLAIN_LIBRARIES rlx_c rlx_mlir_c rlx_cpu_runtime rlx_cuda_runtime
-    RLXRuntime)
+    RLXRuntime RLXAllPasses)
 install(TARGETS ${RLX_PLAIN_LIBRARIES} EXPORT MLIRTargets
         LIBRARY DESTINATION lib ARCHIVE DESTINATION lib)
 
@@ -53,7 +53,8 @@ endforeach()
 # beside themselves, and libMLIR.so where it was found.
 set_target_properties(rlx_c rlx_mlir_c rlx-plugin PROPERTIES
   INSTALL_RPATH "\$ORIGIN;${LLVM_LIBRARY_DIR}")
-set_target_properties(rlx-opt rlx-run rlx-compile rlx-lsp-server rlx-reduce
+set_target_properties(rlx-opt rlx-run rlx-compile rlx-translate
+  rlx-metal-cpu-run rlx-lsp-server rlx-reduce
   PROPERTIES INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
 
 install(EXPORT MLIRTargets FILE RLXTargets.cmake NAMESPACE RLX::

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas]
+//             [--target=metal -o OUT.metal [--host-description=OUT.json]]
 //             [--target=cuda [--chip=sm_90] [--cuda-toolkit=DIR]
 //             [--gpu-matmul=library|generated]
 //             [--gpu-attention=flash|decomposed] [--dispatch-report]
@@ -26,12 +27,19 @@
 // points to device memory and the results are buffers the caller
 // allocated. The object needs librlx_cuda_runtime.so (CUDARuntime.h).
 //
+// With --target=metal it runs --rlx-metal-pipeline and writes no object:
+// OUT is the kernels' MSL source (rlx-translate --rlx-to-msl) and
+// --host-description (default OUT.json) the JSON a host program follows
+// to run each function (--rlx-to-metal-host; docs/Metal.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "RLX/InitAllDialects.h"
 #include "RLX/Target/CPU/HostTarget.h"
 #include "RLX/Target/CPU/CPUPipeline.h"
 #include "RLX/Target/CUDA/CUDAPipeline.h"
+#include "RLX/Target/Metal/MSLEmitter.h"
+#include "RLX/Target/Metal/MetalPipeline.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -62,6 +70,11 @@ static cl::opt<std::string> outputFile("o", cl::desc("Object file to write"),
 static cl::opt<std::string>
     headerFile("header", cl::desc("C header declaring the entry points"),
                cl::value_desc("file.h"), cl::init(""));
+static cl::opt<std::string> hostDescription(
+    "host-description",
+    cl::desc("With --target=metal, the JSON host description to write "
+             "(default: the output's name with .json appended)"),
+    cl::value_desc("file.json"), cl::init(""));
 static cl::opt<bool> useBlas("blas",
                              cl::desc("Call the BLAS gemm at run time for "
                                       "f32/f64 matmuls (rlx-cpu-pipeline "
@@ -69,8 +82,8 @@ static cl::opt<bool> useBlas("blas",
                              cl::init(false));
 
 static cl::opt<std::string> target("target",
-                                   cl::desc("What to compile for: cpu or "
-                                            "cuda"),
+                                   cl::desc("What to compile for: cpu, "
+                                            "cuda or metal (MSL source)"),
                                    cl::init("cpu"));
 static cl::opt<std::string> chip("chip",
                                  cl::desc("GPU architecture for --target=cuda"),
@@ -249,6 +262,43 @@ static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
   return success();
 }
 
+/// --target=metal: the kernels as MSL in the output, the host functions as
+/// JSON beside it.
+static int compileMetal(ModuleOp module) {
+  // Bufferization makes unsigned element types signless; the host
+  // description names the source signature's (args, then results).
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    SmallVector<Attribute> types;
+    for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
+                                           fn.getResultTypes()))
+      if (auto shaped = dyn_cast<ShapedType>(t))
+        types.push_back(TypeAttr::get(shaped.getElementType()));
+    fn->setAttr(rlx::kMetalElementTypesAttr,
+                ArrayAttr::get(module.getContext(), types));
+  }
+  PassManager pm(module.getContext());
+  rlx::buildMetalPipeline(pm, rlx::MetalPipelineOptions());
+  if (failed(pm.run(module)))
+    return 1;
+  std::string error;
+  auto msl = openOutputFile(outputFile, &error);
+  auto host = msl ? openOutputFile(hostDescription.empty()
+                                       ? outputFile + ".json"
+                                       : std::string(hostDescription),
+                                   &error)
+                  : nullptr;
+  if (!msl || !host) {
+    llvm::errs() << "rlx-compile: error: " << error << "\n";
+    return 1;
+  }
+  if (failed(rlx::translateToMSL(module, msl->os())) ||
+      failed(rlx::translateToMetalHostDescription(module, host->os())))
+    return 1;
+  msl->keep();
+  host->keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::InitializeNativeTarget();
@@ -271,6 +321,15 @@ int main(int argc, char **argv) {
       parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
   if (!module)
     return 1;
+
+  if (target == "metal") {
+    if (!headerFile.empty()) {
+      llvm::errs() << "rlx-compile: error: --target=metal writes no C "
+                      "header (the host description is JSON)\n";
+      return 1;
+    }
+    return compileMetal(*module);
+  }
 
   // The header describes the tensor signatures, which lowering replaces.
   if (!headerFile.empty()) {
@@ -317,7 +376,7 @@ int main(int argc, char **argv) {
     rlx::buildCPUPipeline(pm, options);
   } else {
     llvm::errs() << "rlx-compile: error: unknown --target=" << target
-                 << " (cpu or cuda)\n";
+                 << " (cpu, cuda or metal)\n";
     return 1;
   }
   if (failed(pm.run(*module)))

@@ -20,9 +20,17 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-cuda-runtime-test",
-         "rlx-cpu-alloc-test", "rlx-lsp-server", "rlx-reduce",
-         "rlx-capi-test"]
+tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate",
+         "rlx-metal-cpu-run", "rlx-cuda-runtime-test", "rlx-cpu-alloc-test",
+         "rlx-lsp-server", "rlx-reduce", "rlx-capi-test"]
+
+# The Metal back end's MSL compiles as C++ with clang against RLX's stand-in
+# <metal_stdlib> (rlx-metal-cpu-run does the same before it runs kernels).
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir,
+                                                      "clang++")))
+config.substitutions.append(("%metal_stdlib_dir",
+                             os.path.join(config.rlx_src_root, "lib",
+                                          "Runtime", "MetalCPU", "include")))
 
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.
@@ -37,6 +45,8 @@ config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
 config.environment["RLX_OPT"] = os.path.join(config.rlx_tools_dir, "rlx-opt")
 config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
                                                  "rlx-compile")
+config.environment["RLX_METAL_CPU_RUN"] = os.path.join(config.rlx_tools_dir,
+                                                       "rlx-metal-cpu-run")
 # librlx_cpu_runtime.so, which objects from rlx-compile link against, and
 # MLIR's runtime utilities.
 config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")

@@ -19,6 +19,8 @@
 #include "RLX/Target/CPU/Passes.h"
 #include "RLX/Target/CUDA/CUDAPipeline.h"
 #include "RLX/Target/CUDA/Passes.h"
+#include "RLX/Target/Metal/MetalPipeline.h"
+#include "RLX/Target/Metal/Passes.h"
 
 namespace mlir {
 namespace rlx {
@@ -30,10 +32,12 @@ inline void registerAllPasses() {
   registerRLXConversionPasses();
   registerRLXCPUPasses();
   registerRLXCUDAPasses();
+  registerRLXMetalPasses();
   registerOptimizePipeline();
   registerRLXToGPUPipeline();
   registerCPUPipeline();
   registerCUDAPipeline();
+  registerMetalPipeline();
 }
 
 } // namespace rlx

@@ -81,7 +81,7 @@ expect(rlx.RLXError, lambda: rlx.compile(f.module, function="nosuch"))
 expect(rlx.RLXError, lambda: rlx.compile(f, options="no-such-option=1"))
 # CHECK: RLXError: cannot compile @double for the CPU | {{.*}}error: bad rlx-cpu-pipeline options 'no-such-option=1'
 expect(NotImplementedError, lambda: rlx.compile(f, target="tpu"))
-# CHECK: NotImplementedError: rlx.compile: target 'tpu' is not callable from Python yet (cpu is)
+# CHECK: NotImplementedError: rlx.compile: target 'tpu' is not callable from Python (cpu and cuda are)
 
 # The same call after the errors still works.
 x = np.arange(32, dtype=np.float32).reshape(4, 8)

@@ -610,6 +610,17 @@ void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
     scf::YieldOp::create(b, fold(ivs, loop.getRegionIterArgs()[0], inputs));
     partial = loop.getResult(0);
   }
+  // The output map reads parallel loops only; pad ivs for the map.
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  SmallVector<Value> ivs = rowIvs;
+  ivs.append(colRanges.size(), cst(b, 0));
+  // In a row group every thread reads the initial value before the
+  // reduction's shuffles and barrier, which order it before thread 0's
+  // store of the total (a later read could see the total).
+  Value initial;
+  if (regs)
+    initial = loadHeld(b, op, init, ivs, innermost, 1, rowIvs.size(), *regs,
+                       -1)[0];
   partial = subgroupReduce(b, red, partial, subgroup);
   if (subgroups > 1) {
     Value lane = arith::RemUIOp::create(b, tid, cst(b, subgroup));
@@ -640,23 +651,17 @@ void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
   // Every thread now has the row's total.
   Value isThread0 =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, cst(b, 0));
-  OpOperand &init = op.getDpsInitsMutable()[0];
-  // The output map reads parallel loops only; pad ivs for the map.
-  SmallVector<Value> ivs = rowIvs;
-  ivs.append(colRanges.size(), cst(b, 0));
   if (regs) {
     // In a row group every thread combines it with the initial value and
     // holds the result for the group's later ops; thread 0 stores it.
     unsigned rowDims = rowIvs.size();
-    Value initial =
-        loadHeld(b, op, init, ivs, innermost, 1, rowDims, *regs, -1)[0];
     storeHeld(b, op, init, ivs, {combine(b, red, initial, partial)}, rowDims,
               *regs, -1, isThread0);
     return;
   }
   auto store = scf::IfOp::create(b, isThread0, /*withElse=*/false);
   b.setInsertionPointToStart(store.thenBlock());
-  Value initial = loadLanes(b, op, init, ivs, innermost, 1)[0];
+  initial = loadLanes(b, op, init, ivs, innermost, 1)[0];
   storeLanes(b, op, init, ivs, {combine(b, red, initial, partial)});
   b.setInsertionPointAfter(store);
 }

@@ -18,10 +18,11 @@
 // ops that carry buffers through host loops or read a value back to choose
 // what runs (rlx.if, rlx.while, rlx.scan, rlx.selective_scan, rlx.topk,
 // rlx.scatter_add, rlx.dense_solve).
-// `rocm`, `vulkan` and `metal` have no backend here yet: their sets are the
+// `rocm` and `vulkan` have no backend here yet: their sets are the
 // *planned* claims, to be kept aligned with the GPU backends when they
-// land. The plan follows the seeds (003, backend-aware op claims; 000,
-// "Metal may skip FuseAttentionBlock"):
+// land; `metal` claims what its backend compiles. The plan follows the
+// seeds (003, backend-aware op claims; 000, "Metal may skip
+// FuseAttentionBlock"):
 //  - rocm claims what cpu claims: the primitives, every fused op, control
 //    flow, fft, dense_solve and the backward ops (vendor libraries cover
 //    the linear algebra).
@@ -32,10 +33,10 @@
 //    rlx.selective_scan, rlx.custom_fn), no rlx.dot_general (legalized to
 //    transpose/reshape/matmul), no fft family, no dense_solve and no
 //    fused_transformer_layer.
-//  - metal claims what vulkan claims but rlx.fused_attention_block.
+//  - metal (the backend that exists) claims what vulkan claims but
+//    rlx.fused_attention_block, rlx.cumsum, rlx.topk and rlx.scatter_add.
 // No target claims the autodiff transforms or rlx.param. Element types are
-// not part of a claim (f64 on vulkan/metal is a question for their
-// backends).
+// not part of a claim (metal has no f64: its emitter reports it at the op).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,9 +76,10 @@ static const StringRef kShape[] = {
 static const StringRef kScatter[] = {"rlx.scatter_add"};
 
 static const StringRef kReduction[] = {
-    "rlx.argmax", "rlx.argmin",  "rlx.cumsum",
-    "rlx.log_softmax", "rlx.reduce", "rlx.softmax",
-    "rlx.softmax_cross_entropy"};
+    "rlx.argmax", "rlx.argmin", "rlx.log_softmax", "rlx.reduce",
+    "rlx.softmax", "rlx.softmax_cross_entropy"};
+/// A scan: on GPUs a host loop over one kernel per step.
+static const StringRef kScan[] = {"rlx.cumsum"};
 /// Selection by k passes that carry buffers through a loop.
 static const StringRef kTopK[] = {"rlx.topk"};
 
@@ -130,8 +132,8 @@ struct TargetDef {
 static std::vector<TargetDef> targetDefs() {
   // The primitives every target lowers.
   std::vector<ArrayRef<StringRef>> primitives = {
-      kElementwise, kShape, kScatter, kReduction, kTopK,
-      kNN,          kMatmul, kQuant,  kBackward};
+      kElementwise, kShape,  kScatter, kReduction, kScan,
+      kTopK,        kNN,     kMatmul,  kQuant,     kBackward};
   auto with = [&](std::vector<ArrayRef<StringRef>> more) {
     std::vector<ArrayRef<StringRef>> all = primitives;
     all.insert(all.end(), more.begin(), more.end());
@@ -144,7 +146,7 @@ static std::vector<TargetDef> targetDefs() {
   // that need either are left out (rlx-legalize rewrites rlx.if into
   // rlx.where and unrolls a bounded rlx.while; the rest is an error).
   std::vector<ArrayRef<StringRef>> cuda = {
-      kElementwise, kShape,      kReduction, kNN,
+      kElementwise, kShape,      kReduction, kScan, kNN,
       kMatmul,      kQuant,      kBackward,  kDotGeneral,
       kSpectral,    kCustomFn,   kFusedKernels,
       kFusedAttention, kFusedLayer};
@@ -161,7 +163,17 @@ static std::vector<TargetDef> targetDefs() {
       {"rocm", full, /*generalBroadcast=*/true},
       {"vulkan", with({kFusedKernels, kFusedAttention}),
        /*generalBroadcast=*/false},
-      {"metal", with({kFusedKernels}), /*generalBroadcast=*/false},
+      // The Metal backend (rlx-metal-pipeline, the MSL emitter and the
+      // host description; test/Integration/Metal): what the GPU front
+      // makes kernels of, but host loops (rlx.cumsum, control flow), which
+      // the host description does not hold, and rlx.topk and
+      // rlx.scatter_add, which the front does not take. Its kernels take
+      // any broadcast, but legalization still expands non-trailing ones,
+      // as planned for vulkan.
+      {"metal",
+       {kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward,
+        kFusedKernels},
+       /*generalBroadcast=*/false},
   };
 }
 
