@@ -19,6 +19,7 @@
 #include "RLX/Target/CPU/Passes.h"
 #include "RLX/Target/CUDA/CUDAPipeline.h"
 #include "RLX/Target/CUDA/Passes.h"
+#include "RLX/Target/ROCm/ROCmPipeline.h"
 
 namespace mlir {
 namespace rlx {
@@ -34,6 +35,7 @@ inline void registerAllPasses() {
   registerRLXToGPUPipeline();
   registerCPUPipeline();
   registerCUDAPipeline();
+  registerROCmPipeline();
 }
 
 } // namespace rlx
