@@ -46,6 +46,12 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
     config.available_features.add("cuda-toolkit")
 
+# The rocm target's kernels that call math functions link the device
+# libraries (rocm-device-libs) from the toolkit folder the build arranged.
+if os.path.exists(os.path.join(config.mlir_obj_dir, "rocm-toolkit", "amdgcn",
+                               "bitcode", "ocml.bc")):
+    config.available_features.add("rocm-device-libs")
+
 # librlx_cuda_runtime embeds the flash-attention kernels where the build
 # found nvcc.
 if not getattr(config, "rlx_nvcc", "NOTFOUND").endswith("NOTFOUND"):

@@ -94,6 +94,8 @@ LogicalResult rlx::buildROCmPipeline(OpPassManager &pm,
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = chip->name.str();
   rocdl.runtime = gpu::amd::Runtime::HIP;
+  rocdl.allowedDialects = {"arith", "cf", "func", "index", "math",
+                           "memref", "ub", "vector"};
   kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
