@@ -94,6 +94,10 @@ LogicalResult rlx::buildROCmPipeline(OpPassManager &pm,
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = chip->name.str();
   rocdl.runtime = gpu::amd::Runtime::HIP;
+  // The lowerings of these dialects alone: with those of every loaded
+  // dialect (rlx-compile loads all), math.tanh may become llvm.intr.tanh,
+  // which the AMDGPU back end cannot select ("no libcall available for
+  // ftanh"), instead of the device library's __ocml_tanh_f32.
   rocdl.allowedDialects = {"arith", "cf", "func", "index", "math",
                            "memref", "ub", "vector"};
   kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
