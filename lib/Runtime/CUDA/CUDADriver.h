@@ -16,6 +16,8 @@
 #ifndef RLX_LIB_RUNTIME_CUDADRIVER_H
 #define RLX_LIB_RUNTIME_CUDADRIVER_H
 
+#include "ErrorRecord.h"
+
 #include <cstddef>
 #include <dlfcn.h>
 #include <string>
@@ -55,6 +57,9 @@ struct Driver {
   CUresult (*cuEventElapsedTime)(float *, Handle, Handle);
   CUresult (*cuGetErrorName)(CUresult, const char **);
 };
+
+/// The runtime's errors (rlxCudaGetLastError).
+rlx::runtime::ErrorRecord &errors();
 
 /// Reports `message` on stderr and keeps it if no error is recorded yet.
 void recordError(const std::string &message);
