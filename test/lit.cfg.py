@@ -21,7 +21,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-cuda-runtime-test",
-         "rlx-cpu-alloc-test"]
+         "rlx-cpu-alloc-test", "rlx-rocm-runtime-test"]
 
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.

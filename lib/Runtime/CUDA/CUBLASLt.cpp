@@ -91,7 +91,8 @@ const Lt *lt() {
     }
     bool ok = true;
     auto bind = [&](auto &fn, const char *name) {
-      rlx::cuda::bindSymbol(so, fn, name, "cuBLASLt", ok);
+      rlx::runtime::bindSymbol(so, fn, name, "cuBLASLt", ok,
+                              rlx::cuda::errors());
     };
     bind(lib.create, "cublasLtCreate");
     bind(lib.descCreate, "cublasLtMatmulDescCreate");

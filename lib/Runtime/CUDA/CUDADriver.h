@@ -64,18 +64,6 @@ rlx::runtime::ErrorRecord &errors();
 /// Reports `message` on stderr and keeps it if no error is recorded yet.
 void recordError(const std::string &message);
 
-/// Sets `fn` to the symbol `name` of the dlopen'd `library`; if it is
-/// missing, records "<what> lacks <name>" and clears `ok`.
-template <typename Fn>
-void bindSymbol(void *library, Fn &fn, const char *name,
-                const std::string &what, bool &ok) {
-  fn = reinterpret_cast<Fn>(dlsym(library, name));
-  if (!fn) {
-    recordError(what + " lacks " + name);
-    ok = false;
-  }
-}
-
 /// The driver, or null (with the reason recorded) if it cannot be loaded.
 const Driver *driver();
 

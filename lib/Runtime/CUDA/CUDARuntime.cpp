@@ -50,7 +50,7 @@ const Driver *driver() {
     bool ok = true;
     const std::string what = std::string("the CUDA driver ") + path;
     auto bind = [&](auto &fn, const char *name) {
-      bindSymbol(lib, fn, name, what, ok);
+      rlx::runtime::bindSymbol(lib, fn, name, what, ok, errors());
     };
     bind(d.cuInit, "cuInit");
     bind(d.cuDeviceGet, "cuDeviceGet");

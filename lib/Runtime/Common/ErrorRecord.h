@@ -9,13 +9,15 @@
 // Internal to the GPU runtime libraries: they record errors rather than
 // abort (GPURuntime.h), each reporting on stderr and keeping the first
 // error until the caller clears it (rlxCudaGetLastError,
-// rlxRocmGetLastError).
+// rlxRocmGetLastError), and binds the symbols of the libraries it opens at
+// run time.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_LIB_RUNTIME_COMMON_ERRORRECORD_H
 #define RLX_LIB_RUNTIME_COMMON_ERRORRECORD_H
 
+#include <dlfcn.h>
 #include <mutex>
 #include <string>
 
@@ -41,6 +43,18 @@ private:
   std::mutex mutex;
   std::string kept;
 };
+
+/// Sets `fn` to the symbol `name` of the dlopen'd `library`; if it is
+/// missing, records "<what> lacks <name>" and clears `ok`.
+template <typename Fn>
+void bindSymbol(void *library, Fn &fn, const char *name,
+                const std::string &what, bool &ok, ErrorRecord &errors) {
+  fn = reinterpret_cast<Fn>(dlsym(library, name));
+  if (!fn) {
+    errors.record(what + " lacks " + name);
+    ok = false;
+  }
+}
 
 } // namespace rlx::runtime
 

@@ -57,8 +57,7 @@ std::string rlx::unknownROCmChipMessage(StringRef name) {
 
 std::string rlx::getDefaultROCmToolkit() { return RLX_ROCM_TOOLKIT_DIR; }
 
-rlx::GPUTargetDescription
-rlx::getROCmTargetDescription(const ROCmChip &chip) {
+rlx::GPUTargetDescription rlx::getROCmTargetDescription(const ROCmChip &chip) {
   GPUTargetDescription target;
   target.name = "rocm";
   target.subgroupSize = chip.wavefrontSize;
@@ -98,8 +97,8 @@ LogicalResult rlx::buildROCmPipeline(OpPassManager &pm,
   // dialect (rlx-compile loads all), math.tanh may become llvm.intr.tanh,
   // which the AMDGPU back end cannot select ("no libcall available for
   // ftanh"), instead of the device library's __ocml_tanh_f32.
-  rocdl.allowedDialects = {"arith", "cf", "func", "index", "math",
-                           "memref", "ub", "vector"};
+  rocdl.allowedDialects = {"arith", "cf",     "func", "index",
+                           "math",  "memref", "ub",   "vector"};
   kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
