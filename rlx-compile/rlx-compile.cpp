@@ -94,9 +94,9 @@ static cl::opt<rlx::GPUMatmul> gpuMatmul(
     "gpu-matmul", cl::desc("Where matmuls run with --target=cuda or rocm"),
     cl::init(rlx::GPUMatmul::Library),
     cl::values(clEnumValN(rlx::GPUMatmul::Library, "library",
-                          "the runtime's library matmul (cuBLASLt) with its "
-                          "bias/activation epilogue where it takes the "
-                          "matmul (rlx-cuda-pipeline matmul=library)"),
+                          "the runtime's library matmul (cuBLASLt, "
+                          "hipBLASLt) with its bias/activation epilogue "
+                          "where it takes the matmul (matmul=library)"),
                clEnumValN(rlx::GPUMatmul::Library, "cublaslt",
                           "the same as library"),
                clEnumValN(rlx::GPUMatmul::Generated, "generated",
