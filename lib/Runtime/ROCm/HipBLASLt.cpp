@@ -8,9 +8,7 @@
 //
 // rlxGpuMatmul (ROCmRuntime.h). hipBLASLt is opened at the first call
 // ($RLX_HIPBLASLT, else libhipblaslt.so, .so.1, .so.0), so programs link no
-// ROCm library. Like cuBLASLt it is column-major: a row-major C = A B is
-// the column-major C^T = B^T A^T, whose operands are the row-major buffers
-// read as they are and whose per-row bias is the per-column bias of C.
+// ROCm library. Like cuBLASLt it is column-major (ColumnMajorMatmul.h).
 // Descriptors and the heuristic's first algorithm are made once per
 // problem and kept. The values below are those of hipblaslt.h and
 // hipblas-common.h (ROCm 6); no ROCm header is needed to build.
@@ -20,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ColumnMajorMatmul.h"
 #include "HIP.h"
 #include "RLX/Runtime/ROCm/ROCmRuntime.h"
 
@@ -169,7 +168,10 @@ Handle layout(const Lt &lib, int type, uint64_t rows, uint64_t cols,
 bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
   auto [type, epilogue, transA, transB, batch, m, n, k] = key;
   int data = dataType(type);
-  int32_t opA = transB ? kOpT : kOpN, opB = transA ? kOpT : kOpN;
+  rlx::runtime::ColumnMajorMatmul problem =
+      rlx::runtime::columnMajorMatmul(transA, transB, m, n, k);
+  int32_t opA = problem.a.transposed ? kOpT : kOpN,
+          opB = problem.b.transposed ? kOpT : kOpN;
   uint32_t epi = kEpilogues[epilogue];
   auto setDesc = [&](int attribute, const void *value, size_t size) {
     return checkLt(lib.descSetAttribute(plan.desc, attribute, value, size),
@@ -182,11 +184,12 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
       !setDesc(kDescEpilogue, &epi, sizeof(epi)) ||
       !setDesc(kDescBiasDataType, &data, sizeof(data)))
     return false;
-  plan.a = transB ? layout(lib, data, k, n, batch, n * k)
-                  : layout(lib, data, n, k, batch, n * k);
-  plan.b = transA ? layout(lib, data, m, k, batch, m * k)
-                  : layout(lib, data, k, m, batch, m * k);
-  plan.c = layout(lib, data, n, m, batch, m * n);
+  auto operand = [&](const rlx::runtime::ColumnMajorOperand &o) {
+    return layout(lib, data, o.rows, o.cols, batch, o.stride);
+  };
+  plan.a = operand(problem.a);
+  plan.b = operand(problem.b);
+  plan.c = operand(problem.c);
   if (!plan.a || !plan.b || !plan.c)
     return false;
 
