@@ -212,12 +212,12 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
       !setDesc(kDescEpilogue, &epi, sizeof(epi)) ||
       !setDesc(kDescBiasDataType, &data, sizeof(data)))
     return false;
-  auto operand = [&](const rlx::runtime::ColumnMajorOperand &o) {
-    return layout(lib, data, o.rows, o.cols, batch, o.stride);
-  };
-  plan.a = operand(problem.a);
-  plan.b = operand(problem.b);
-  plan.c = operand(problem.c);
+  plan.a = layout(lib, data, problem.a.rows, problem.a.cols, batch,
+                  problem.a.stride);
+  plan.b = layout(lib, data, problem.b.rows, problem.b.cols, batch,
+                  problem.b.stride);
+  plan.c = layout(lib, data, problem.c.rows, problem.c.cols, batch,
+                  problem.c.stride);
   if (!plan.a || !plan.b || !plan.c)
     return false;
 
