@@ -10,14 +10,14 @@
 //         [--param=NAME=PATH.npy]... [--seed=N] [--bench=N] [--blas]
 //         [--arena] [--check-bounds] [--alloc-stats]
 //
-// Promotes the entry function's `rlx.param`s to trailing arguments
-// (--rlx-promote-params), compiles FILE with --rlx-cpu-pipeline, JIT-compiles
-// it with MLIR's ExecutionEngine, binds inputs to the entry function's
+// Compiles the entry function of FILE as an rlx::CPUProgram (its
+// `rlx.param`s promoted to trailing arguments, --rlx-cpu-pipeline, MLIR's
+// ExecutionEngine), binds inputs to the entry function's
 // arguments in order and each param to the --param file of its name (random
 // ones from --seed where none are given, params after the ordinary
 // arguments), runs it, and writes the results in order. A --param that
-// names no param is an error. Every buffer the program allocates is filled
-// with 0xFF bytes first (NaN for floats, -1 for integers), so an element
+// names no param is an error. Every buffer the program allocates
+// (rlx::host_allocator) is filled with 0xFF bytes first (NaN for floats, -1 for integers), so an element
 // the program fails to write shows up in the results (timed --bench runs
 // skip the fill). --blas sends f32/f64 matmuls to the BLAS library found
 // at run time. --arena runs the program from one planned arena
@@ -30,33 +30,25 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Dialect/MIR/IR/NpyDtype.h"
-#include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/ExecutionEngine/CPUProgram.h"
+#include "RLX/ExecutionEngine/HostAllocator.h"
 #include "RLX/InitAllDialects.h"
-#include "RLX/Target/CPU/HostTarget.h"
-#include "RLX/Target/CPU/CPUPipeline.h"
-#include "RLX/Runtime/CPU/CPUBlas.h"
 #include "RLX/Runtime/Common/HostMemory.h"
 #include "RLX/Runtime/Common/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
 #include <chrono>
@@ -65,12 +57,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <random>
-#include <set>
 #include <map>
 #include <unistd.h>
-#include <unordered_map>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -131,97 +120,8 @@ static cl::opt<bool>
                cl::init(false));
 
 //===----------------------------------------------------------------------===//
-// Poisoning allocator
-//===----------------------------------------------------------------------===//
-
-// The compiled code allocates through these (finalize-memref-to-llvm with
-// generic functions). They remember every live buffer, so that rlx-run
-// frees exactly the results the program hands over; they fill each buffer
-// with 0xFF while `poisonAllocations` is set (the checked run), so an
-// element the program never writes shows up as NaN or -1; and they keep
-// freed large buffers for reuse, as a framework's caching allocator does:
-// a fresh 64 MiB buffer costs a page fault per page, which on some
-// machines takes longer than the kernel that fills it. The memory comes
-// from allocateHostMemory (large blocks on huge pages), as the tensors'.
-static std::mutex allocMutex;
-static std::unordered_map<void *, uint64_t> liveAllocations;
-/// Freed large buffers kept for reuse, by size; released at exit.
-struct BlockCache : std::multimap<uint64_t, void *> {
-  ~BlockCache() {
-    for (auto &[size, block] : *this)
-      std::free(block);
-  }
-};
-static BlockCache cachedBlocks;
-static uint64_t cachedBytes = 0;
-static bool poisonAllocations = true;
-static constexpr uint64_t kCacheMinBytes = 1 << 20;
-static constexpr uint64_t kCacheMaxBytes = uint64_t(1) << 31;
-
-/// The requested sizes of the checked run's allocations (--alloc-stats).
-static std::vector<uint64_t> allocationLog;
-
-static void *allocate(uint64_t alignment, uint64_t size) {
-  if (poisonAllocations) {
-    std::lock_guard<std::mutex> lock(allocMutex);
-    allocationLog.push_back(size);
-  }
-  size = std::max<uint64_t>((size + alignment - 1) / alignment * alignment,
-                            alignment);
-  void *p = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(allocMutex);
-    auto cached = cachedBlocks.find(size);
-    if (cached != cachedBlocks.end()) {
-      p = cached->second;
-      cachedBlocks.erase(cached);
-      cachedBytes -= size;
-    }
-  }
-  if (!p)
-    p = allocateHostMemory(alignment, size);
-  if (poisonAllocations)
-    std::memset(p, 0xFF, size);
-  std::lock_guard<std::mutex> lock(allocMutex);
-  liveAllocations[p] = size;
-  return p;
-}
-
-extern "C" void *rlxAlloc(uint64_t size) { return allocate(16, size); }
-
-extern "C" void *rlxAlignedAlloc(uint64_t alignment, uint64_t size) {
-  return allocate(std::max<uint64_t>(alignment, 16), size);
-}
-
-extern "C" void rlxFree(void *p) {
-  {
-    std::lock_guard<std::mutex> lock(allocMutex);
-    auto live = liveAllocations.find(p);
-    if (live != liveAllocations.end()) {
-      uint64_t size = live->second;
-      liveAllocations.erase(live);
-      if (size >= kCacheMinBytes && cachedBytes + size <= kCacheMaxBytes) {
-        cachedBlocks.emplace(size, p);
-        cachedBytes += size;
-        return;
-      }
-    }
-  }
-  std::free(p);
-}
-
-//===----------------------------------------------------------------------===//
 // Tensors and memref descriptors
 //===----------------------------------------------------------------------===//
-
-/// Bytes per element in memory (bf16 is 2 bytes in memory).
-static int64_t memBytes(Type type) {
-  if (type.isInteger(1))
-    return 1;
-  if (auto c = dyn_cast<ComplexType>(type))
-    return 2 * c.getElementType().getIntOrFloatBitWidth() / 8;
-  return type.getIntOrFloatBitWidth() / 8;
-}
 
 static uint16_t toBF16(float f) {
   uint32_t bits;
@@ -338,7 +238,7 @@ static HostTensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
   for (int64_t d : t.shape)
     n *= d;
   Type e = t.elementType;
-  int64_t bytes = memBytes(e);
+  int64_t bytes = rlx::getElementBytes(e);
   t.bytes.resize(n * bytes);
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_int_distribution<int> small(0, 3);
@@ -380,71 +280,6 @@ static HostTensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
     }
   }
   return t;
-}
-
-/// A ranked memref descriptor: {allocated, aligned, offset, sizes, strides}.
-static std::vector<int64_t> makeDescriptor(HostTensor &t) {
-  int64_t rank = t.shape.size();
-  std::vector<int64_t> d(3 + 2 * rank);
-  d[0] = d[1] = reinterpret_cast<int64_t>(t.bytes.data());
-  d[2] = 0;
-  int64_t stride = 1;
-  for (int64_t i = rank - 1; i >= 0; --i) {
-    d[3 + i] = t.shape[i];
-    d[3 + rank + i] = stride;
-    stride *= t.shape[i];
-  }
-  return d;
-}
-
-/// Copies a result out of its descriptor (any strides). Its buffer is freed
-/// by freeResults once every result has been read (two results may share
-/// one buffer).
-static HostTensor readResult(const int64_t *d, RankedTensorType type) {
-  HostTensor t;
-  t.elementType = type.getElementType();
-  int64_t rank = type.getRank();
-  auto *aligned = reinterpret_cast<const uint8_t *>(d[1]);
-  int64_t offset = d[2];
-  int64_t n = 1;
-  for (int64_t i = 0; i < rank; ++i) {
-    t.shape.push_back(d[3 + i]);
-    n *= d[3 + i];
-  }
-  int64_t bytes = memBytes(t.elementType);
-  t.bytes.resize(n * bytes);
-  std::vector<int64_t> index(rank, 0);
-  for (int64_t linear = 0; linear < n; ++linear) {
-    int64_t at = offset;
-    for (int64_t i = 0; i < rank; ++i)
-      at += index[i] * d[3 + rank + i];
-    std::memcpy(t.bytes.data() + linear * bytes, aligned + at * bytes, bytes);
-    for (int64_t i = rank - 1; i >= 0; --i) {
-      if (++index[i] < t.shape[i])
-        break;
-      index[i] = 0;
-    }
-  }
-  return t;
-}
-
-/// Frees each distinct buffer that the program allocated and handed over in
-/// the result descriptors.
-static void freeResults(const int64_t *d, ArrayRef<RankedTensorType> types) {
-  std::set<void *> buffers;
-  for (RankedTensorType t : types) {
-    buffers.insert(reinterpret_cast<void *>(d[0]));
-    d += 3 + 2 * t.getRank();
-  }
-  for (void *p : buffers) {
-    bool owned;
-    {
-      std::lock_guard<std::mutex> lock(allocMutex);
-      owned = liveAllocations.count(p);
-    }
-    if (owned)
-      rlxFree(p);
-  }
 }
 
 /// Sum of all elements as double (real part for complex), for a checksum.
@@ -510,8 +345,6 @@ static func::FuncOp findEntry(ModuleOp module) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   cl::ParseCommandLineOptions(
       argc, argv,
       "rlx-run: compile an RLX program for the CPU and run it\n");
@@ -519,7 +352,6 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
   rlx::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
@@ -543,23 +375,29 @@ int main(int argc, char **argv) {
   }
   std::string name = entry.getName().str();
 
-  // The params become trailing arguments, each with its name (the
-  // attribute is dropped before compiling: the pipeline has no use for it).
-  unsigned numOrdinary = entry.getNumArguments();
-  {
-    PassManager promote(&context);
-    rlx::PromoteParamsPassOptions promoteOptions;
-    promoteOptions.functions.push_back(name);
-    promote.addPass(rlx::createPromoteParamsPass(promoteOptions));
-    if (failed(promote.run(*module)))
-      return 1;
+  // Compile.
+  rlx::CPUPipelineOptions options;
+  if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
+    llvm::errs() << "rlx-run: error: bad --cpu-options\n";
+    return 1;
   }
-  SmallVector<std::string> paramNames;
-  for (unsigned i = numOrdinary; i < entry.getNumArguments(); ++i) {
-    auto attr = entry.getArgAttrOfType<StringAttr>(i, "rlx.param");
-    paramNames.push_back(attr ? attr.getValue().str() : "");
-    entry.removeArgAttr(i, "rlx.param");
-  }
+  if (useBlas)
+    options.blas = true;
+  options.arena = useArena;
+  // --check-bounds, RLX_RUN_CHECK_BOUNDS=1 and --cpu-options=check-bounds=1
+  // each turn the checks on.
+  const char *env = std::getenv("RLX_RUN_CHECK_BOUNDS");
+  if (checkBounds || (env && *env && std::string(env) != "0"))
+    options.checkBounds = true;
+  std::unique_ptr<rlx::CPUProgram> program =
+      rlx::CPUProgram::compile(*module, name, options);
+  if (!program)
+    return 1;
+  ArrayRef<RankedTensorType> argTypes = program->getArgumentTypes();
+  ArrayRef<RankedTensorType> resultTypes = program->getResultTypes();
+  ArrayRef<std::string> paramNames = program->getParamNames();
+  unsigned numOrdinary = argTypes.size() - paramNames.size();
+
   std::map<std::string, std::string> paramPaths;
   for (const std::string &spec : paramSpecs) {
     size_t eq = spec.find('=');
@@ -583,27 +421,6 @@ int main(int argc, char **argv) {
                    << "\" is given twice\n";
       return 1;
     }
-  }
-
-  FunctionType signature = entry.getFunctionType();
-  SmallVector<RankedTensorType> argTypes, resultTypes;
-  for (auto [i, t] : llvm::enumerate(signature.getInputs())) {
-    auto type = dyn_cast<RankedTensorType>(t);
-    if (!type || npyDtype(type.getElementType()).empty()) {
-      entry.emitError("argument #") << i << " has type " << t
-                                    << ", which rlx-run cannot bind";
-      return 1;
-    }
-    argTypes.push_back(type);
-  }
-  for (auto [i, t] : llvm::enumerate(signature.getResults())) {
-    auto type = dyn_cast<RankedTensorType>(t);
-    if (!type || npyDtype(type.getElementType()).empty()) {
-      entry.emitError("result #") << i << " has type " << t
-                                  << ", which rlx-run cannot return";
-      return 1;
-    }
-    resultTypes.push_back(type);
   }
   if (inputPaths.size() > numOrdinary) {
     llvm::errs() << "rlx-run: error: " << inputPaths.size()
@@ -646,78 +463,10 @@ int main(int argc, char **argv) {
     if (!fromNpy(array, type, what, path, inputs[i]))
       return 1;
   }
-
-  // Compile.
-  rlx::markCPUEntryPoint(entry);
-  PassManager pm(&context);
-  rlx::CPUPipelineOptions options;
-  if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
-    llvm::errs() << "rlx-run: error: bad --cpu-options\n";
-    return 1;
-  }
-  if (useBlas) {
-    if (!rlx::runtime::loadBlas()) {
-      llvm::errs() << "rlx-run: error: --blas: no CBLAS library found "
-                      "(libopenblas.so.0, libcblas.so.3 or libblas.so.3)\n";
-      return 1;
-    }
-    options.blas = true;
-  }
-  options.arena = useArena;
-  // --check-bounds, RLX_RUN_CHECK_BOUNDS=1 and --cpu-options=check-bounds=1
-  // each turn the checks on.
-  const char *env = std::getenv("RLX_RUN_CHECK_BOUNDS");
-  if (checkBounds || (env && *env && std::string(env) != "0"))
-    options.checkBounds = true;
-  rlx::buildCPUPipeline(pm, options);
-  if (failed(pm.run(*module)))
-    return 1;
-
-  auto tm = rlx::createHostTargetMachine(/*pic=*/false);
-  if (!tm) {
-    llvm::errs() << "rlx-run: error: " << toString(tm.takeError()) << "\n";
-    return 1;
-  }
-  ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*module, engineOptions,
-                                        std::move(*tm));
-  if (!engine) {
-    llvm::errs() << "rlx-run: error: " << toString(engine.takeError())
-                 << "\n";
-    return 1;
-  }
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    auto add = [&](const char *symbol, void *fn) {
-      map[interner(symbol)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
-                               llvm::JITSymbolFlags::Exported};
-    };
-    add("_mlir_memref_to_llvm_alloc",
-        reinterpret_cast<void *>(&rlxAlloc));
-    add("_mlir_memref_to_llvm_aligned_alloc",
-        reinterpret_cast<void *>(&rlxAlignedAlloc));
-    add("_mlir_memref_to_llvm_free", reinterpret_cast<void *>(&rlxFree));
-    add("_mlir_ciface_rlx_cpu_sgemm",
-        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_sgemm));
-    add("_mlir_ciface_rlx_cpu_dgemm",
-        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_dgemm));
-    // Bufferization's copies call into MLIR's C runner utilities.
-    add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
-    return map;
-  });
-
-  // Run: the C interface takes a pointer to the result descriptor(s) first,
-  // then a pointer to each argument's descriptor.
-  std::vector<std::vector<int64_t>> descriptors;
+  std::vector<rlx::TensorView> views;
   for (HostTensor &t : inputs)
-    descriptors.push_back(makeDescriptor(t));
-  size_t resultWords = 0;
-  for (RankedTensorType t : resultTypes)
-    resultWords += 3 + 2 * t.getRank();
-  std::vector<int64_t> resultBuffer(std::max<size_t>(resultWords, 1));
+    views.push_back({t.bytes.data(), {t.shape.begin(), t.shape.end()}});
+
   // A failed runtime check (--check-bounds) prints its message with puts
   // and calls abort: stdout is line-buffered so that the message is not
   // lost in a pipe's buffer, and the abort ends the run as an error of the
@@ -731,43 +480,32 @@ int main(int argc, char **argv) {
       _exit(1);
     });
   }
-  auto runOnce = [&]() -> bool {
-    std::vector<void *> pointers;
-    void *resultPtr = resultBuffer.data();
-    std::vector<void *> descPtrs;
-    for (auto &d : descriptors)
-      descPtrs.push_back(d.data());
-    if (!resultTypes.empty())
-      pointers.push_back(&resultPtr);
-    for (void *&p : descPtrs)
-      pointers.push_back(&p);
-    if (llvm::Error err =
-            (*engine)->invokePacked("_mlir_ciface_" + name, pointers)) {
-      llvm::errs() << "rlx-run: error: " << toString(std::move(err)) << "\n";
-      return false;
-    }
-    return true;
-  };
-  auto collect = [&]() {
-    std::vector<HostTensor> results;
-    const int64_t *d = resultBuffer.data();
-    for (RankedTensorType t : resultTypes) {
-      results.push_back(readResult(d, t));
-      d += 3 + 2 * t.getRank();
-    }
-    freeResults(resultBuffer.data(), resultTypes);
-    return results;
-  };
 
-  if (!runOnce())
+  // The checked run: every buffer the program allocates is poisoned first
+  // (rlx::host_allocator), and the results are copied out.
+  std::vector<HostTensor> results(resultTypes.size());
+  auto intoResults = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
+    HostTensor &r = results[i];
+    r.elementType = resultTypes[i].getElementType();
+    r.shape.assign(shape.begin(), shape.end());
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    r.bytes.resize(n * rlx::getElementBytes(r.elementType));
+    return r.bytes.data();
+  };
+  if (llvm::Error err = program->run(views, intoResults)) {
+    llvm::errs() << "rlx-run: error: " << toString(std::move(err)) << "\n";
     return 1;
+  }
+  std::vector<uint64_t> allocationLog =
+      rlx::host_allocator::takeAllocationLog();
   if (allocStats) {
     llvm::outs() << "allocations: " << allocationLog.size() << " (bytes:";
     for (uint64_t size : allocationLog)
       llvm::outs() << " " << size;
     llvm::outs() << ")\n";
   }
-  std::vector<HostTensor> results = collect();
   for (auto [i, r] : llvm::enumerate(results)) {
     llvm::outs() << "result #" << i << ": " << npyDtype(r.elementType) << " "
                  << shapeStr(r.shape) << " checksum "
@@ -786,16 +524,19 @@ int main(int argc, char **argv) {
     // They run back to back, as a caller's loop would: each one's results
     // are freed, not copied out (a copy of a 64 MiB result would leave the
     // caches full of dirty lines for the next timed run to write back).
-    poisonAllocations = false;
+    rlx::host_allocator::setPoison(false);
+    auto drop = [](unsigned, ArrayRef<int64_t>) -> void * { return nullptr; };
     std::vector<double> ms;
     for (unsigned i = 0; i < benchRuns; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (!runOnce())
+      if (llvm::Error err = program->run(views, drop)) {
+        llvm::errs() << "rlx-run: error: " << toString(std::move(err))
+                     << "\n";
         return 1;
+      }
       auto stop = std::chrono::steady_clock::now();
       ms.push_back(
           std::chrono::duration<double, std::milli>(stop - start).count());
-      freeResults(resultBuffer.data(), resultTypes);
     }
     std::sort(ms.begin(), ms.end());
     llvm::outs() << "bench: " << benchRuns << " runs, median "

@@ -7,7 +7,8 @@
 #
 #===----------------------------------------------------------------------===#
 #
-# Builds everything and runs the lit suite under test/ (Release build), then
+# Builds everything and runs the lit suite under test/ (Release build), its
+# pass and dialect tests again through mlir-opt-22 with RLX's plugin, then
 # scripts/test-sanitized.sh: the suite again under AddressSanitizer +
 # UndefinedBehaviorSanitizer, the integration tests with bounds checks in
 # the generated code, and a short run of every fuzz target. Ends with the
@@ -30,6 +31,21 @@ set -e
 source "$ROOT/scripts/lit-counts.sh"
 read -r passed failed <<<"$(lit_counts "$LOG" "$status")"
 echo "Release: $passed passed, $failed failed"
+
+# The pass and dialect tests again, each rlx-opt run as Debian's stock
+# mlir-opt-22 with librlx-plugin.so loaded (as another MLIR compiler embeds
+# RLX).
+PLUGIN_LOG="$BUILD_DIR/lit-plugin.log"
+set +e
+/usr/lib/llvm-22/bin/lit -v --param rlx_opt=plugin \
+  "$BUILD_DIR/test/Dialect" "$BUILD_DIR/test/Conversion" \
+  "$BUILD_DIR/test/Target" "$BUILD_DIR/test/Examples" 2>&1 | tee "$PLUGIN_LOG"
+status=${PIPESTATUS[0]}
+set -e
+read -r pp pf <<<"$(lit_counts "$PLUGIN_LOG" "$status")"
+echo "Through mlir-opt-22 and librlx-plugin.so: $pp passed, $pf failed"
+passed=$((passed + pp))
+failed=$((failed + pf))
 
 if [ "${RLX_SKIP_SANITIZERS:-0}" = "0" ]; then
   SAN_LOG="$BUILD_DIR/test-sanitized.log"

@@ -21,11 +21,16 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-cuda-runtime-test",
-         "rlx-cpu-alloc-test", "rlx-rocm-runtime-test"]
+         "rlx-cpu-alloc-test", "rlx-lsp-server", "rlx-reduce",
+         "rlx-capi-test", "rlx-rocm-runtime-test"]
 
 # Integration scripts run under Debian's Python (its numpy and torch) and
 # find rlx-run and their helper module through the environment.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%rlx_build_dir", config.mlir_obj_dir))
+config.substitutions.append(("%rlx_plugin",
+                             os.path.join(config.mlir_obj_dir, "lib",
+                                          "librlx-plugin.so")))
 config.substitutions.append(("%rlx_lib_dir",
                              os.path.join(config.mlir_obj_dir, "lib")))
 config.environment["RLX_RUN"] = os.path.join(config.rlx_tools_dir, "rlx-run")
@@ -39,6 +44,21 @@ config.environment["MLIR_LIB_DIR"] = os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib")
 config.environment["PYTHONPATH"] = os.path.join(config.rlx_src_root, "test",
                                                 "Integration")
+# `lit --param rlx_opt=plugin`: every `rlx-opt` of the tests runs as
+# Debian's stock mlir-opt-22 with librlx-plugin.so loaded, the way another
+# MLIR compiler embeds RLX (test/Plugin/rlx-opt-via-plugin.py).
+if lit_config.params.get("rlx_opt", "rlx-opt") == "plugin":
+    tools.remove("rlx-opt")
+    llvm_config.add_tool_substitutions([ToolSubst(
+        "rlx-opt",
+        command="/usr/bin/python3",
+        extra_args=[os.path.join(config.rlx_src_root, "test", "Plugin",
+                                 "rlx-opt-via-plugin.py"),
+                    os.path.join(config.llvm_tools_dir, "mlir-opt"),
+                    os.path.join(config.mlir_obj_dir, "lib",
+                                 "librlx-plugin.so"),
+                    config.rlx_src_root])])
+    config.available_features.add("rlx-opt-plugin")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The PTX tests compile kernels with math (exp, rsqrt) that link the CUDA

@@ -1,5 +1,7 @@
 // RUN: rlx-opt %s --rlx-memory-report -o /dev/null | FileCheck %s
 // RUN: rlx-opt %s --rlx-memory-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: rlx-opt %s --rlx-memory-report="format=json output=%t.json" -o /dev/null | count 0
+// RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: rlx-opt %s --rlx-memory-report=planner=best-fit -o /dev/null | FileCheck %s --check-prefix=BESTFIT
 
 // The report's figures for the graphs of plan-memory.mlir, worked out by

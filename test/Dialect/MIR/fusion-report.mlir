@@ -3,6 +3,9 @@
 // RUN: not rlx-opt %s --rlx-fusion-report=format=xml -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: rlx-opt %s --rlx-fusion-report=target=metal -o /dev/null | FileCheck %s --check-prefix=METAL
 // RUN: not rlx-opt %s --rlx-fusion-report=target=tpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=TPU
+// RUN: rlx-opt %s --rlx-fusion-report="format=json target=metal output=%t.json" -o /dev/null | count 0
+// RUN: FileCheck %s --check-prefix=FILE < %t.json
+// RUN: not rlx-opt %s --rlx-fusion-report="output=%t.missing/report.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFILE
 
 // One chain fuses (matmul + bias, its add also read by the return, so the
 // gelu stays out), one is a near miss (the gelu's add has another user),
@@ -15,10 +18,10 @@
 // CHECK-NEXT:    rlx.matmul                               2 -> 1
 // CHECK-NEXT:    total                                    5 -> 4
 // CHECK:       fusions made (1):
-// CHECK-NEXT:    rlx.fused_matmul_bias_act by FuseMatmulBias at {{.*}}fusion-report.mlir:41:8
+// CHECK-NEXT:    rlx.fused_matmul_bias_act by FuseMatmulBias at {{.*}}fusion-report.mlir:53:8
 // CHECK:       near misses (2):
-// CHECK-DAG:     FuseMatmulBias at {{.*}}fusion-report.mlir:44:9 (rlx.add): the bias is not 1-D of the matmul's output features
-// CHECK-DAG:     FuseMatmulBiasAct<GeluOp> at {{.*}}fusion-report.mlir:42:8 (rlx.gelu): the add's result has other users (it fuses alone)
+// CHECK-DAG:     FuseMatmulBias at {{.*}}fusion-report.mlir:56:9 (rlx.add): the bias is not 1-D of the matmul's output features
+// CHECK-DAG:     FuseMatmulBiasAct<GeluOp> at {{.*}}fusion-report.mlir:54:8 (rlx.gelu): the add's result has other users (it fuses alone)
 
 // JSON:      "fusions": [
 // JSON:          "op": "rlx.fused_matmul_bias_act",
@@ -31,6 +34,15 @@
 
 // For metal the matmul still fuses; the families whose fused ops metal
 // lacks are listed with the op.
+// FILE:      "families_off": [
+// FILE-NEXT:   {
+// FILE-NEXT:     "family": "attention-block",
+// FILE-NEXT:     "lacks": "rlx.fused_attention_block"
+// FILE:          "family": "transformer-layer",
+// FILE-NEXT:     "lacks": "rlx.fused_transformer_layer"
+// FILE:      "fusions": [
+// NOFILE: error: cannot write the report to '{{.*}}.missing/report.json'
+
 // METAL:       fusions made (1):
 // METAL:       families off for the target (2):
 // METAL-NEXT:    attention-block: the target lacks rlx.fused_attention_block

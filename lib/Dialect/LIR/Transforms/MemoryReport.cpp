@@ -10,8 +10,10 @@
 
 #include "RLX/Dialect/LIR/Transforms/Passes.h"
 
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
@@ -83,6 +85,14 @@ struct MemoryReportPass
                          << "'; expected text or json";
       return signalPassFailure();
     }
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(output, &error);
+    if (!file) {
+      module.emitError() << "cannot write the report to '" << output
+                         << "': " << error;
+      return signalPassFailure();
+    }
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
@@ -91,11 +101,11 @@ struct MemoryReportPass
       if (failed(plan))
         return signalPassFailure();
       if (format == "json")
-        printJson(llvm::outs(), func, *plan);
+        printJson(file->os(), func, *plan);
       else
-        printText(llvm::outs(), func, *plan);
+        printText(file->os(), func, *plan);
     }
-    llvm::outs().flush();
+    file->keep();
     markAllAnalysesPreserved();
   }
 };

@@ -20,8 +20,10 @@
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir {
 namespace rlx {
@@ -164,18 +166,27 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
           seen.insert({m.pattern, m.location, m.reason}).second)
         misses.push_back(m);
 
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(output, &error);
+    if (!file) {
+      emitError(getOperation()->getLoc(), "cannot write the report to '")
+          << output << "': " << error;
+      return signalPassFailure();
+    }
     if (format == "json")
-      printJson(before, after, listener.fusions, misses, off);
+      printJson(file->os(), before, after, listener.fusions, misses, off);
     else
-      printText(before, after, listener.fusions, misses, off);
+      printText(file->os(), before, after, listener.fusions, misses, off);
+    file->keep();
   }
 
   static void
-  printText(const std::map<std::string, int64_t> &before,
+  printText(llvm::raw_ostream &os,
+            const std::map<std::string, int64_t> &before,
             const std::map<std::string, int64_t> &after,
             ArrayRef<Event> fusions, ArrayRef<Event> misses,
             ArrayRef<std::pair<std::string, StringRef>> off) {
-    llvm::raw_ostream &os = llvm::outs();
     int64_t total[2] = {0, 0};
     std::set<std::string> names;
     for (auto &[name, n] : before)
@@ -206,7 +217,8 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
   }
 
   static void
-  printJson(const std::map<std::string, int64_t> &before,
+  printJson(llvm::raw_ostream &os,
+            const std::map<std::string, int64_t> &before,
             const std::map<std::string, int64_t> &after,
             ArrayRef<Event> fusions, ArrayRef<Event> misses,
             ArrayRef<std::pair<std::string, StringRef>> off) {
@@ -224,12 +236,17 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
                                           {"root", m.op},
                                           {"location", m.location},
                                           {"reason", m.reason}});
+    llvm::json::Array familiesOff;
+    for (auto &[family, op] : off)
+      familiesOff.push_back(
+          llvm::json::Object{{"family", family}, {"lacks", op}});
     llvm::json::Value report =
         llvm::json::Object{{"ops_before", std::move(counts[0])},
                            {"ops_after", std::move(counts[1])},
                            {"fusions", std::move(fused)},
-                           {"near_misses", std::move(missed)}};
-    llvm::outs() << llvm::formatv("{0:2}", report) << "\n";
+                           {"near_misses", std::move(missed)},
+                           {"families_off", std::move(familiesOff)}};
+    os << llvm::formatv("{0:2}", report) << "\n";
   }
 };
 

@@ -62,11 +62,14 @@ def MemoryReportPass : Pass<"rlx-memory-report", "ModuleOp"> {
     bytes live at any one kernel), the naive size (the sum of all
     intermediates, as one allocation each), the ratio arena / lower bound,
     and the kernel, buffer and alias counts. `format=json` prints one JSON
-    object per function instead.
+    object per function instead; `output=FILE` writes to FILE instead of
+    stdout.
   }];
   let options = !listconcat(PlannerOptions, [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "text or json">
+           "text or json">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "The file to write the report to ('-', the default: stdout)">
   ]);
 }
 

@@ -112,7 +112,7 @@ def RLX_RmsNormBackwardOp : RLX_Op<"rms_norm_backward", [
 // Conv2DBackwardInputOp / Conv2DBackwardWeightOp
 //===----------------------------------------------------------------------===//
 
-class RLX_ConvBackwardOp<string mnemonic, string other, string result>
+class RLX_ConvBackwardOp<string mnemonic>
     : RLX_Op<mnemonic, [Pure]> {
   let arguments = (ins RLX_FloatTensor:$d_result, RLX_FloatTensor:$other,
                    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$strides,
@@ -128,8 +128,7 @@ class RLX_ConvBackwardOp<string mnemonic, string other, string result>
   let hasVerifier = 1;
 }
 
-def RLX_Conv2DBackwardInputOp : RLX_ConvBackwardOp<"conv2d_backward_input",
-                                                   "weight", "input"> {
+def RLX_Conv2DBackwardInputOp : RLX_ConvBackwardOp<"conv2d_backward_input"> {
   let summary = "Gradient of a 2-D rlx.conv w.r.t. its input";
   let description = [{
     Given the cotangent `d_result` of an NCHW `rlx.conv` and its weight
@@ -145,8 +144,7 @@ def RLX_Conv2DBackwardInputOp : RLX_ConvBackwardOp<"conv2d_backward_input",
   }];
 }
 
-def RLX_Conv2DBackwardWeightOp : RLX_ConvBackwardOp<"conv2d_backward_weight",
-                                                    "input", "weight"> {
+def RLX_Conv2DBackwardWeightOp : RLX_ConvBackwardOp<"conv2d_backward_weight"> {
   let summary = "Gradient of a 2-D rlx.conv w.r.t. its weight";
   let description = [{
     Given the cotangent `d_result` of an NCHW `rlx.conv` and its input

@@ -424,6 +424,7 @@ def FusionReportPass : Pass<"rlx-fusion-report", "::mlir::ModuleOp"> {
     report names each family left off with the op the target lacks.
     `format=json` prints the same as one JSON object with keys
     `ops_before`, `ops_after`, `fusions`, `near_misses`, `families_off`.
+    `output=FILE` writes the report to FILE instead of stdout.
 
     ```
     $ rlx-opt model.mlir --rlx-fusion-report -o /dev/null
@@ -438,6 +439,8 @@ def FusionReportPass : Pass<"rlx-fusion-report", "::mlir::ModuleOp"> {
            "text or json">,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Fuse only what this target claims (default: every family)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "The file to write the report to ('-', the default: stdout)">,
   ];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }

@@ -1,0 +1,258 @@
+//===- CPUProgram.cpp - an RLX function JIT-compiled for the CPU ----------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/ExecutionEngine/CPUProgram.h"
+
+#include "RLX/Dialect/MIR/IR/NpyDtype.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/ExecutionEngine/HostAllocator.h"
+#include "RLX/Runtime/CPU/CPUBlas.h"
+#include "RLX/Target/CPU/HostTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstring>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+int64_t rlx::getElementBytes(Type type) {
+  if (npyDtype(type).empty())
+    return 0;
+  if (type.isInteger(1))
+    return 1;
+  if (auto c = dyn_cast<ComplexType>(type))
+    return 2 * c.getElementType().getIntOrFloatBitWidth() / 8;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+CPUProgram::~CPUProgram() = default;
+
+/// The ranked tensor types of `types`, or an error at `entry` naming the
+/// first that a program cannot pass (`what` is "argument" or "result").
+static LogicalResult bindableTypes(func::FuncOp entry, TypeRange types,
+                                   StringRef what,
+                                   SmallVectorImpl<RankedTensorType> &out) {
+  for (auto [i, t] : llvm::enumerate(types)) {
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type || getElementBytes(type.getElementType()) == 0)
+      return entry.emitError()
+             << what << " #" << i << " has type " << t
+             << ", which a compiled CPU program cannot pass (ranked tensors "
+                "of integers, floats and complex numbers only)";
+    out.push_back(type);
+  }
+  return success();
+}
+
+std::unique_ptr<CPUProgram>
+CPUProgram::compile(ModuleOp module, StringRef entryName,
+                    const CPUPipelineOptions &options) {
+  MLIRContext *context = module.getContext();
+  auto entry = module.lookupSymbol<func::FuncOp>(entryName);
+  if (!entry || entry.isExternal()) {
+    emitError(module.getLoc()) << "no function '" << entryName
+                               << "' with a body to compile";
+    return nullptr;
+  }
+  std::unique_ptr<CPUProgram> program(new CPUProgram);
+  program->name = entryName.str();
+
+  // The params become trailing arguments, each with its name (the
+  // attribute is dropped before compiling: the pipeline has no use for it).
+  unsigned numOrdinary = entry.getNumArguments();
+  PassManager promote(context);
+  PromoteParamsPassOptions promoteOptions;
+  promoteOptions.functions.push_back(program->name);
+  promote.addPass(createPromoteParamsPass(promoteOptions));
+  if (failed(promote.run(module)))
+    return nullptr;
+  for (unsigned i = numOrdinary; i < entry.getNumArguments(); ++i) {
+    auto attr = entry.getArgAttrOfType<StringAttr>(i, "rlx.param");
+    program->paramNames.push_back(attr ? attr.getValue().str() : "");
+    entry.removeArgAttr(i, "rlx.param");
+  }
+
+  FunctionType signature = entry.getFunctionType();
+  if (failed(bindableTypes(entry, signature.getInputs(), "argument",
+                           program->argTypes)) ||
+      failed(bindableTypes(entry, signature.getResults(), "result",
+                           program->resultTypes)))
+    return nullptr;
+
+  if (options.blas && !runtime::loadBlas()) {
+    emitError(entry.getLoc())
+        << "blas=true: no CBLAS library found (libopenblas.so.0, "
+           "libcblas.so.3 or libblas.so.3)";
+    return nullptr;
+  }
+  markCPUEntryPoint(entry);
+  Location loc = entry.getLoc();
+  // The ExecutionEngine translates the lowered module to LLVM IR.
+  DialectRegistry translations;
+  registerAllToLLVMIRTranslations(translations);
+  context->appendDialectRegistry(translations);
+  PassManager pm(context);
+  buildCPUPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return nullptr;
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto tm = createHostTargetMachine(/*pic=*/false);
+  if (!tm) {
+    emitError(loc) << toString(tm.takeError());
+    return nullptr;
+  }
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(module, engineOptions,
+                                        std::move(*tm));
+  if (!engine) {
+    emitError(loc) << toString(engine.takeError());
+    return nullptr;
+  }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](const char *symbol, void *fn) {
+      map[interner(symbol)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                               llvm::JITSymbolFlags::Exported};
+    };
+    add("_mlir_memref_to_llvm_alloc",
+        reinterpret_cast<void *>(&host_allocator::allocate));
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        reinterpret_cast<void *>(&host_allocator::allocateAligned));
+    add("_mlir_memref_to_llvm_free",
+        reinterpret_cast<void *>(&host_allocator::deallocate));
+    add("_mlir_ciface_rlx_cpu_sgemm",
+        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_sgemm));
+    add("_mlir_ciface_rlx_cpu_dgemm",
+        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_dgemm));
+    // Bufferization's copies call into MLIR's C runner utilities.
+    add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+    return map;
+  });
+  program->engine = std::move(*engine);
+  return program;
+}
+
+static std::string typeString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Copies a result out of its memref descriptor {allocated, aligned,
+/// offset, sizes, strides} (any strides) into row-major memory at `to`.
+static void copyOut(const int64_t *d, int64_t rank, int64_t bytes,
+                    uint8_t *to) {
+  auto *aligned = reinterpret_cast<const uint8_t *>(d[1]);
+  int64_t n = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    n *= d[3 + i];
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t linear = 0; linear < n; ++linear) {
+    int64_t at = d[2];
+    for (int64_t i = 0; i < rank; ++i)
+      at += index[i] * d[3 + rank + i];
+    std::memcpy(to + linear * bytes, aligned + at * bytes, bytes);
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (++index[i] < d[3 + i])
+        break;
+      index[i] = 0;
+    }
+  }
+}
+
+llvm::Error CPUProgram::run(ArrayRef<TensorView> args,
+                            ResultDestination destination) {
+  if (args.size() != argTypes.size())
+    return llvm::createStringError("@" + name + " takes " +
+                                   std::to_string(argTypes.size()) +
+                                   " arguments, " +
+                                   std::to_string(args.size()) + " given");
+  // A ranked memref descriptor per argument: {allocated, aligned, offset,
+  // sizes, strides}, row-major.
+  std::vector<std::vector<int64_t>> descriptors;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    RankedTensorType type = argTypes[i];
+    bool fits = int64_t(arg.shape.size()) == type.getRank();
+    int64_t elements = 1;
+    for (int64_t d = 0; fits && d < type.getRank(); ++d) {
+      fits = arg.shape[d] >= 0 &&
+             (type.isDynamicDim(d) || type.getDimSize(d) == arg.shape[d]);
+      elements *= arg.shape[d];
+    }
+    // An empty tensor may come without memory.
+    if (!fits || (!arg.data && elements != 0)) {
+      std::string shape;
+      for (int64_t d : arg.shape)
+        shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+      return llvm::createStringError(
+          "argument #" + std::to_string(i) + " of @" + name + " expects " +
+          typeString(type) + ", given " +
+          (arg.data ? "a tensor of shape [" + shape + "]" : "no data"));
+    }
+    int64_t rank = type.getRank();
+    std::vector<int64_t> d(3 + 2 * rank);
+    d[0] = d[1] = reinterpret_cast<int64_t>(arg.data);
+    int64_t stride = 1;
+    for (int64_t k = rank - 1; k >= 0; --k) {
+      d[3 + k] = arg.shape[k];
+      d[3 + rank + k] = stride;
+      stride *= arg.shape[k];
+    }
+    descriptors.push_back(std::move(d));
+  }
+  size_t resultWords = 0;
+  for (RankedTensorType t : resultTypes)
+    resultWords += 3 + 2 * t.getRank();
+  std::vector<int64_t> resultBuffer(std::max<size_t>(resultWords, 1));
+
+  // The C interface takes a pointer to the result descriptor(s) first, then
+  // a pointer to each argument's descriptor.
+  std::vector<void *> pointers;
+  void *resultPtr = resultBuffer.data();
+  std::vector<void *> descPtrs;
+  for (auto &d : descriptors)
+    descPtrs.push_back(d.data());
+  if (!resultTypes.empty())
+    pointers.push_back(&resultPtr);
+  for (void *&p : descPtrs)
+    pointers.push_back(&p);
+  if (llvm::Error err = engine->invokePacked("_mlir_ciface_" + name, pointers))
+    return err;
+
+  // Copy the results out, then free each distinct buffer the program
+  // allocated for them (two results may share one; a result may be an
+  // argument's buffer, which is the caller's).
+  const int64_t *d = resultBuffer.data();
+  std::set<void *> buffers;
+  for (auto [i, type] : llvm::enumerate(resultTypes)) {
+    int64_t rank = type.getRank();
+    if (void *to = destination(i, ArrayRef<int64_t>(d + 3, rank)))
+      copyOut(d, rank, getElementBytes(type.getElementType()),
+              static_cast<uint8_t *>(to));
+    buffers.insert(reinterpret_cast<void *>(d[0]));
+    d += 3 + 2 * rank;
+  }
+  for (void *p : buffers)
+    if (host_allocator::isLiveAllocation(p))
+      host_allocator::deallocate(p);
+  return llvm::Error::success();
+}

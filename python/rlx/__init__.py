@@ -1,0 +1,36 @@
+# ===- __init__.py - the rlx package -----------------------------------=== #
+#
+# Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===-----------------------------------------------------------------=== #
+"""RLX-MLIR from Python: build, optimize, differentiate and run RLX
+programs on NumPy arrays.
+
+    import numpy as np, rlx
+    ctx = rlx.Context()
+    with rlx.Function("mlp", [ctx.tensor((4, 8)), ctx.tensor((8, 16))]) as f:
+        x, w = f.args
+        f.returns(rlx.gelu(rlx.matmul(x, w)))
+    f.module.run_pipeline("rlx-optimize{target=cpu}")
+    y = rlx.compile(f)(np.ones((4, 8), np.float32), np.ones((8, 16), np.float32))
+
+Every rlx op has a builder here (`rlx.matmul`, `rlx.softmax`, ...;
+generated from the op definitions) and every rlx_hir op in `rlx.hir`.
+`rlx.grad`, `rlx.jvp` and `rlx.vmap` transform whole functions; the op
+builders of the same names are `rlx.ops.grad`, ... Errors (bad shapes,
+dtypes, unknown passes) raise `rlx.RLXError` with MLIR's diagnostics.
+"""
+
+from .ir import Context, Module, RLXError, Type, default_context
+from .builder import Function, Value
+from . import ops, hir
+from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
+from .compiler import Program, compile, numpy_dtype
+from .transforms import grad, jvp, vmap
+
+__all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
+            "Program", "compile", "numpy_dtype", "grad", "jvp", "vmap",
+            "default_context", "ops", "hir"] +
+           [n for n in ops.__all__ if n not in ("grad", "jvp", "vmap")])

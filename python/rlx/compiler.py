@@ -1,0 +1,172 @@
+# ===- compiler.py - rlx.compile: programs callable on NumPy arrays ----=== #
+#
+# Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+# Exceptions. See the LICENSE file for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===-----------------------------------------------------------------=== #
+"""rlx.compile(module, target="cpu"): a function of the module compiled
+once (rlxCpuProgramCreate: --rlx-cpu-pipeline and MLIR's ExecutionEngine)
+and called on NumPy arrays."""
+
+import ctypes
+import sys
+import hashlib
+
+import numpy as np
+
+from . import _capi as C
+from .builder import Function
+from .ir import Module, RLXError, Type
+
+_NUMPY = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
+          "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+          "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32,
+          "ui64": np.uint64, "i1": np.bool_,
+          "complex<f32>": np.complex64, "complex<f64>": np.complex128}
+
+
+def numpy_dtype(dtype):
+    """The NumPy dtype that holds an MLIR element type; bf16 travels as
+    float32 (converted on the way in and out)."""
+    if dtype == "bf16":
+        return np.dtype(np.float32)
+    if dtype not in _NUMPY:
+        raise TypeError("no NumPy dtype for element type %s" % dtype)
+    return np.dtype(_NUMPY[dtype])
+
+
+def _to_bf16_bits(array):
+    bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    nan = np.isnan(array)
+    return np.where(nan, 0x7FC0, rounded).astype(np.uint16)
+
+
+def _from_bf16_bits(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+class Program:
+    """A compiled function: call it with one NumPy array per argument (of
+    the argument's element type and shape; params last, named by
+    `param_names`); it returns the result array, or a tuple of them."""
+
+    def __init__(self, module, name, options):
+        self.name = name
+        self.context = module.context
+        work = module.clone()  # compiling lowers the module in place
+        self.context.take_diagnostics()
+        self._p = C.lib.rlxCpuProgramCreate(work._m, C.StringRef.of(name),
+                                            C.StringRef.of(options))
+        if not self._p.ptr:
+            raise self.context.error("cannot compile @%s for the CPU" % name)
+        self._module = work
+        p = self._p
+        self.argument_types = [
+            Type(self.context, C.lib.rlxCpuProgramGetArgumentType(p, i))
+            for i in range(C.lib.rlxCpuProgramGetNumArguments(p))]
+        self.result_types = [
+            Type(self.context, C.lib.rlxCpuProgramGetResultType(p, i))
+            for i in range(C.lib.rlxCpuProgramGetNumResults(p))]
+        self.param_names = [
+            C.lib.rlxCpuProgramGetParamName(p, i).str()
+            for i in range(C.lib.rlxCpuProgramGetNumParams(p))]
+
+    def __del__(self):
+        if getattr(self, "_p", None) is not None and self._p.ptr and \
+                not sys.is_finalizing():
+            C.lib.rlxCpuProgramDestroy(self._p)
+            self._p = None
+
+    def _argument(self, i, value):
+        t = self.argument_types[i]
+        want = numpy_dtype(t.dtype)
+        if isinstance(value, np.ndarray):
+            if value.dtype != want:
+                raise TypeError(
+                    "@%s: argument #%d expects %s (NumPy %s), got a %s array"
+                    % (self.name, i, t, want, value.dtype))
+            array = np.ascontiguousarray(value)
+        else:
+            array = np.asarray(value, dtype=want)
+        shape = t.shape
+        if len(array.shape) != len(shape) or any(
+                d is not None and d != a for d, a in zip(shape, array.shape)):
+            raise ValueError("@%s: argument #%d expects %s, got shape %s" %
+                             (self.name, i, t, array.shape))
+        if t.dtype == "bf16":
+            array = _to_bf16_bits(array)
+        return array
+
+    def __call__(self, *args):
+        if len(args) != len(self.argument_types):
+            raise TypeError("@%s takes %d arguments (%s), %d given" %
+                            (self.name, len(self.argument_types),
+                             ", ".join(str(t) for t in self.argument_types),
+                             len(args)))
+        arrays = [self._argument(i, a) for i, a in enumerate(args)]
+        shapes = [(ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+                  for a in arrays]
+        tensors, n = C.array(C.Tensor, [
+            C.Tensor(a.ctypes.data if a.size else None, a.ndim, s)
+            for a, s in zip(arrays, shapes)])
+        results = [None] * len(self.result_types)
+
+        def place(index, rank, shape, _):
+            t = self.result_types[index]
+            dims = tuple(shape[k] for k in range(rank))
+            storage = np.uint16 if t.dtype == "bf16" else numpy_dtype(t.dtype)
+            results[index] = np.empty(dims, dtype=storage)
+            return results[index].ctypes.data if results[index].size else None
+
+        errors = []
+        destination = C.ResultDestination(place)
+        on_error = C.StringCallback(lambda s, _: errors.append(s.str()))
+        if not C.lib.rlxCpuProgramRunWithDestination(
+                self._p, tensors, n, destination, on_error, None).value:
+            raise RLXError("@%s: %s" % (self.name, "".join(errors)))
+        for i, t in enumerate(self.result_types):
+            if t.dtype == "bf16":
+                results[i] = _from_bf16_bits(results[i])
+        return results[0] if len(results) == 1 else tuple(results)
+
+
+_cache = {}
+
+
+def compile(module, target="cpu", function=None, options=""):
+    """Compiles `function` (default: the function built last with
+    rlx.Function, or the module's only public one; a Function is also
+    accepted as `module`) for `target` and returns a callable Program.
+    Programs are cached by the module's text, function and options:
+    compiling the same thing twice returns the same Program.
+
+    target="cpu" is the one target callable from Python today; `options`
+    are --rlx-cpu-pipeline's (e.g. "blas=true")."""
+    if isinstance(module, Function):
+        function = function or module.name
+        module = module.module
+    if not isinstance(module, Module):
+        raise TypeError("rlx.compile takes an rlx.Module or rlx.Function")
+    if target != "cpu":
+        raise NotImplementedError(
+            "rlx.compile: target %r is not callable from Python yet (cpu is)"
+            % target)
+    if function is None:
+        function = _only_public_function(module)
+    text = module.to_string()
+    key = (id(module.context), hashlib.sha256(text.encode()).hexdigest(),
+           function, options)
+    if key not in _cache:
+        _cache[key] = Program(module, function, options)
+    return _cache[key]
+
+
+def _only_public_function(module):
+    import re
+    names = re.findall(r"^  func\.func @([\w$.-]+)\(", str(module), re.M)
+    if len(names) != 1:
+        raise ValueError("rlx.compile: the module has %d public functions; "
+                         "name one with function=" % len(names))
+    return names[0]

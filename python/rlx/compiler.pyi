@@ -1,0 +1,16 @@
+from typing import Any, List, Optional, Union
+import numpy as np
+from .builder import Function
+from .ir import Context, Module, Type
+
+def numpy_dtype(dtype: str) -> np.dtype: ...
+
+class Program:
+    name: str
+    context: Context
+    argument_types: List[Type]
+    result_types: List[Type]
+    param_names: List[str]
+    def __call__(self, *args: Any) -> Any: ...
+
+def compile(module: Union[Module, Function], target: str = ..., function: Optional[str] = ..., options: str = ...) -> Program: ...
