@@ -133,7 +133,8 @@ def docstring(op, prefix):
             for a in op["attributes"]) + "."]
     if op["regions"]:
         lines += ["Regions: %s, built from `regions=[(arg_types, fn), ...]`: "
-                  "fn(*block_args) returns the values to yield." %
+                  "fn(*block_args) returns the values to yield; None "
+                  "leaves an optional region empty." %
                   ", ".join(op["regions"])]
     how = ("inferred by the op" if op["infer"] else
            "the type of `%s`" % op["same_type_as"] if op["same_type_as"] else

@@ -40,10 +40,14 @@ config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
 # librlx_cpu_runtime.so, which objects from rlx-compile link against, and
 # MLIR's runtime utilities.
 config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")
+config.environment["RLX_BUILD_DIR"] = config.mlir_obj_dir
 config.environment["MLIR_LIB_DIR"] = os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib")
-config.environment["PYTHONPATH"] = os.path.join(config.rlx_src_root, "test",
-                                                "Integration")
+# The integration tests' helper module, and the `rlx` Python package the
+# build assembles.
+config.environment["PYTHONPATH"] = os.pathsep.join([
+    os.path.join(config.rlx_src_root, "test", "Integration"),
+    os.path.join(config.mlir_obj_dir, "python")])
 # `lit --param rlx_opt=plugin`: every `rlx-opt` of the tests runs as
 # Debian's stock mlir-opt-22 with librlx-plugin.so loaded, the way another
 # MLIR compiler embeds RLX (test/Plugin/rlx-opt-via-plugin.py).

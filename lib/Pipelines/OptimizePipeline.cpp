@@ -25,6 +25,9 @@ using namespace mlir;
 void rlx::buildOptimizePipeline(OpPassManager &pm,
                                 const OptimizePipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
+  // rlx.grad, rlx.jvp and rlx.vmap become the ops they stand for, which
+  // then fuse and legalize with the rest (no target claims the transforms).
+  pm.addPass(createExpandAutodiffPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   FusePassOptions fuse;
@@ -40,7 +43,7 @@ void rlx::buildOptimizePipeline(OpPassManager &pm,
 void rlx::registerOptimizePipeline() {
   PassPipelineRegistration<OptimizePipelineOptions>(
       "rlx-optimize",
-      "Optimize rlx_hir/rlx for a target: fold constants, fuse, legalize, "
-      "remove dead code",
+      "Optimize rlx_hir/rlx for a target: lower rlx_hir, expand autodiff "
+      "transforms, fold constants, fuse, legalize, remove dead code",
       buildOptimizePipeline);
 }

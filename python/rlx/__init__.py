@@ -24,13 +24,13 @@ dtypes, unknown passes) raise `rlx.RLXError` with MLIR's diagnostics.
 """
 
 from .ir import Context, Module, RLXError, Type, default_context
-from .builder import Function, Value
+from .builder import Function, Value, numpy_to_mlir
 from . import ops, hir
 from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
 from .compiler import Program, compile, numpy_dtype
 from .transforms import grad, jvp, vmap
 
 __all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
-            "Program", "compile", "numpy_dtype", "grad", "jvp", "vmap",
+            "Program", "compile", "numpy_dtype", "numpy_to_mlir", "grad", "jvp", "vmap",
             "default_context", "ops", "hir"] +
            [n for n in ops.__all__ if n not in ("grad", "jvp", "vmap")])

@@ -28,15 +28,25 @@ _HANDLES = ["Context", "DialectRegistry", "Location", "Module", "Operation",
 
 
 class StringRef(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_char_p), ("length", ctypes.c_size_t)]
+    # A void pointer, not c_char_p: c_char_p reads stop at the first NUL,
+    # and bytecode is full of them.
+    _fields_ = [("data", ctypes.c_void_p), ("length", ctypes.c_size_t)]
 
     @staticmethod
     def of(text):
+        """A StringRef to a copy of `text` (str or bytes) that lives as long
+        as the StringRef."""
         data = text.encode() if isinstance(text, str) else bytes(text)
-        return StringRef(data, len(data))
+        buffer = ctypes.create_string_buffer(data, len(data))
+        ref = StringRef(ctypes.cast(buffer, ctypes.c_void_p), len(data))
+        ref._buffer = buffer
+        return ref
+
+    def bytes(self):
+        return ctypes.string_at(self.data, self.length) if self.length else b""
 
     def str(self):
-        return ctypes.string_at(self.data, self.length).decode()
+        return self.bytes().decode()
 
 
 class LogicalResult(ctypes.Structure):
@@ -239,7 +249,6 @@ def collect_string(call, *args):
     """Runs a C function that prints through a string callback (as its
     last two arguments) and returns the text."""
     parts = []
-    cb = StringCallback(lambda s, _: parts.append(
-        ctypes.string_at(s.data, s.length)))
+    cb = StringCallback(lambda s, _: parts.append(s.bytes()))
     call(*args, cb, None)
     return b"".join(parts)

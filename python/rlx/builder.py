@@ -241,7 +241,11 @@ def _string_literal(text):
 def _float_literal(x, width):
     x = float(x)
     if math.isfinite(x):
-        return repr(x) if "." in repr(x) or "e" in repr(x) else repr(x) + ".0"
+        # MLIR's float literals need a '.' before any exponent.
+        mantissa, e, exponent = repr(x).partition("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        return mantissa + e + exponent
     # Non-finite values only have the hexadecimal form.
     if width == 32:
         return "0x%08X" % struct.unpack("<I", struct.pack("<f", x))[0]
@@ -255,6 +259,13 @@ _NUMPY_TO_MLIR = {np.dtype("float32"): "f32", np.dtype("float64"): "f64",
                   np.dtype("bool"): "i1",
                   np.dtype("complex64"): "complex<f32>",
                   np.dtype("complex128"): "complex<f64>"}
+
+
+def numpy_to_mlir(dtype):
+    """The MLIR element type of a NumPy dtype ("f32" for float32)."""
+    if np.dtype(dtype) not in _NUMPY_TO_MLIR:
+        raise TypeError("no MLIR element type for NumPy dtype %s" % dtype)
+    return _NUMPY_TO_MLIR[np.dtype(dtype)]
 
 
 def _attribute(context, name, kind, value):
@@ -284,11 +295,9 @@ def _attribute(context, name, kind, value):
     if kind == "type":
         return C.lib.mlirTypeAttrGet(_as_type(value, context)._t)
     if kind == "elements":
-        array = np.ascontiguousarray(value)
-        dtype = _NUMPY_TO_MLIR.get(array.dtype)
-        if dtype is None:
-            raise TypeError("%s: no MLIR element type for NumPy dtype %s" %
-                            (name, array.dtype))
+        # (np.ascontiguousarray would make a 0-d array 1-d.)
+        array = np.require(np.asarray(value), requirements="C")
+        dtype = numpy_to_mlir(array.dtype)
         if dtype == "i1":
             # Dense i1 attributes are packed one bit per element.
             data = np.packbits(array.astype(np.uint8).reshape(-1),
@@ -378,8 +387,10 @@ def create_op(name, operands, arities, attributes, num_results,
     if len(regions) != num_regions:
         raise TypeError("%s takes %d regions (regions=[(arg_types, fn), "
                         "...]), got %d" % (name, num_regions, len(regions)))
-    built_regions = [_region(context, types, fn, location)
-                     for types, fn in regions]
+    # None leaves an optional region (rlx.custom_fn's vjp, jvp) empty.
+    built_regions = [C.lib.mlirRegionCreate() if spec is None else
+                     _region(context, spec[0], spec[1], location)
+                     for spec in regions]
     types = None
     if result_types is not None:
         types = [_as_type(t, context) for t in result_types]

@@ -232,8 +232,8 @@ class Module:
     def parse_bytecode(data, context=None):
         context = context or default_context()
         context.take_diagnostics()
-        ref = C.StringRef(ctypes.c_char_p(bytes(data)), len(data))
-        m = C.lib.mlirModuleCreateParse(context._ctx, ref)
+        m = C.lib.mlirModuleCreateParse(context._ctx,
+                                        C.StringRef.of(bytes(data)))
         if not m.ptr:
             raise context.error("cannot read the bytecode")
         return Module(context, m)
@@ -260,8 +260,7 @@ class Module:
         try:
             opm = C.lib.mlirPassManagerGetAsOpPassManager(pm)
             errors = []
-            cb = C.StringCallback(lambda s, _: errors.append(
-                ctypes.string_at(s.data, s.length).decode()))
+            cb = C.StringCallback(lambda s, _: errors.append(s.str()))
             if not C.lib.mlirParsePassPipeline(
                     opm, C.StringRef.of(pipeline), cb, None).value:
                 raise RLXError("bad pass pipeline %r: %s" %
