@@ -12,6 +12,9 @@
 //             [--gpu-matmul=library|generated]
 //             [--gpu-attention=flash|decomposed] [--dispatch-report]
 //             [--cuda-options='block-size=128 fast-math=false']]
+//             [--target=rocm [--chip=gfx942] [--rocm-toolkit=DIR]
+//             [--gpu-matmul=...] [--gpu-attention=...] [--dispatch-report]
+//             [--rocm-options='block-size=128']]
 //
 // Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
 // to LLVM IR, optimizes for the host CPU and writes a relocatable object.
@@ -26,6 +29,8 @@
 // `void _mlir_ciface_NAME(args *..., results *...)` where every descriptor
 // points to device memory and the results are buffers the caller
 // allocated. The object needs librlx_cuda_runtime.so (CUDARuntime.h).
+// --target=rocm is the same through --rlx-rocm-pipeline: the object holds
+// an HSA code object and needs librlx_rocm_runtime.so (ROCmRuntime.h).
 //
 // With --target=metal it runs --rlx-metal-pipeline and writes no object:
 // OUT is the kernels' MSL source (rlx-translate --rlx-to-msl) and
@@ -40,7 +45,9 @@
 #include "RLX/Target/CUDA/CUDAPipeline.h"
 #include "RLX/Target/Metal/MSLEmitter.h"
 #include "RLX/Target/Metal/MetalPipeline.h"
+#include "RLX/Target/ROCm/ROCmPipeline.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -54,7 +61,9 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -83,28 +92,31 @@ static cl::opt<bool> useBlas("blas",
 
 static cl::opt<std::string> target("target",
                                    cl::desc("What to compile for: cpu, "
-                                            "cuda or metal (MSL source)"),
+                                            "cuda, rocm or metal (MSL source)"),
                                    cl::init("cpu"));
-static cl::opt<std::string> chip("chip",
-                                 cl::desc("GPU architecture for --target=cuda"),
-                                 cl::init("sm_90"));
+static cl::opt<std::string>
+    chip("chip",
+         cl::desc("GPU architecture: sm_XX for --target=cuda (default "
+                  "sm_90), gfxNNN for --target=rocm (default gfx942)"),
+         cl::init("sm_90"));
 static cl::opt<std::string>
     cudaToolkit("cuda-toolkit",
                 cl::desc("CUDA toolkit whose ptxas compiles the kernels"),
                 cl::init("/usr/local/cuda"));
 static cl::opt<rlx::GPUMatmul> gpuMatmul(
-    "gpu-matmul", cl::desc("Where matmuls run with --target=cuda"),
+    "gpu-matmul", cl::desc("Where matmuls run with --target=cuda or rocm"),
     cl::init(rlx::GPUMatmul::Library),
     cl::values(clEnumValN(rlx::GPUMatmul::Library, "library",
-                          "the runtime's library matmul (cuBLASLt) with its "
-                          "bias/activation epilogue where it takes the "
-                          "matmul (rlx-cuda-pipeline matmul=library)"),
+                          "the runtime's library matmul (cuBLASLt, "
+                          "hipBLASLt) with its bias/activation epilogue "
+                          "where it takes the matmul (matmul=library)"),
                clEnumValN(rlx::GPUMatmul::Library, "cublaslt",
                           "the same as library"),
                clEnumValN(rlx::GPUMatmul::Generated, "generated",
                           "always a generated kernel")));
 static cl::opt<rlx::GPUAttention> gpuAttention(
-    "gpu-attention", cl::desc("Where attention runs with --target=cuda"),
+    "gpu-attention",
+    cl::desc("Where attention runs with --target=cuda or rocm"),
     cl::init(rlx::GPUAttention::Flash),
     cl::values(clEnumValN(rlx::GPUAttention::Flash, "flash",
                           "the runtime's flash-attention kernel where it "
@@ -115,7 +127,7 @@ static cl::opt<rlx::GPUAttention> gpuAttention(
                           "generated kernel")));
 static cl::opt<bool> dispatchReport(
     "dispatch-report",
-    cl::desc("With --target=cuda, remark on each matmul and attention: a "
+    cl::desc("With a GPU target, remark on each matmul and attention: a "
              "runtime kernel (cuBLASLt, flash attention) or a generated "
              "one, and why"),
     cl::init(false));
@@ -127,11 +139,61 @@ static cl::opt<std::string>
                 cl::init(""));
 
 static cl::opt<std::string>
+    rocmToolkit("rocm-toolkit",
+                cl::desc("ROCm toolkit folder (llvm/bin/ld.lld, "
+                         "amdgcn/bitcode) for --target=rocm; the default is "
+                         "the one the build arranged"),
+                cl::init(rlx::getDefaultROCmToolkit()));
+static cl::opt<std::string>
+    rocmOptions("rocm-options",
+                cl::desc("More options of --rlx-rocm-pipeline for "
+                         "--target=rocm, e.g. 'block-size=128' (chip and "
+                         "toolkit come from --chip and --rocm-toolkit)"),
+                cl::init(""));
+
+static cl::opt<std::string> gpuBinaries(
+    "gpu-binaries",
+    cl::desc("With a GPU target, also write each kernel module's binary to "
+             "DIR/<module>.hsaco (rocm) or .cubin (cuda), as embedded in "
+             "the object, for inspection"),
+    cl::value_desc("dir"), cl::init(""));
+
+static cl::opt<std::string>
     cpuOptions("cpu-options",
                cl::desc("More options of --rlx-cpu-pipeline for "
                         "--target=cpu, e.g. 'stream-stores=0' (blas comes "
                         "from --blas)"),
                cl::init(""));
+
+/// Writes the binary of every gpu.binary in `module` to
+/// gpuBinaries/<name>.<ext>.
+static LogicalResult writeGPUBinaries(ModuleOp module) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(gpuBinaries)) {
+    llvm::errs() << "rlx-compile: error: " << gpuBinaries << ": "
+                 << ec.message() << "\n";
+    return failure();
+  }
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    for (auto object : binary.getObjects().getAsRange<gpu::ObjectAttr>()) {
+      StringRef ext = "fatbin";
+      if (object.getFormat() == gpu::CompilationTarget::Assembly)
+        ext = "s";
+      else if (object.getFormat() == gpu::CompilationTarget::Binary)
+        ext = target == "rocm" ? "hsaco" : "cubin";
+      SmallString<128> path(gpuBinaries);
+      llvm::sys::path::append(path, binary.getName() + "." + ext);
+      std::string error;
+      auto file = openOutputFile(path, &error);
+      if (!file) {
+        llvm::errs() << "rlx-compile: error: " << error << "\n";
+        return failure();
+      }
+      file->os() << object.getObject().getValue();
+      file->keep();
+    }
+  }
+  return success();
+}
 
 /// The C type of one element, or "" for types the header cannot spell.
 static std::string cElementType(Type type) {
@@ -339,7 +401,8 @@ int main(int argc, char **argv) {
       llvm::errs() << "rlx-compile: error: " << error << "\n";
       return 1;
     }
-    if (failed(writeHeader(*module, header->os(), target == "cuda")))
+    if (failed(writeHeader(*module, header->os(),
+                           target == "cuda" || target == "rocm")))
       return 1;
     header->keep();
   }
@@ -366,6 +429,26 @@ int main(int argc, char **argv) {
     if (dispatchReport.getNumOccurrences())
       options.dispatchReport = dispatchReport;
     rlx::buildCUDAPipeline(pm, options);
+  } else if (target == "rocm") {
+    rlx::ROCmPipelineOptions options;
+    if (failed(options.parseFromString(rocmOptions, llvm::errs()))) {
+      llvm::errs() << "rlx-compile: error: bad --rocm-options\n";
+      return 1;
+    }
+    if (chip.getNumOccurrences())
+      options.chip = chip;
+    options.toolkit = rocmToolkit;
+    if (gpuMatmul.getNumOccurrences())
+      options.matmul = gpuMatmul;
+    if (gpuAttention.getNumOccurrences())
+      options.attention = gpuAttention;
+    if (dispatchReport.getNumOccurrences())
+      options.dispatchReport = dispatchReport;
+    if (failed(rlx::buildROCmPipeline(pm, options))) {
+      llvm::errs() << "rlx-compile: error: "
+                   << rlx::unknownROCmChipMessage(options.chip) << "\n";
+      return 1;
+    }
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;
     if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
@@ -376,10 +459,12 @@ int main(int argc, char **argv) {
     rlx::buildCPUPipeline(pm, options);
   } else {
     llvm::errs() << "rlx-compile: error: unknown --target=" << target
-                 << " (cpu, cuda or metal)\n";
+                 << " (cpu, cuda, rocm or metal)\n";
     return 1;
   }
   if (failed(pm.run(*module)))
+    return 1;
+  if (!gpuBinaries.empty() && failed(writeGPUBinaries(*module)))
     return 1;
 
   auto tm = rlx::createHostTargetMachine(/*pic=*/true);

@@ -24,6 +24,7 @@ PACKAGES=(
   python3 python3-numpy python3-pytest python3-torch libopenblas0-pthread
   python3-pip python3-setuptools
   libclang-rt-22-dev
+  rocm-device-libs
 )
 
 missing=()

@@ -22,7 +22,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate",
          "rlx-metal-cpu-run", "rlx-cuda-runtime-test", "rlx-cpu-alloc-test",
-         "rlx-lsp-server", "rlx-reduce", "rlx-capi-test"]
+         "rlx-lsp-server", "rlx-reduce", "rlx-capi-test",
+         "rlx-rocm-runtime-test"]
 
 # The Metal back end's MSL compiles as C++ with clang against RLX's stand-in
 # <metal_stdlib> (rlx-metal-cpu-run does the same before it runs kernels).
@@ -79,6 +80,12 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # toolkit's libdevice.
 if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
     config.available_features.add("cuda-toolkit")
+
+# The rocm target's kernels that call math functions link the device
+# libraries (rocm-device-libs) from the toolkit folder the build arranged.
+if os.path.exists(os.path.join(config.mlir_obj_dir, "rocm-toolkit", "amdgcn",
+                               "bitcode", "ocml.bc")):
+    config.available_features.add("rocm-device-libs")
 
 # librlx_cuda_runtime embeds the flash-attention kernels where the build
 # found nvcc.

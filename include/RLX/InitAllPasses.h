@@ -21,6 +21,7 @@
 #include "RLX/Target/CUDA/Passes.h"
 #include "RLX/Target/Metal/MetalPipeline.h"
 #include "RLX/Target/Metal/Passes.h"
+#include "RLX/Target/ROCm/ROCmPipeline.h"
 
 namespace mlir {
 namespace rlx {
@@ -38,6 +39,7 @@ inline void registerAllPasses() {
   registerCPUPipeline();
   registerCUDAPipeline();
   registerMetalPipeline();
+  registerROCmPipeline();
 }
 
 } // namespace rlx

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -120,6 +121,15 @@ void rlx::buildRLXToGPUPipeline(
   pm.addPass(createSymbolDCEPass());
   if (choices.fastMath)
     pm.addNestedPass<gpu::GPUModuleOp>(createGPUFastMathPass());
+}
+
+void rlx::buildGPUHostToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void rlx::registerRLXToGPUPipeline() {

@@ -19,6 +19,7 @@
 
 #include "CUBLASLtABI.h"
 #include "CUDADriver.h"
+#include "ColumnMajorMatmul.h"
 #include "RLX/Runtime/CUDA/CUDARuntime.h"
 
 #include <algorithm>
@@ -91,7 +92,8 @@ const Lt *lt() {
     }
     bool ok = true;
     auto bind = [&](auto &fn, const char *name) {
-      rlx::cuda::bindSymbol(so, fn, name, "cuBLASLt", ok);
+      rlx::runtime::bindSymbol(so, fn, name, "cuBLASLt", ok,
+                              rlx::cuda::errors());
     };
     bind(lib.create, "cublasLtCreate");
     bind(lib.descCreate, "cublasLtMatmulDescCreate");
@@ -193,7 +195,10 @@ Handle layout(const Lt &lib, int type, uint64_t rows, uint64_t cols,
 bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
   auto [type, epilogue, transA, transB, batch, m, n, k] = key;
   int data = dataType(type);
-  int32_t opA = transB ? kOpT : kOpN, opB = transA ? kOpT : kOpN;
+  rlx::runtime::ColumnMajorMatmul problem =
+      rlx::runtime::columnMajorMatmul(transA, transB, m, n, k);
+  int32_t opA = problem.a.transposed ? kOpT : kOpN,
+          opB = problem.b.transposed ? kOpT : kOpN;
   uint32_t epi = epilogueValue(epilogue);
   auto setDesc = [&](int attribute, const void *value, size_t size) {
     return checkLt(lib,
@@ -207,13 +212,12 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
       !setDesc(kDescEpilogue, &epi, sizeof(epi)) ||
       !setDesc(kDescBiasDataType, &data, sizeof(data)))
     return false;
-  // The row-major b is B^T column-major: n x k, or k x n stored when
-  // transposed; likewise a.
-  plan.a = transB ? layout(lib, data, k, n, batch, n * k)
-                  : layout(lib, data, n, k, batch, n * k);
-  plan.b = transA ? layout(lib, data, m, k, batch, m * k)
-                  : layout(lib, data, k, m, batch, m * k);
-  plan.c = layout(lib, data, n, m, batch, m * n);
+  plan.a = layout(lib, data, problem.a.rows, problem.a.cols, batch,
+                  problem.a.stride);
+  plan.b = layout(lib, data, problem.b.rows, problem.b.cols, batch,
+                  problem.b.stride);
+  plan.c = layout(lib, data, problem.c.rows, problem.c.cols, batch,
+                  problem.c.stride);
   if (!plan.a || !plan.b || !plan.c)
     return false;
 

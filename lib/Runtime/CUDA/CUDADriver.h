@@ -16,6 +16,8 @@
 #ifndef RLX_LIB_RUNTIME_CUDADRIVER_H
 #define RLX_LIB_RUNTIME_CUDADRIVER_H
 
+#include "ErrorRecord.h"
+
 #include <cstddef>
 #include <dlfcn.h>
 #include <string>
@@ -56,20 +58,11 @@ struct Driver {
   CUresult (*cuGetErrorName)(CUresult, const char **);
 };
 
+/// The runtime's errors (rlxCudaGetLastError).
+rlx::runtime::ErrorRecord &errors();
+
 /// Reports `message` on stderr and keeps it if no error is recorded yet.
 void recordError(const std::string &message);
-
-/// Sets `fn` to the symbol `name` of the dlopen'd `library`; if it is
-/// missing, records "<what> lacks <name>" and clears `ok`.
-template <typename Fn>
-void bindSymbol(void *library, Fn &fn, const char *name,
-                const std::string &what, bool &ok) {
-  fn = reinterpret_cast<Fn>(dlsym(library, name));
-  if (!fn) {
-    recordError(what + " lacks " + name);
-    ok = false;
-  }
-}
 
 /// The driver, or null (with the reason recorded) if it cannot be loaded.
 const Driver *driver();

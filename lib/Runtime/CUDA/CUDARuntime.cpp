@@ -16,28 +16,24 @@
 #include "RLX/Runtime/CUDA/CUDARuntime.h"
 #include "CUDADriver.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <mutex>
 #include <string>
 
 using namespace rlx::cuda;
 
 namespace {
-std::mutex errorMutex;
-std::string lastError;
 void *theUserStream = nullptr;
 } // namespace
 
 namespace rlx::cuda {
 
-void recordError(const std::string &message) {
-  std::fprintf(stderr, "rlx-cuda: %s\n", message.c_str());
-  std::lock_guard<std::mutex> lock(errorMutex);
-  if (lastError.empty())
-    lastError = message;
+rlx::runtime::ErrorRecord &errors() {
+  static rlx::runtime::ErrorRecord record("rlx-cuda");
+  return record;
 }
+
+void recordError(const std::string &message) { errors().record(message); }
 
 const Driver *driver() {
   static Driver d;
@@ -54,7 +50,7 @@ const Driver *driver() {
     bool ok = true;
     const std::string what = std::string("the CUDA driver ") + path;
     auto bind = [&](auto &fn, const char *name) {
-      bindSymbol(lib, fn, name, what, ok);
+      rlx::runtime::bindSymbol(lib, fn, name, what, ok, errors());
     };
     bind(d.cuInit, "cuInit");
     bind(d.cuDeviceGet, "cuDeviceGet");
@@ -123,15 +119,9 @@ extern "C" {
 
 void rlxCudaSetStream(void *stream) { theUserStream = stream; }
 
-const char *rlxCudaGetLastError(void) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  return lastError.empty() ? nullptr : lastError.c_str();
-}
+const char *rlxCudaGetLastError(void) { return errors().first(); }
 
-void rlxCudaClearError(void) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  lastError.clear();
-}
+void rlxCudaClearError(void) { errors().clear(); }
 
 void *mgpuModuleLoad(void *data, size_t) {
   const Driver *d = ready();

@@ -39,7 +39,22 @@
 // CUDA-NOT: rlx.topk
 // CUDA-NOT: rlx.while
 // CUDA: rlx.yield
-// ROCM: // target 'rocm' claims 83 ops
+// ROCM claims what CUDA claims (the same GPU front), static shapes only.
+// ROCM: // target 'rocm' claims 76 ops
+// ROCM-NEXT: // broadcasts: general
+// ROCM-NEXT: // shapes: static only
+// ROCM-NOT: rlx.dense_solve
+// ROCM: rlx.fft
+// ROCM: rlx.fused_attention_block
+// ROCM-NOT: rlx.if
+// ROCM: rlx.irfft
+// ROCM-NOT: rlx.scan
+// ROCM-NOT: rlx.scatter_add
+// ROCM-NOT: rlx.selective_scan
+// ROCM: rlx.softmax
+// ROCM-NOT: rlx.topk
+// ROCM-NOT: rlx.while
+// ROCM: rlx.yield
 
 // VULKAN: // target 'vulkan' claims 72 ops
 // VULKAN-NOT: rlx.dot_general

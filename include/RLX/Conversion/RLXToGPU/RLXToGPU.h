@@ -199,6 +199,11 @@ void buildRLXToGPUPipeline(
     const GPUTargetDescription &target,
     llvm::function_ref<void(OpPassManager &)> beforeKernels = nullptr);
 
+/// The host side of a GPU program to the LLVM dialect, once its target has
+/// lowered the kernels: upstream's gpu-to-llvm (calls of the runtime's
+/// mgpu* functions, GPURuntime.h) and the rest through convert-to-llvm.
+void buildGPUHostToLLVMPipeline(OpPassManager &pm);
+
 /// Registers `--rlx-to-gpu`.
 void registerRLXToGPUPipeline();
 

@@ -222,6 +222,16 @@ struct LegalizeBroadcast : RewritePattern {
   }
 };
 
+/// Whether an operand or result of `op` is a tensor of unknown shape.
+static bool hasDynamicShape(Operation *op) {
+  auto dynamic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && !shaped.hasStaticShape();
+  };
+  return llvm::any_of(op->getOperandTypes(), dynamic) ||
+         llvm::any_of(op->getResultTypes(), dynamic);
+}
+
 struct LegalizePass : rlx::impl::LegalizePassBase<LegalizePass> {
   using Base::Base;
   void runOnOperation() override {
@@ -257,12 +267,21 @@ struct LegalizePass : rlx::impl::LegalizePassBase<LegalizePass> {
                            "has a dynamic result shape to expand to";
         lacking = true;
       }
-      if (!isa<RLXDialect>(op->getDialect()) ||
-          ops.claims(op->getName().getStringRef()))
+      if (!isa<RLXDialect>(op->getDialect()))
         return;
-      op->emitError() << "'" << op->getName()
-                      << "' is not supported by target '" << target << "'";
-      lacking = true;
+      if (!ops.claims(op->getName().getStringRef())) {
+        op->emitError() << "'" << op->getName()
+                        << "' is not supported by target '" << target << "'";
+        lacking = true;
+        return;
+      }
+      if (ops.staticShapes && hasDynamicShape(op)) {
+        op->emitError() << "'" << op->getName()
+                        << "' with a dynamic shape is not supported by "
+                           "target '"
+                        << target << "' (static shapes only)";
+        lacking = true;
+      }
     });
     if (lacking)
       signalPassFailure();

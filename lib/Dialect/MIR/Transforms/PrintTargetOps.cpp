@@ -35,6 +35,8 @@ struct PrintTargetOpsPass
        << " ops\n";
     os << "// broadcasts: "
        << ((*claims)->generalBroadcast ? "general" : "trailing only") << "\n";
+    if ((*claims)->staticShapes)
+      os << "// shapes: static only\n";
     for (StringRef op : (*claims)->ops)
       os << op << "\n";
     os.flush();

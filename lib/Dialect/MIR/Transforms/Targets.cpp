@@ -18,14 +18,13 @@
 // ops that carry buffers through host loops or read a value back to choose
 // what runs (rlx.if, rlx.while, rlx.scan, rlx.selective_scan, rlx.topk,
 // rlx.scatter_add, rlx.dense_solve).
-// `rocm` and `vulkan` have no backend here yet: their sets are the
-// *planned* claims, to be kept aligned with the GPU backends when they
-// land; `metal` claims what its backend compiles. The plan follows the
-// seeds (003, backend-aware op claims; 000, "Metal may skip
-// FuseAttentionBlock"):
-//  - rocm claims what cpu claims: the primitives, every fused op, control
-//    flow, fft, dense_solve and the backward ops (vendor libraries cover
-//    the linear algebra).
+// `rocm` claims what `rlx-rocm-pipeline` compiles: the same GPU front, so
+// what cuda claims, and static shapes only (the front's kernels have
+// static sizes), so that a dynamic shape is an error at its op. `metal`
+// claims what its backend compiles. `vulkan` has no backend here yet: its
+// set is the *planned* claims, to be kept aligned with the GPU backend when
+// it lands. The plan follows the seeds (003, backend-aware op claims; 000,
+// "Metal may skip FuseAttentionBlock"):
 //  - vulkan (the wgpu-style compute-shader backend) claims the primitives
 //    and the fused ops its kernel encoders cover (matmul-bias-act, the
 //    residual norms, swiglu, the attention block, elementwise regions), but
@@ -126,6 +125,7 @@ struct TargetDef {
   StringRef name;
   std::vector<ArrayRef<StringRef>> groups;
   bool generalBroadcast;
+  bool staticShapes = false;
 };
 } // namespace
 
@@ -156,11 +156,11 @@ static std::vector<TargetDef> targetDefs() {
       {"cpu", full, /*generalBroadcast=*/true},
       // The CUDA backend (rlx-cuda-pipeline).
       {"cuda", cuda, /*generalBroadcast=*/true},
-      // Planned claims until these GPU backends land. The ROCm kernels
-      // will come from the same linalg lowering as the CPU's; the Vulkan
-      // and Metal kernels index an operand by the flat result index modulo
-      // its size, which is right only for trailing broadcasts.
-      {"rocm", full, /*generalBroadcast=*/true},
+      // The ROCm backend (rlx-rocm-pipeline): the CUDA backend's GPU front.
+      {"rocm", cuda, /*generalBroadcast=*/true, /*staticShapes=*/true},
+      // Planned claims until the Vulkan backend lands. Its kernels will
+      // index an operand by the flat result index modulo its size, which
+      // is right only for trailing broadcasts.
       {"vulkan", with({kFusedKernels, kFusedAttention}),
        /*generalBroadcast=*/false},
       // The Metal backend (rlx-metal-pipeline, the MSL emitter and the
@@ -196,7 +196,8 @@ struct Registry {
       lists.push_back(std::move(ops));
     }
     for (auto [def, ops] : llvm::zip(defs, lists)) {
-      targets.push_back(TargetOps{def.name, ops, def.generalBroadcast});
+      targets.push_back(
+          TargetOps{def.name, ops, def.generalBroadcast, def.staticShapes});
       names.push_back(def.name);
     }
   }

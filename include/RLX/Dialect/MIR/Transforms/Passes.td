@@ -335,13 +335,15 @@ def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
   let description = [{
     Prints to stdout the header `// target 'NAME' claims N ops`, the line
     `// broadcasts: general` (or `trailing only`, for targets whose
-    elementwise kernels take only trailing broadcasts; see `rlx-legalize`)
-    and then the names of the ops that the target claims (lowers), sorted,
+    elementwise kernels take only trailing broadcasts; see `rlx-legalize`),
+    for targets that take static shapes only the line
+    `// shapes: static only`, and then the names of the ops that the target claims (lowers), sorted,
     one per line; the IR is left as it is. Known targets: `cpu` (every op that
     `convert-rlx-to-linalg` lowers), `cuda` (what `rlx-cuda-pipeline`
     compiles: no `rlx.if`, `rlx.while`, `rlx.scan`, `rlx.selective_scan`,
-    `rlx.topk`, `rlx.scatter_add` or `rlx.dense_solve`) and the planned
-    claims of `rocm`, `vulkan` and `metal`. An unknown target is an error
+    `rlx.topk`, `rlx.scatter_add` or `rlx.dense_solve`), `rocm` (what
+    `rlx-rocm-pipeline` compiles: cuda's claims, static shapes only) and
+    the planned claims of `vulkan` and `metal`. An unknown target is an error
     naming the known ones.
 
     ```
@@ -396,7 +398,9 @@ def LegalizePass : Pass<"rlx-legalize"> {
     ```
 
     Then every op still unclaimed is an error, one per op
-    (`'rlx.fft' is not supported by target 'metal'`), and the pass fails.
+    (`'rlx.fft' is not supported by target 'metal'`), and so is every
+    claimed op with a dynamic operand or result shape on a target that
+    takes static shapes only (rocm), and the pass fails.
     An unknown target is an error.
   }];
   let options = [

@@ -42,6 +42,9 @@ struct TargetOps {
   /// leading unit dims), and `rlx-legalize` materializes the others with
   /// `rlx.expand`.
   bool generalBroadcast;
+  /// Whether the target takes static shapes only: `rlx-legalize` reports
+  /// a claimed op with a dynamic operand or result shape.
+  bool staticShapes = false;
   /// Whether the target claims the op named `opName` ("rlx.fft").
   bool claims(StringRef opName) const;
 };
