@@ -257,7 +257,9 @@ static std::tuple<MatmulOp, int64_t, int64_t> matmulColumns(Value value) {
     return {};
   auto matmul = narrow.getInput().getDefiningOp<MatmulOp>();
   int64_t rank = cast<RankedTensorType>(narrow.getType()).getRank();
-  if (!matmul || (narrow.getAxis() != rank - 1 && narrow.getAxis() != -1))
+  // The I64Attr accessor is unsigned; axes count from the end when negative.
+  auto axis = static_cast<int64_t>(narrow.getAxis());
+  if (!matmul || (axis != rank - 1 && axis != -1))
     return {};
   return {matmul, narrow.getStart(), narrow.getLength()};
 }
@@ -268,8 +270,9 @@ static std::tuple<MatmulOp, int64_t, int64_t> matmulColumns(Value value) {
 /// (a strided view once lowered, not a copy).
 static Value weightColumns(PatternRewriter &rewriter, Location loc, Value w,
                            int64_t start, int64_t length) {
-  if (auto concat = w.getDefiningOp<ConcatOp>();
-      concat && (concat.getAxis() == 1 || concat.getAxis() == -1)) {
+  auto concat = w.getDefiningOp<ConcatOp>();
+  if (concat && (static_cast<int64_t>(concat.getAxis()) == 1 ||
+                 static_cast<int64_t>(concat.getAxis()) == -1)) {
     int64_t offset = 0;
     for (Value part : concat.getInputs()) {
       int64_t width = cast<RankedTensorType>(part.getType()).getDimSize(1);
