@@ -1,9 +1,9 @@
 # RUN: %python %s
-# Every rlx op built from Python (the generated builders) and run on the CPU
-# (rlx.compile) against a NumPy float64 reference, on fresh random inputs
-# (the seed is printed; RLX_TEST_SEED=N repeats a run). An op of the
-# dialect that is neither run here nor listed in ELSEWHERE with where it is
-# checked fails the test, so new ops cannot go unnoticed.
+# Every rlx and rlx_hir op built from Python (the generated builders) and
+# run on the CPU (rlx.compile) against a NumPy float64 reference, on fresh
+# random inputs (the seed is printed; RLX_TEST_SEED=N repeats a run). An op
+# of the dialects that is neither run here nor listed in ELSEWHERE with
+# where it is checked fails the test, so new ops cannot go unnoticed.
 import math
 import sys
 
@@ -20,6 +20,7 @@ CASES = []
 
 
 def case(op, build, inputs, reference, rtol=1e-5, atol=1e-6):
+    """`op` names the op of rlx.ops, or of rlx.hir as "hir.<op>"."""
     CASES.append((op, build, inputs, reference, rtol, atol))
 
 
@@ -224,6 +225,54 @@ case("attention", lambda q, k, v: rlx.attention(q, k, v, mask="causal"),
      [Q, K, V], lambda q, k, v: rlxtest.attention_reference(q, k, v, "causal"),
      rtol=1e-4, atol=1e-5)
 
+# The rlx_hir blocks (rlx.hir.<op>; they take their result types, as the
+# dialect has no type inference for them).
+HX, HW, HB = f32(2, 3, 8), f32(8, 6, lo=-0.5, hi=0.5), f32(6)
+T236 = ctx.tensor((2, 3, 6))
+gelu = lambda v: 0.5 * v * (1 + erf(v / math.sqrt(2)))  # noqa: E731
+case("hir.linear", lambda x, w, b: rlx.hir.linear(
+    x, w, b, activation="gelu", result_types=[T236]), [HX, HW, HB],
+    lambda x, w, b: gelu(x @ w + b), rtol=1e-5, atol=1e-5)
+HW2, HB2 = f32(6, 4, lo=-0.5, hi=0.5), f32(4)
+case("hir.mlp", lambda x, w1, b1, w2, b2: rlx.hir.mlp(
+    x, w1, b1, w2, b2, activation="relu",
+    result_types=[ctx.tensor((2, 3, 4))]), [HX, HW, HB, HW2, HB2],
+    lambda x, w1, b1, w2, b2: np.maximum(x @ w1 + b1, 0) @ w2 + b2,
+    rtol=1e-5, atol=1e-5)
+case("hir.swiglu", lambda x, g, u, d: rlx.hir.swiglu(
+    x, g, u, d, result_types=[ctx.tensor((2, 3, 4))]),
+    [HX, HW, f32(8, 6, lo=-0.5, hi=0.5), HW2],
+    lambda x, g, u, d: ((x @ g) / (1 + np.exp(-(x @ g))) * (x @ u)) @ d,
+    rtol=1e-5, atol=1e-5)
+TABLE, IDS = f32(10, 4), r.integers(0, 10, (2, 3)).astype(np.int64)
+case("hir.embedding", lambda t, i: rlx.hir.embedding(
+    t, i, result_types=[ctx.tensor((2, 3, 4))]), [TABLE, IDS],
+    lambda t, i: t[i], rtol=0, atol=0)
+case("hir.layer_norm", lambda x, g, b: rlx.hir.layer_norm(
+    x, g, b, epsilon=1e-5, result_types=[x.type]), [X, G, BETA],
+    lambda x, g, b: rlxtest.layer_norm_reference(x, g, b, 1e-5), rtol=1e-4,
+    atol=1e-5)
+case("hir.rms_norm", lambda x, g: rlx.hir.rms_norm(
+    x, g, epsilon=1e-6, result_types=[x.type]), [X, G],
+    lambda x, g: rlxtest.rms_norm_reference(x, g, 1e-6), rtol=1e-4,
+    atol=1e-5)
+# Two heads of 4 over 5 tokens, no mask: qkv projection, attention, out.
+AX, AQKV, AOUT = f32(2, 5, 8), f32(8, 24, lo=-0.5, hi=0.5), \
+    f32(8, 8, lo=-0.5, hi=0.5)
+
+
+def attention_block(x, wqkv, wout):
+    qkv = x @ wqkv
+    q, k, v = (qkv[..., i * 8:(i + 1) * 8].reshape(2, 5, 2, 4)
+               .transpose(0, 2, 1, 3) for i in range(3))
+    a = rlxtest.attention_reference(q, k, v, "none")
+    return a.transpose(0, 2, 1, 3).reshape(2, 5, 8) @ wout
+
+
+case("hir.attention_block", lambda x, wqkv, wout: rlx.hir.attention_block(
+    x, wqkv, wout, num_heads=2, result_types=[x.type]), [AX, AQKV, AOUT],
+    attention_block, rtol=1e-4, atol=1e-5)
+
 # Where the remaining ops are checked.
 ELSEWHERE = {
     "attention_backward": "built by rlx-expand-autodiff; test/Integration/attention.py",
@@ -244,6 +293,8 @@ ELSEWHERE = {
     "selective_scan": "test/Integration/selective_scan.py",
     "fused_attention_block": "test/Integration/fused.py",
     "fused_transformer_layer": "test/Integration/fused.py",
+    "hir.transformer_layer": "test/Integration/hir.py (bert and llama)",
+    "hir.conv_block": "test/Integration/hir.py",
 }
 
 failures = []
@@ -273,7 +324,8 @@ for op, build, inputs, reference, rtol, atol in CASES:
     print("ok %s" % op)
 
 run = {c[0] for c in CASES}
-unchecked = sorted(set(n for n in rlx.ops.__all__) - run - set(ELSEWHERE))
+every_op = set(rlx.ops.__all__) | {"hir." + n for n in rlx.hir.__all__}
+unchecked = sorted(every_op - run - set(ELSEWHERE))
 if unchecked:
     failures.append("ops neither run here nor listed in ELSEWHERE: %s" %
                     ", ".join(unchecked))
