@@ -72,9 +72,11 @@ int hipblasLtMatmulPreferenceSetAttribute(void *, int attribute,
   return 0;
 }
 int hipblasLtMatmulPreferenceDestroy(void *) { return 0; }
+// The parameter types are the runtime's (untyped pointers), so that UBSan's
+// check of calls through function pointers holds.
 int hipblasLtMatmulAlgoGetHeuristic(void *, void *, void *, void *, void *,
                                     void *, void *, int requested,
-                                    unsigned char *results, int *found) {
+                                    void *results, int *found) {
   *found = getenv("FAKE_HIPBLASLT_NO_ALGO") ? 0 : 1;
   // The algorithm's first word, which the runtime passes back.
   if (*found)
@@ -82,13 +84,15 @@ int hipblasLtMatmulAlgoGetHeuristic(void *, void *, void *, void *, void *,
   log("heuristic requested %d found %d", requested, *found);
   return 0;
 }
-int hipblasLtMatmul(void *, void *, const float *alpha, const void *a, void *,
-                    const void *b, void *, const float *beta, const void *c,
+int hipblasLtMatmul(void *, void *, const void *alpha, const void *a, void *,
+                    const void *b, void *, const void *beta, const void *c,
                     void *, void *d, void *, const void *algo, void *workspace,
                     size_t workspaceBytes, void *stream) {
   log("matmul alpha %g A %p B %p beta %g C %p D %p algo %.4s workspace %p "
       "%zu stream %p",
-      *alpha, a, b, *beta, c, d, static_cast<const char *>(algo), workspace,
+      *static_cast<const float *>(alpha), a, b,
+      *static_cast<const float *>(beta), c, d, static_cast<const char *>(algo),
+      workspace,
       workspaceBytes, stream);
   return strcmp(static_cast<const char *>(b), "fail") == 0 ? 6 : 0;
 }

@@ -68,8 +68,10 @@ struct Lt {
   Status (*preferenceCreate)(Handle *);
   Status (*preferenceSetAttribute)(Handle, int, const void *, size_t);
   Status (*preferenceDestroy)(Handle);
+  // The results as untyped memory: the struct differs between releases
+  // (and a stand-in defines the function with its own idea of it).
   Status (*algoGetHeuristic)(Handle, Handle, Handle, Handle, Handle, Handle,
-                             Handle, int, HeuristicResult *, int *);
+                             Handle, int, void *, int *);
   Status (*matmul)(Handle, Handle, const void *, const void *, Handle,
                    const void *, Handle, const void *, const void *, Handle,
                    void *, Handle, const void *, void *, size_t, Handle);
