@@ -102,11 +102,14 @@ def check(name, path, entry, inputs, params, n_out, temps, expected=None,
         # An arena of at most 4 KiB goes on the stack
         # (promote-buffers-to-stack), like any small buffer.
         on_heap = size > 4096
-        arenas = allocs.count(size + ALIGN) if on_heap else 0
-        others = len(allocs) - arenas - n_out
-        if on_heap and arenas != 1:
-            raise AssertionError("%s: %d allocations of the %d-byte arena: %s"
-                                 % (name, arenas, size, allocs))
+        # The arena is one allocation of its size plus the alignment slack;
+        # a result or temporary may happen to have that size too (random
+        # DAG 8 of seed 1295960051), so a second arena shows up as one
+        # allocation too many below.
+        if on_heap and size + ALIGN not in allocs:
+            raise AssertionError("%s: no allocation of the %d-byte arena: %s"
+                                 % (name, size, allocs))
+        others = len(allocs) - (1 if on_heap else 0) - n_out
         if others != temps:
             raise AssertionError(
                 "%s: %d allocations besides the arena and the %d results "
