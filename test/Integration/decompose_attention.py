@@ -5,7 +5,8 @@
 # queries; grouped-query heads) runs once rewritten by `rlx-opt
 # --rlx-decompose-attention` (RLX_OPT) and must match the masked
 # softmax(scale q k^T) v in float64 (rlxtest.attention_reference); the
-# rewritten text must hold no rlx.attention.
+# rewritten text must hold no rlx.attention. attention_backward on the same
+# cases must match torch.autograd of the attention in float64.
 
 import os
 import subprocess
@@ -64,5 +65,55 @@ for elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window in CASES:
     except AssertionError as err:
         failures += 1
         print("FAIL", name, "(seed %d)\n  %s" % (rlxtest.SEED, err))
-print("decompose_attention: %d cases, %d failed" % (len(CASES), failures))
+
+# attention_backward: the same cases, against torch.autograd of the
+# attention in float64 (rlxtest.attention_torch) with a fresh random
+# cotangent; o is the float64 forward rounded to the operands' type.
+# Gradients are sums over keys or queries: atol relative to the largest
+# magnitude of each.
+import torch
+
+BACKWARD_TOL = {"f32": 1e-4, "f64": 1e-10, "bf16": 3e-2}
+for elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window in CASES:
+    name = "backward/%s/b%dh%dkv%ds%dk%dd%dv%d%s/%s%s" % (
+        elem, B, H, Hkv, S, Skv, D, Dv, "" if scale is None else "/scale",
+        mask, "" if window is None else str(window))
+    q = rand(r, (B, H, S, D), elem)
+    k = rand(r, (B, Hkv, Skv, D), elem)
+    v = rand(r, (B, Hkv, Skv, Dv), elem)
+    t = [torch.tensor(np.asarray(a, np.float64), requires_grad=True)
+         for a in (q, k, v)]
+    out = rlxtest.attention_torch(*t, mask, window=window, scale=scale)
+    o = rlxtest.as_elem(out.detach().numpy(), elem)
+    do = rand(r, o.shape, elem)
+    expected = [g.numpy() for g in torch.autograd.grad(
+        out, t, torch.tensor(np.asarray(do, np.float64)))]
+    tq, tk, tv = T(q.shape, elem), T(k.shape, elem), T(v.shape, elem)
+    to = T(o.shape, elem)
+    attr = "" if scale is None else " {scale = %r : f32}" % scale
+    kind = mask + ("" if window is None else " window = %d" % window)
+    text = ("func.func @main(%%q: %s, %%k: %s, %%v: %s, %%o: %s, %%do: %s)"
+            " -> (%s, %s, %s) {\n"
+            "  %%dq, %%dk, %%dv = rlx.attention_backward %%q, %%k, %%v, %%o, "
+            "%%do mask = %s%s : %s, %s, %s, %s\n"
+            "  return %%dq, %%dk, %%dv : %s, %s, %s\n}\n" % (
+                tq, tk, tv, to, to, tq, tk, tv, kind, attr, tq, tk, tv, to,
+                tq, tk, tv))
+    p = subprocess.run([RLX_OPT, "--rlx-decompose-attention"], input=text,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "rlx.attention_backward" not in p.stdout, name + ": not decomposed"
+    code, log, outs = rlxtest.run(p.stdout, [q, k, v, o, do], 3)
+    try:
+        assert code == 0, log
+        for what, got, want in zip(("dq", "dk", "dv"), outs, expected):
+            tol = BACKWARD_TOL[elem]
+            rlxtest.assert_close(got, want, tol, tol * np.abs(want).max(),
+                                 name + " " + what, dtype=rlxtest.NPY[elem])
+        print("ok  ", name)
+    except AssertionError as err:
+        failures += 1
+        print("FAIL", name, "(seed %d)\n  %s" % (rlxtest.SEED, err))
+print("decompose_attention: %d cases, %d failed" % (2 * len(CASES),
+                                                      failures))
 raise SystemExit(1 if failures else 0)

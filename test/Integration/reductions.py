@@ -111,6 +111,43 @@ for elem in ("f16", "bf16", "f32"):
         cases.append(c)
 suite.run(cases)
 
+# Column reductions: few outputs, each reducing many values over the
+# leading axes (bias and norm-parameter gradients). The GPU targets split
+# them over blocks and chunks; the shapes leave ragged blocks (outputs not
+# a multiple of 32) and ragged chunks, and one case spans a single chunk.
+cases = []
+for kind in KINDS:
+    # A product of 4773 factors stays finite for factors near 1.
+    x = (rand(r, (37, 129, 50), "f32", 0.98, 1.02) if kind == "prod"
+         else None)
+    cases.append(reduce_case(kind, "f32", (37, 129, 50), [0, 1], x=x,
+                             tag="/columns"))
+cases += [reduce_case("sum", "f32", (4096, 3), [0], True, tag="/columns"),
+          reduce_case("mean", "f32", (2, 2048, 33), [0, 1], tag="/columns-2"),
+          reduce_case("sum", "f32", (300, 70), [0], tag="/columns"),
+          reduce_case("max", "i32", (1000, 40), [0], tag="/columns"),
+          reduce_case("sum", "bf16", (1024, 96), [0], tag="/columns")]
+x = rand(r, (600, 40), "f32")
+x[517, 3] = np.nan
+cases += [reduce_case(k, "f32", (600, 40), [0], x=x, tag="/columns-nan")
+          for k in ("max", "min")]
+suite.run(cases)
+
+# Few rows of many values (a loss over a whole batch): the GPU targets split
+# the outer reduction axes off as rows of a first reduction, whose partial
+# values a second one reduces.
+x = rand(r, (64, 40, 30), "f32")
+x[17, 3, 29] = np.nan
+suite.run([reduce_case(k, "f32", (64, 40, 30), [0, 1, 2], tag="/split")
+           for k in ("sum", "mean", "max", "min")] +
+          [reduce_case("mean", "f32", (64, 40, 30), [0, 1, 2], True,
+                       tag="/split"),
+           reduce_case("sum", "f32", (3, 300, 250), [1, 2], tag="/split"),
+           reduce_case("sum", "bf16", (128, 64, 16), [0, 1, 2],
+                       tag="/split"),
+           reduce_case("max", "f32", (64, 40, 30), [0, 1, 2], x=x,
+                       tag="/split-nan")])
+
 # max/min propagate NaN (torch.amax / torch.amin).
 x = rand(r, (3, 6), "f32")
 x[1, 2] = np.nan

@@ -486,3 +486,34 @@ def attention_reference(q, k, v, kind, window=None, mask=None, scale=None):
     total = p.sum(-1, keepdims=True)
     p = np.where(total > 0, p / np.where(total > 0, total, 1), 0)
     return p @ v  # rows with no visible key: zeros
+
+
+def attention_torch(q, k, v, kind, window=None, mask=None, scale=None):
+    """attention_reference on PyTorch tensors (for torch.autograd): fully
+    masked rows give zeros."""
+    import torch
+    B, H, S, D = q.shape
+    Skv = k.shape[2]
+    rep = H // k.shape[1]
+    k, v = k.repeat_interleave(rep, 1), v.repeat_interleave(rep, 1)
+    s = q @ k.transpose(-1, -2) * (1 / math.sqrt(D) if scale is None
+                                   else float(np.float32(scale)))
+    i, j = torch.arange(S)[:, None], torch.arange(Skv)[None, :]
+    off = Skv - S
+    visible = torch.ones(S, Skv, dtype=torch.bool)
+    if kind == "causal":
+        visible = j <= i + off
+    elif kind == "sliding_window":
+        visible = (j <= i + off) & (j > i + off - window)
+    elif kind == "custom":
+        visible = torch.from_numpy(mask)
+    elif kind == "bias":
+        s = s + torch.from_numpy(mask.astype(np.float64))
+    visible = visible.expand(s.shape)
+    s = torch.where(visible, s, torch.tensor(-math.inf, dtype=s.dtype))
+    m = s.max(-1, keepdim=True).values.detach()
+    m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+    e = torch.where(visible, torch.exp(s - m), torch.zeros_like(s))
+    total = e.sum(-1, keepdim=True)
+    p = e / torch.where(total > 0, total, torch.ones_like(total))
+    return p @ v

@@ -167,7 +167,7 @@ def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> 
 }
 
 def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
-  let summary = "Attention as two batched matmuls around a softmax";
+  let summary = "Attention (and its backward) as batched matmuls around a softmax";
   let description = [{
     For targets without a fused attention kernel whose matmuls run in a
     library (the seeds' kernel-dispatch policy): each `rlx.attention` with
@@ -186,6 +186,12 @@ def DecomposeAttentionPass : Pass<"rlx-decompose-attention"> {
     least as many keys as queries, so that every row sees a key. Attention
     with a mask or bias tensor is left as it is, and so is attention in a
     function outlined for a runtime kernel (`rlx-gpu-dispatch-attention`).
+
+    `rlx.attention_backward` under the same conditions becomes the
+    probabilities recomputed as above, `D = rowsum(dO * o)` and five batched
+    `rlx.matmul`s: `dP = dO v^T`, `dQ = dS k`, `dK = dS^T q` and
+    `dV = P^T dO` with `dS = scale * P * (dP - D)` (P, D and dS in f32; the
+    products take P and dS in the operands' type, and dP comes back in it).
 
     ```mlir
     %a = rlx.attention %q, %k, %v mask = none : T, T, T
@@ -330,7 +336,7 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     stay. The kernels' shapes come from the target description, given as
     options: `subgroup-size` lanes per subgroup (warp, wavefront),
     `vector-bytes` per access, at most `max-threads-per-block` threads and
-    `shared-memory-bytes` of workgroup memory per block. Two schedules:
+    `shared-memory-bytes` of workgroup memory per block. Three schedules:
 
     - *row reduction*: a generic whose reduction loops all follow its
       parallel loops, with one result accumulated by one associative
@@ -338,7 +344,20 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
       softmax and the norms), runs one block per row: each thread folds a
       strided part of the row, then the block combines the partial values
       with shuffles across each subgroup (`gpu.shuffle xor` of width
-      `subgroup-size`) and one word of workgroup memory per subgroup;
+      `subgroup-size`) and one word of workgroup memory per subgroup. A
+      row reduction of several results (a norm backward's row sums) is
+      first split into one per result, and one of fewer than 256 rows of at
+      least 65536 values each (a loss) in two: its outer reduction loops
+      become rows of a first reduction into a buffer of partial values,
+      which a second reduces;
+    - *column reduction*: a generic whose innermost loop is parallel, with
+      fewer than 32768 points that each reduce many values, every result
+      accumulated by a combiner (bias and norm-parameter gradients), runs
+      in blocks of `subgroup-size` consecutive points x the block's other
+      threads as slices of the reduction loops, each block folding one
+      chunk of them; the slices combine through workgroup memory, and
+      where there are several chunks a second kernel folds their partial
+      values (a device buffer per result) into the outputs;
     - *pointwise*: anything else runs one thread per point of its parallel
       loops, looping over its reduction loops if it has any. Where every
       operand that reads the innermost loop has it as its contiguous last

@@ -71,6 +71,23 @@ Value ungroupHeads(PatternRewriter &rewriter, Location loc, Value x,
   return ReshapeOp::create(rewriter, loc, type, split);
 }
 
+/// `x` with element type `type` (itself if it has it).
+Value castTo(PatternRewriter &rewriter, Location loc, Value x, Type type) {
+  auto t = cast<RankedTensorType>(x.getType());
+  if (t.getElementType() == type)
+    return x;
+  return CastOp::create(rewriter, loc, t.clone(type), x);
+}
+
+/// A rank-0 constant `value` of float type `type`.
+Value scalar(PatternRewriter &rewriter, Location loc, Type type,
+             double value) {
+  auto scalarType = RankedTensorType::get({}, type);
+  return ConstantOp::create(
+      rewriter, loc,
+      DenseElementsAttr::get(scalarType, rewriter.getFloatAttr(type, value)));
+}
+
 /// `scores` [B, Hkv, G * S, Sk] with what query position r mod S must not
 /// see replaced by -inf: keys after its diagonal (aligned at the end, as
 /// rlx.attention's), and for a sliding window keys `window` or more before
@@ -112,81 +129,178 @@ Value maskScores(PatternRewriter &rewriter, Location loc, Value scores,
   return generic.getResult(0);
 }
 
+/// Whether attention of `kind` over these operands decomposes: static
+/// shapes, no mask or bias tensor, and every row sees a key.
+LogicalResult checkDecomposable(PatternRewriter &rewriter, Operation *op,
+                                Value attnMask, MaskKind kind, Value q,
+                                Value k, Value v) {
+  // The flash kernel computes it (rlx-gpu-dispatch-attention).
+  if (isInRuntimeKernelFunction(op))
+    return rewriter.notifyMatchFailure(op, "outlined for a runtime kernel");
+  // A custom mask or bias tensor stays one op (and one kernel).
+  if (attnMask || (kind != MaskKind::None && kind != MaskKind::Causal &&
+                   kind != MaskKind::SlidingWindow))
+    return rewriter.notifyMatchFailure(op,
+                                       "a mask or bias tensor stays fused");
+  auto qt = cast<RankedTensorType>(q.getType());
+  auto kt = cast<RankedTensorType>(k.getType());
+  auto vt = cast<RankedTensorType>(v.getType());
+  if (!qt.hasStaticShape() || !kt.hasStaticShape() || !vt.hasStaticShape())
+    return rewriter.notifyMatchFailure(op, "needs static shapes");
+  // Every row sees a key only where there are as many keys as queries; a
+  // row that sees none is zero in rlx.attention but NaN in a softmax.
+  if (kind != MaskKind::None && kt.getDimSize(2) < qt.getDimSize(2))
+    return rewriter.notifyMatchFailure(
+        op, "a causal mask with fewer keys than queries stays fused");
+  return success();
+}
+
+/// The probabilities of attention as rlx ops, in the accumulator type
+/// (f32 for f16/bf16): softmax(mask(q * scale @ k^T)) over [B, Hkv, G * S,
+/// Sk].
+struct Probabilities {
+  Value probs;
+  Type element, acc;
+  int64_t kvHeads;
+  bool grouped;
+  double scale;
+};
+
+Probabilities buildProbabilities(PatternRewriter &rewriter, Location loc,
+                                 Value query, Value key, MaskKind kind,
+                                 std::optional<int64_t> window,
+                                 std::optional<APFloat> scaleAttr) {
+  auto qt = cast<RankedTensorType>(query.getType());
+  auto kt = cast<RankedTensorType>(key.getType());
+  Probabilities p;
+  p.element = qt.getElementType();
+  p.acc = getAccumulatorType(p.element);
+  p.kvHeads = kt.getDimSize(1);
+  p.grouped = qt.getDimSize(1) != p.kvHeads;
+  p.scale = scaleAttr ? scaleAttr->convertToDouble()
+                      : 1.0 / std::sqrt(double(qt.getDimSize(3)));
+  Value q = castTo(rewriter, loc, query, p.acc);
+  Value k = castTo(rewriter, loc, key, p.acc);
+  // Scaling q (S x D) costs less than scaling the scores (S x Skv).
+  Value scaled = MulOp::create(rewriter, loc, q.getType(), q,
+                               scalar(rewriter, loc, p.acc, p.scale));
+  if (p.grouped)
+    scaled = groupHeads(rewriter, loc, scaled, p.kvHeads);
+  auto rowsType = cast<RankedTensorType>(scaled.getType());
+  int64_t seqQ = qt.getDimSize(2), seqK = kt.getDimSize(2);
+  auto scoresType = RankedTensorType::get(
+      {qt.getDimSize(0), p.kvHeads, rowsType.getDimSize(2), seqK}, p.acc);
+  Value scores =
+      MatmulOp::create(rewriter, loc, scoresType, scaled, k,
+                       rewriter.getBoolAttr(false), rewriter.getBoolAttr(true));
+  if (kind != MaskKind::None)
+    scores = maskScores(rewriter, loc, scores, kind, seqQ, seqK,
+                        window.value_or(0));
+  p.probs = SoftmaxOp::create(rewriter, loc, scoresType, scores,
+                              rewriter.getI64IntegerAttr(-1));
+  return p;
+}
+
+/// `a @ b` (each optionally transposed) as an rlx.matmul of result type
+/// `type`.
+Value matmul(PatternRewriter &rewriter, Location loc, RankedTensorType type,
+             Value a, Value b, bool transposeA, bool transposeB) {
+  return MatmulOp::create(rewriter, loc, type, a, b,
+                          rewriter.getBoolAttr(transposeA),
+                          rewriter.getBoolAttr(transposeB));
+}
+
 // attention(q, k, v) mask = none | causal | sliding_window
 //   -> matmul(cast(softmax(mask(matmul(q * scale, k, transpose_b)))), v)
 struct DecomposeAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AttentionOp op,
                                 PatternRewriter &rewriter) const override {
-    // The flash kernel computes it (rlx-gpu-dispatch-attention).
-    if (isInRuntimeKernelFunction(op))
-      return rewriter.notifyMatchFailure(op, "outlined for a runtime kernel");
-    MaskKind kind = op.getMask();
-    // A custom mask or bias tensor stays one op (and one kernel).
-    if (op.getAttnMask() ||
-        (kind != MaskKind::None && kind != MaskKind::Causal &&
-         kind != MaskKind::SlidingWindow))
-      return rewriter.notifyMatchFailure(
-          op, "a mask or bias tensor stays fused");
-    auto qt = cast<RankedTensorType>(op.getQuery().getType());
-    auto kt = cast<RankedTensorType>(op.getKey().getType());
-    auto vt = cast<RankedTensorType>(op.getValue().getType());
-    if (!qt.hasStaticShape() || !kt.hasStaticShape() || !vt.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
-    int64_t seqQ = qt.getDimSize(2), seqK = kt.getDimSize(2);
-    // Every row sees a key only where there are as many keys as queries; a
-    // row that sees none is zero in rlx.attention but NaN in a softmax.
-    if (kind != MaskKind::None && seqK < seqQ)
-      return rewriter.notifyMatchFailure(
-          op, "a causal mask with fewer keys than queries stays fused");
-    int64_t kvHeads = kt.getDimSize(1);
+    if (failed(checkDecomposable(rewriter, op, op.getAttnMask(), op.getMask(),
+                                 op.getQuery(), op.getKey(), op.getValue())))
+      return failure();
     Location loc = op.getLoc();
-    Type element = qt.getElementType();
-    Type acc = getAccumulatorType(element);
-    auto toAcc = [&](Value x) -> Value {
-      auto type = cast<RankedTensorType>(x.getType());
-      if (type.getElementType() == acc)
-        return x;
-      return CastOp::create(rewriter, loc, type.clone(acc), x);
-    };
-    Value q = toAcc(op.getQuery()), k = toAcc(op.getKey());
-    double scale = op.getScale() ? op.getScale()->convertToDouble()
-                                 : 1.0 / std::sqrt(double(qt.getDimSize(3)));
-    auto scalarType = RankedTensorType::get({}, acc);
-    Value scaleValue = ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(scalarType, rewriter.getFloatAttr(acc, scale)));
-    // Scaling q (S x D) costs less than scaling the scores (S x Skv).
-    q = MulOp::create(rewriter, loc, q.getType(), q, scaleValue);
-    bool grouped = qt.getDimSize(1) != kvHeads;
-    if (grouped)
-      q = groupHeads(rewriter, loc, q, kvHeads);
-    auto rowsType = cast<RankedTensorType>(q.getType());
-    auto scoresType = RankedTensorType::get(
-        {qt.getDimSize(0), kvHeads, rowsType.getDimSize(2), seqK}, acc);
-    Value scores =
-        MatmulOp::create(rewriter, loc, scoresType, q, k,
-                         rewriter.getBoolAttr(false), rewriter.getBoolAttr(true));
-    if (kind != MaskKind::None)
-      scores = maskScores(rewriter, loc, scores, kind, seqQ, seqK,
-                          op.getWindow().value_or(0));
-    Value probs = SoftmaxOp::create(rewriter, loc, scoresType, scores,
-                                    rewriter.getI64IntegerAttr(-1));
+    auto qt = cast<RankedTensorType>(op.getQuery().getType());
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    Probabilities p =
+        buildProbabilities(rewriter, loc, op.getQuery(), op.getKey(),
+                           op.getMask(), op.getWindow(), op.getScale());
     // The probabilities, in [0, 1], times v in v's type with f32
     // accumulation, as flash attention does: the second product runs at the
     // low-precision rate, which a bf16 BERT layer measured worth it.
-    if (acc != element)
-      probs = CastOp::create(rewriter, loc, scoresType.clone(element), probs);
+    Value probs = castTo(rewriter, loc, p.probs, p.element);
     auto resultType = cast<RankedTensorType>(op.getType());
-    Value out = MatmulOp::create(
+    int64_t rows = cast<RankedTensorType>(probs.getType()).getDimSize(2);
+    Value out = matmul(
         rewriter, loc,
-        resultType.clone({qt.getDimSize(0), kvHeads, rowsType.getDimSize(2),
-                          vt.getDimSize(3)}),
-        probs, op.getValue(), rewriter.getBoolAttr(false),
-        rewriter.getBoolAttr(false));
-    if (grouped)
-      out = ungroupHeads(rewriter, loc, out, resultType, kvHeads);
+        resultType.clone({qt.getDimSize(0), p.kvHeads, rows, vt.getDimSize(3)}),
+        probs, op.getValue(), false, false);
+    if (p.grouped)
+      out = ungroupHeads(rewriter, loc, out, resultType, p.kvHeads);
     rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+// attention_backward(q, k, v, o, dO) with P recomputed as above and, per
+// k/v head (G query heads as G * S rows),
+//   D = rowsum(dO * o), dP = dO @ v^T, dS = scale * P * (dP - D),
+//   dQ = dS @ k, dK = dS^T @ q, dV = P^T @ dO:
+// five batched matmuls that the library computes instead of contractions
+// generated as loops. The products with P and dS take them rounded to the
+// operands' type (as the forward's second product), and dP comes back in
+// it; D, P and dS are f32.
+struct DecomposeAttentionBackward : OpRewritePattern<AttentionBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AttentionBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkDecomposable(rewriter, op, op.getAttnMask(), op.getMask(),
+                                 op.getQuery(), op.getKey(), op.getValue())))
+      return failure();
+    Location loc = op.getLoc();
+    Probabilities p =
+        buildProbabilities(rewriter, loc, op.getQuery(), op.getKey(),
+                           op.getMask(), op.getWindow(), op.getScale());
+    auto group = [&](Value x) {
+      return p.grouped ? groupHeads(rewriter, loc, x, p.kvHeads) : x;
+    };
+    auto probsType = cast<RankedTensorType>(p.probs.getType());
+    auto kt = cast<RankedTensorType>(op.getKey().getType());
+    auto vt = cast<RankedTensorType>(op.getValue().getType());
+    Value dO = group(op.getDOutput());
+    auto rowsType = cast<RankedTensorType>(dO.getType());
+    // D = rowsum(dO * o), one value per row: [B, Hkv, G * S, 1].
+    Value dOAcc = castTo(rewriter, loc, dO, p.acc);
+    Value oAcc = castTo(rewriter, loc, group(op.getOutput()), p.acc);
+    Value products = MulOp::create(rewriter, loc, dOAcc.getType(), dOAcc, oAcc);
+    Value rowD = ReduceOp::create(rewriter, loc, ReduceKind::Sum, products,
+                                  ArrayRef<int64_t>{3}, /*keepdim=*/true);
+    Value dP = castTo(
+        rewriter, loc,
+        matmul(rewriter, loc, probsType.clone(p.element), dO, op.getValue(),
+               false, true),
+        p.acc);
+    Value diff = SubOp::create(rewriter, loc, probsType, dP, rowD);
+    Value dS = MulOp::create(
+        rewriter, loc, probsType,
+        MulOp::create(rewriter, loc, probsType, p.probs, diff),
+        scalar(rewriter, loc, p.acc, p.scale));
+    Value dSLow = castTo(rewriter, loc, dS, p.element);
+    Value probsLow = castTo(rewriter, loc, p.probs, p.element);
+    Value q = group(op.getQuery());
+    auto qRowsType = cast<RankedTensorType>(q.getType());
+    Value dQ = matmul(rewriter, loc, qRowsType, dSLow, op.getKey(), false,
+                      false);
+    if (p.grouped)
+      dQ = ungroupHeads(rewriter, loc, dQ,
+                        cast<RankedTensorType>(op.getQuery().getType()),
+                        p.kvHeads);
+    Value dK = matmul(rewriter, loc, kt.clone(rowsType.getElementType()),
+                      dSLow, q, true, false);
+    Value dV = matmul(rewriter, loc, vt.clone(rowsType.getElementType()),
+                      probsLow, dO, true, false);
+    rewriter.replaceOp(op, {dQ, castTo(rewriter, loc, dK, kt.getElementType()),
+                            castTo(rewriter, loc, dV, vt.getElementType())});
     return success();
   }
 };
@@ -195,7 +309,7 @@ struct DecomposeAttentionPass
     : rlx::impl::DecomposeAttentionPassBase<DecomposeAttentionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeAttention>(&getContext());
+    patterns.add<DecomposeAttention, DecomposeAttentionBackward>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

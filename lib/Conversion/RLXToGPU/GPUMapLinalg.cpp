@@ -11,8 +11,10 @@
 // kernel of one block per row (one subgroup per row for short rows),
 // holding a row that fits and its statistics in registers across its ops;
 // any other linalg.generic one kernel, one block per row for a row
-// reduction, else one thread per point (vector accesses where the innermost
-// loop is contiguous in every operand that reads it). Subgroup size, access
+// reduction, blocks of points x slices of the reduction for a column
+// reduction of few points (then a second kernel that folds the blocks'
+// partial values), else one thread per point (vector accesses where the
+// innermost loop is contiguous in every operand that reads it). Subgroup size, access
 // width and block limits come from the target description (the pass
 // options), so the same schedules serve 32-lane warps and 64-lane
 // wavefronts.
@@ -33,6 +35,7 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -268,16 +271,13 @@ struct RowReduction {
   TypedAttr neutral;
 };
 
-std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
-    return std::nullopt;
-  auto iterators = op.getIteratorTypesArray();
-  unsigned firstReduction = op.getNumParallelLoops();
-  for (auto [i, it] : llvm::enumerate(iterators))
-    if ((i < firstReduction) != (it == utils::IteratorType::parallel))
-      return std::nullopt;
-  BlockArgument acc = op.getBlock()->getArguments().back();
-  Value yielded = op.getBlock()->getTerminator()->getOperand(0);
+/// The combiner of result `i` of the reduction `op`: its body yields
+/// `combine(acc, f(inputs))` with the result's accumulator used once, by a
+/// combiner with a neutral element and a shuffle-able type.
+std::optional<RowReduction> matchCombiner(linalg::GenericOp op, unsigned i) {
+  BlockArgument acc =
+      op.getMatchingBlockArgument(&op.getDpsInitsMutable()[i]);
+  Value yielded = op.getBlock()->getTerminator()->getOperand(i);
   Operation *combiner = yielded.getDefiningOp();
   if (!combiner || combiner->getNumOperands() != 2 || !acc.hasOneUse() ||
       combiner->getBlock() != op.getBlock())
@@ -291,6 +291,17 @@ std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
                     type.isInteger(64)))
     return std::nullopt;
   return RowReduction{combiner, accOperand, *neutral};
+}
+
+std::optional<RowReduction> matchRowReduction(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  auto iterators = op.getIteratorTypesArray();
+  unsigned firstReduction = op.getNumParallelLoops();
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if ((i < firstReduction) != (it == utils::IteratorType::parallel))
+      return std::nullopt;
+  return matchCombiner(op, 0);
 }
 
 Value combine(ImplicitLocOpBuilder &b, const RowReduction &red, Value acc,
@@ -1080,6 +1091,205 @@ void emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
     storeLanes(b, op, init, ivs, lanes);
 }
 
+/// A column reduction needs fewer points than this to be split across the
+/// threads of blocks: with more, one thread per point fills the GPU.
+constexpr int64_t kMaxColumnPoints = 32768;
+/// Blocks a split column reduction aims at (a few per multiprocessor of a
+/// large GPU), and the fewest reduction points each thread folds.
+constexpr int64_t kColumnBlocks = 512;
+constexpr int64_t kMinFoldsPerThread = 16;
+
+/// The combiners of a reduction whose innermost loop is parallel and whose
+/// few points each reduce many values (a bias gradient: 768 sums of 4096
+/// rows), one per result; nullopt for any other generic. One thread per
+/// point would leave most of the GPU idle and walk each reduction alone.
+std::optional<SmallVector<RowReduction>>
+matchColumnReduction(const Schedule &s, int64_t blockSize, int64_t subgroup) {
+  linalg::GenericOp op = s.op;
+  if (op.getNumReductionLoops() == 0 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::parallel)
+    return std::nullopt;
+  int64_t points = 1, folds = 1;
+  for (auto [range, it] : llvm::zip(s.ranges, op.getIteratorTypesArray()))
+    (it == utils::IteratorType::parallel ? points : folds) *= range;
+  if (points >= kMaxColumnPoints ||
+      folds < 2 * kMinFoldsPerThread * (blockSize / subgroup))
+    return std::nullopt;
+  SmallVector<RowReduction> combiners;
+  for (unsigned i = 0; i < op.getNumDpsInits(); ++i) {
+    std::optional<RowReduction> red = matchCombiner(op, i);
+    if (!red)
+      return std::nullopt;
+    combiners.push_back(*red);
+  }
+  return combiners;
+}
+
+/// A column reduction: blocks of `subgroup` consecutive points (coalesced
+/// along the innermost loop) x `blockSize / subgroup` slices of the
+/// reduction, each block folding one of `chunks` chunks of the reduction
+/// loops. The slices combine through workgroup memory; with one chunk the
+/// block stores the result, else each chunk's partial values go to a
+/// buffer that a second kernel (one thread per point) folds into the
+/// outputs.
+void emitColumnReduction(ImplicitLocOpBuilder &b, const Schedule &s,
+                         ArrayRef<RowReduction> reds, int64_t blockSize,
+                         int64_t subgroup) {
+  linalg::GenericOp op = s.op;
+  SmallVector<unsigned> parallel, reduction;
+  SmallVector<int64_t> pointRanges, foldRanges;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray())) {
+    bool isParallel = it == utils::IteratorType::parallel;
+    (isParallel ? parallel : reduction).push_back(i);
+    (isParallel ? pointRanges : foldRanges).push_back(s.ranges[i]);
+  }
+  int64_t points = product(pointRanges), folds = product(foldRanges);
+  int64_t slices = blockSize / subgroup;
+  int64_t pointBlocks = llvm::divideCeil(points, subgroup);
+  int64_t chunks = std::clamp<int64_t>(
+      llvm::divideCeil(kColumnBlocks, pointBlocks), 1,
+      std::max<int64_t>(1, folds / (slices * kMinFoldsPerThread)));
+  int64_t chunkFolds = llvm::divideCeil(folds, chunks);
+  chunks = llvm::divideCeil(folds, chunkFolds);
+
+  SmallVector<Type> accTypes;
+  SmallVector<Type> slicesTypes;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(op.getContext(), gpu::AddressSpace::Workgroup);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Type acc = op.getMatchingBlockArgument(&init).getType();
+    accTypes.push_back(acc);
+    slicesTypes.push_back(
+        MemRefType::get({slices, subgroup}, acc, AffineMap(), workgroup));
+  }
+  // The partial values of each chunk, [chunk, point], when there are
+  // several chunks.
+  SmallVector<Value> partials;
+  b.setInsertionPoint(op);
+  if (chunks > 1)
+    for (Type acc : accTypes)
+      partials.push_back(memref::AllocOp::create(
+          b, MemRefType::get({chunks, points}, acc)));
+
+  auto neutrals = [&] {
+    return llvm::map_to_vector(reds, [&](const RowReduction &red) -> Value {
+      return arith::ConstantOp::create(b, red.neutral);
+    });
+  };
+  // The loop point of output point `point` (the reduction loops at 0: the
+  // outputs do not read them).
+  auto pointIvs = [&](Value point) {
+    SmallVector<Value> ivs(s.ranges.size(), cst(b, 0));
+    for (auto [d, iv] : llvm::zip(parallel, delinearize(b, point, pointRanges)))
+      ivs[d] = iv;
+    return ivs;
+  };
+  // Folds the initial value of every output at `ivs` into `values` and
+  // stores the results.
+  auto storeOutputs = [&](ValueRange ivs, ValueRange values) {
+    for (auto [init, red, v] :
+         llvm::zip(op.getDpsInitsMutable(), reds, values)) {
+      Value initial = loadLanes(b, op, init, ivs, 0, 1)[0];
+      storeLanes(b, op, init, ivs, {combine(b, red, initial, v)});
+    }
+  };
+
+  gpu::LaunchOp launch =
+      createLaunch(b, op, pointBlocks * chunks, blockSize, slicesTypes);
+  Value tid = launch.getThreadIds().x, bid = launch.getBlockIds().x;
+  Value lane = arith::RemUIOp::create(b, tid, cst(b, subgroup));
+  Value slice = arith::DivUIOp::create(b, tid, cst(b, subgroup));
+  Value chunk = arith::DivUIOp::create(b, bid, cst(b, pointBlocks));
+  Value point = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, arith::RemUIOp::create(b, bid, cst(b, pointBlocks)),
+                            cst(b, subgroup)),
+      lane);
+  Value inRange =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, point, cst(b, points));
+  SmallVector<Value> ivs = pointIvs(point);
+  // Each thread folds points start, start + slices, ... of its chunk.
+  auto fold = scf::IfOp::create(b, accTypes, inRange, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(fold.thenBlock());
+    Value first = arith::MulIOp::create(b, chunk, cst(b, chunkFolds));
+    Value end = arith::MinUIOp::create(
+        b, arith::AddIOp::create(b, first, cst(b, chunkFolds)),
+        cst(b, folds));
+    auto loop = scf::ForOp::create(b, arith::AddIOp::create(b, first, slice),
+                                   end, cst(b, slices), neutrals());
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> loopIvs = ivs;
+    for (auto [d, iv] : llvm::zip(
+             reduction, delinearize(b, loop.getInductionVar(), foldRanges)))
+      loopIvs[d] = iv;
+    SmallVector<Value> args;
+    for (OpOperand *in : op.getDpsInputOperands())
+      args.push_back(loadLanes(b, op, *in, loopIvs, 0, 1)[0]);
+    llvm::append_range(args, loop.getRegionIterArgs());
+    scf::YieldOp::create(b, cloneBody(b, op, loopIvs, args));
+    b.setInsertionPointAfter(loop);
+    scf::YieldOp::create(b, loop.getResults());
+    b.setInsertionPointToStart(fold.elseBlock());
+    scf::YieldOp::create(b, neutrals());
+  }
+  ValueRange slicesMem = launch.getWorkgroupAttributions();
+  for (auto [v, mem] : llvm::zip(fold.getResults(), slicesMem))
+    memref::StoreOp::create(b, v, mem, ValueRange{slice, lane});
+  gpu::BarrierOp::create(b);
+  Value isSlice0 =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, slice, cst(b, 0));
+  auto store = scf::IfOp::create(
+      b, arith::AndIOp::create(b, isSlice0, inRange), /*withElse=*/false);
+  b.setInsertionPointToStart(store.thenBlock());
+  SmallVector<Value> totals;
+  for (auto [red, mem] : llvm::zip(reds, slicesMem)) {
+    Value total = memref::LoadOp::create(b, mem, ValueRange{cst(b, 0), lane});
+    for (int64_t j = 1; j < slices; ++j)
+      total = combine(b, red, total,
+                      memref::LoadOp::create(b, mem, ValueRange{cst(b, j), lane}));
+    totals.push_back(total);
+  }
+  if (chunks == 1) {
+    storeOutputs(ivs, totals);
+    return;
+  }
+  for (auto [total, buffer] : llvm::zip(totals, partials))
+    memref::StoreOp::create(b, total, buffer, ValueRange{chunk, point});
+
+  // One thread per point folds the chunks' partial values.
+  int64_t block = std::min(points, blockSize);
+  gpu::LaunchOp finish =
+      createLaunch(b, op, llvm::divideCeil(points, block), block);
+  Value id = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, finish.getBlockIds().x, cst(b, block)),
+      finish.getThreadIds().x);
+  auto guard = scf::IfOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, id, cst(b, points)),
+      /*withElse=*/false);
+  b.setInsertionPointToStart(guard.thenBlock());
+  auto loop = scf::ForOp::create(b, cst(b, 0), cst(b, chunks), cst(b, 1),
+                                 neutrals());
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> next;
+    for (auto [red, buffer, acc] :
+         llvm::zip(reds, partials, loop.getRegionIterArgs()))
+      next.push_back(combine(
+          b, red, acc,
+          memref::LoadOp::create(b, buffer,
+                                 ValueRange{loop.getInductionVar(), id})));
+    scf::YieldOp::create(b, next);
+  }
+  storeOutputs(pointIvs(id), loop.getResults());
+  b.setInsertionPoint(op);
+  for (Value buffer : partials)
+    memref::DeallocOp::create(b, buffer);
+}
+
 /// Whether `s` can join a row group over `rowDims` leading loops of ranges
 /// `rowRanges`; sets its lanes.
 bool fitsRowGroup(Schedule &s, const std::optional<RowReduction> &red,
@@ -1170,6 +1380,175 @@ SmallVector<RowGroup> findRowGroups(func::FuncOp func, int64_t vectorBytes) {
   return groups;
 }
 
+/// A row reduction of fewer rows than this, each longer than
+/// kMinSplitRowFolds, is split in two (splitLongRowReductions).
+constexpr int64_t kMinRows = 256;
+constexpr int64_t kMinSplitRowFolds = 65536;
+
+/// Splits a row reduction of few long rows (a loss: the mean of a whole
+/// batch of activations is one row, which one block would walk alone) in
+/// two row reductions through a buffer of partial values: its outer
+/// reduction loops become rows of the first (until there are kMinRows rows
+/// or the next loop would leave rows shorter than a subgroup), which
+/// reduces the inner loops into the buffer (filled with the combiner's
+/// neutral value), and the second reduces the buffer into the output.
+void splitLongRowReductions(func::FuncOp func, RewriterBase &rewriter,
+                            int64_t subgroup) {
+  SmallVector<linalg::GenericOp> generics;
+  func.walk([&](linalg::GenericOp op) {
+    if (!op.hasPureBufferSemantics() || !matchRowReduction(op) ||
+        !op.getMatchingIndexingMap(&op.getDpsInitsMutable()[0])
+             .isProjectedPermutation())
+      return;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
+      return;
+    unsigned numParallel = op.getNumParallelLoops();
+    if (product(ArrayRef(ranges).take_front(numParallel)) < kMinRows &&
+        product(ArrayRef(ranges).drop_front(numParallel)) >= kMinSplitRowFolds)
+      generics.push_back(op);
+  });
+  for (linalg::GenericOp op : generics) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    unsigned numLoops = ranges.size(), numParallel = op.getNumParallelLoops();
+    int64_t rows = product(ArrayRef(ranges).take_front(numParallel));
+    int64_t folds = product(ArrayRef(ranges).drop_front(numParallel));
+    // The loops [numParallel, split) become rows of the first reduction.
+    unsigned split = numParallel;
+    while (split + 1 < numLoops && rows < kMinRows &&
+           folds / ranges[split] >= subgroup) {
+      rows *= ranges[split];
+      folds /= ranges[split];
+      ++split;
+    }
+    if (split == numParallel)
+      continue;
+    RowReduction red = *matchRowReduction(op);
+    OpOperand &init = op.getDpsInitsMutable()[0];
+    Type acc = op.getMatchingBlockArgument(&init).getType();
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    // The partial values: the output's dims, then the split loops.
+    AffineMap outMap = op.getMatchingIndexingMap(&init);
+    SmallVector<int64_t> partialShape;
+    SmallVector<AffineExpr> partialExprs(outMap.getResults());
+    for (AffineExpr e : outMap.getResults())
+      partialShape.push_back(ranges[cast<AffineDimExpr>(e).getPosition()]);
+    for (unsigned d = numParallel; d < split; ++d) {
+      partialShape.push_back(ranges[d]);
+      partialExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    Value partial = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(partialShape, acc));
+    Value neutral = arith::ConstantOp::create(rewriter, loc, red.neutral);
+    linalg::FillOp::create(rewriter, loc, neutral, partial);
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (unsigned d = numParallel; d < split; ++d)
+      iterators[d] = utils::IteratorType::parallel;
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps.back() = AffineMap::get(numLoops, 0, partialExprs, ctx);
+    auto first = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{}, op.getDpsInputs(), ValueRange{partial},
+        maps, iterators);
+    rewriter.inlineRegionBefore(op.getRegion(), first.getRegion(),
+                                first.getRegion().end());
+    // The second reduction: the output's loops, then the split ones.
+    unsigned outRank = outMap.getNumResults();
+    unsigned secondLoops = partialShape.size();
+    SmallVector<utils::IteratorType> secondIterators(
+        outRank, utils::IteratorType::parallel);
+    secondIterators.append(secondLoops - outRank,
+                           utils::IteratorType::reduction);
+    AffineMap all = rewriter.getMultiDimIdentityMap(secondLoops);
+    AffineMap outputs = AffineMap::get(
+        secondLoops, 0, all.getResults().take_front(outRank), ctx);
+    linalg::GenericOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{partial}, ValueRange{init.get()},
+        ArrayRef<AffineMap>{all, outputs},
+        secondIterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          IRMapping mapping;
+          mapping.map(red.combiner->getOperand(red.accOperand), args[1]);
+          mapping.map(red.combiner->getOperand(1 - red.accOperand), args[0]);
+          linalg::YieldOp::create(b, l,
+                                  b.clone(*red.combiner, mapping)->getResult(0));
+        });
+    memref::DeallocOp::create(rewriter, loc, partial);
+    rewriter.eraseOp(op);
+  }
+}
+
+/// Splits a row reduction of several results (a norm backward's two row
+/// sums) into one generic per result, each with the part of the body its
+/// result needs, so that each is a row reduction (one block or subgroup per
+/// row, in a row group where it fits) instead of one thread walking each
+/// row alone. Each generic reads the inputs again, from the caches where
+/// they stay in a row group. Results that read one another's running
+/// values stay together.
+void splitRowReductionResults(func::FuncOp func, RewriterBase &rewriter) {
+  SmallVector<linalg::GenericOp> generics;
+  func.walk([&](linalg::GenericOp op) {
+    if (op.getNumDpsInits() < 2 || !op.hasPureBufferSemantics() ||
+        op.getNumReductionLoops() == 0)
+      return;
+    unsigned firstReduction = op.getNumParallelLoops();
+    for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+      if ((i < firstReduction) != (it == utils::IteratorType::parallel))
+        return;
+    SmallVector<Operation *> combiners;
+    for (unsigned i = 0; i < op.getNumDpsInits(); ++i) {
+      std::optional<RowReduction> red = matchCombiner(op, i);
+      if (!red)
+        return;
+      combiners.push_back(red->combiner);
+    }
+    // No result's value may depend on another's combiner.
+    for (auto [i, combiner] : llvm::enumerate(combiners)) {
+      SetVector<Operation *> slice;
+      BackwardSliceOptions options;
+      options.filter = [&](Operation *o) { return o->getBlock() == op.getBlock(); };
+      (void)getBackwardSlice(combiner, &slice, options);
+      for (auto [j, other] : llvm::enumerate(combiners))
+        if (i != j && slice.contains(other))
+          return;
+    }
+    generics.push_back(op);
+  });
+  for (linalg::GenericOp op : generics) {
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> inputs = op.getDpsInputs();
+    SmallVector<AffineMap> maps = llvm::map_to_vector(
+        op.getDpsInputOperands(),
+        [&](OpOperand *in) { return op.getMatchingIndexingMap(in); });
+    Block *body = op.getBlock();
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      unsigned i = init.getOperandNumber() - op.getNumDpsInputs();
+      Value yielded = body->getTerminator()->getOperand(i);
+      SetVector<Operation *> slice;
+      BackwardSliceOptions options;
+      options.filter = [&](Operation *o) { return o->getBlock() == body; };
+      options.inclusive = true;
+      (void)getBackwardSlice(yielded, &slice, options);
+      SmallVector<AffineMap> resultMaps = maps;
+      resultMaps.push_back(op.getMatchingIndexingMap(&init));
+      linalg::GenericOp::create(
+          rewriter, op.getLoc(), TypeRange{}, inputs, ValueRange{init.get()},
+          resultMaps, op.getIteratorTypesArray(),
+          [&](OpBuilder &b, Location loc, ValueRange args) {
+            IRMapping mapping;
+            mapping.map(body->getArguments().take_front(inputs.size()),
+                        args.drop_back());
+            mapping.map(op.getMatchingBlockArgument(&init), args.back());
+            for (Operation &inner : body->without_terminator())
+              if (slice.contains(&inner))
+                b.clone(inner, mapping);
+            linalg::YieldOp::create(b, loc, mapping.lookup(yielded));
+          });
+    }
+    rewriter.eraseOp(op);
+  }
+}
+
 struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
   using Base::Base;
 
@@ -1211,6 +1590,7 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
 
+    splitLongRowReductions(func, rewriter, subgroupSize);
     // Copies and named ops become generics.
     SmallVector<Operation *> toGeneralize;
     func.walk([&](Operation *op) {
@@ -1233,6 +1613,7 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
       }
     }
 
+    splitRowReductionResults(func, rewriter);
     if (fuseRows) {
       for (RowGroup &g : findRowGroups(func, vectorBytes)) {
         ImplicitLocOpBuilder b(g.ops.back().op.getLoc(), g.ops.back().op);
@@ -1274,6 +1655,9 @@ struct GPUMapLinalgPass : rlx::impl::GPUMapLinalgPassBase<GPUMapLinalgPass> {
         s.lanes =
             vectorLanes(generic, innermost, s.ranges[innermost], vectorBytes);
         emitRowReduction(b, s, *red, blockSize, subgroupSize);
+      } else if (std::optional<SmallVector<RowReduction>> columns =
+                     matchColumnReduction(s, blockSize, subgroupSize)) {
+        emitColumnReduction(b, s, *columns, blockSize, subgroupSize);
       } else {
         if (generic.getNumReductionLoops() == 0 && innermostParallel)
           s.lanes =

@@ -98,3 +98,36 @@ func.func @left_alone(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x8x16xf32>, %m: te
   %d = rlx.attention %qd, %kd, %kd mask = none : tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>, tensor<?x4x8x16xf32>
   return %c, %g, %d : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<?x4x8x16xf32>
 }
+
+// -----
+
+// attention_backward, grouped (4 query heads on 2 k/v heads) and causal:
+// the probabilities recomputed as the forward's, D = rowsum(dO * o), and
+// five batched matmuls: dP = dO v^T, dQ = dS k, dK = dS^T q, dV = P^T dO
+// with dS = scale * P * (dP - D), all on [B, Hkv, G * S, ...] rows.
+// CHECK-LABEL: func.func @backward_grouped(
+// CHECK-SAME:    %[[Q:[^:]+]]: tensor<1x4x8x16xf32>, %[[K:[^:]+]]: tensor<1x2x8x16xf32>, %[[V:[^:]+]]: tensor<1x2x8x16xf32>, %[[O:[^:]+]]: tensor<1x4x8x16xf32>, %[[DO:[^:]+]]: tensor<1x4x8x16xf32>
+// CHECK:         %[[S:.+]] = rlx.constant dense<2.500000e-01> : tensor<f32>
+// CHECK:         %[[QS:.+]] = rlx.mul %[[Q]], %[[S]]
+// CHECK:         %[[QSG:.+]] = rlx.reshape %[[QS]] : tensor<1x4x8x16xf32> -> tensor<1x2x16x16xf32>
+// CHECK:         %[[SC:.+]] = rlx.matmul %[[QSG]], %[[K]] transpose_b true
+// CHECK:         %[[M:.+]] = linalg.generic
+// CHECK:         %[[P:.+]] = rlx.softmax %[[M]] axis = -1 : tensor<1x2x16x8xf32>
+// CHECK:         %[[DOG:.+]] = rlx.reshape %[[DO]] : tensor<1x4x8x16xf32> -> tensor<1x2x16x16xf32>
+// CHECK:         %[[OG:.+]] = rlx.reshape %[[O]] : tensor<1x4x8x16xf32> -> tensor<1x2x16x16xf32>
+// CHECK:         %[[DOO:.+]] = rlx.mul %[[DOG]], %[[OG]]
+// CHECK:         %[[D:.+]] = rlx.reduce sum %[[DOO]] axes = [3] keepdim true
+// CHECK:         %[[DP:.+]] = rlx.matmul %[[DOG]], %[[V]] transpose_b true
+// CHECK:         %[[DIFF:.+]] = rlx.sub %[[DP]], %[[D]] : tensor<1x2x16x8xf32>, tensor<1x2x16x1xf32>
+// CHECK:         %[[PD:.+]] = rlx.mul %[[P]], %[[DIFF]]
+// CHECK:         %[[DS:.+]] = rlx.mul %[[PD]], %[[S]]
+// CHECK:         %[[QG:.+]] = rlx.reshape %[[Q]] : tensor<1x4x8x16xf32> -> tensor<1x2x16x16xf32>
+// CHECK:         %[[DQG:.+]] = rlx.matmul %[[DS]], %[[K]] : tensor<1x2x16x8xf32>, tensor<1x2x8x16xf32>
+// CHECK:         %[[DQ:.+]] = rlx.reshape %[[DQG]] : tensor<1x2x16x16xf32> -> tensor<1x4x8x16xf32>
+// CHECK:         %[[DK:.+]] = rlx.matmul %[[DS]], %[[QG]] transpose_a true
+// CHECK:         %[[DV:.+]] = rlx.matmul %[[P]], %[[DOG]] transpose_a true
+// CHECK:         return %[[DQ]], %[[DK]], %[[DV]]
+func.func @backward_grouped(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %o: tensor<1x4x8x16xf32>, %do: tensor<1x4x8x16xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {
+  %dq, %dk, %dv = rlx.attention_backward %q, %k, %v, %o, %do mask = causal : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x4x8x16xf32>
+  return %dq, %dk, %dv : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+}

@@ -423,6 +423,149 @@ func.func @col_sum(%x: memref<128x64xf32>, %y: memref<64xf32>) {
 
 // -----
 
+// A column reduction of few points and many rows (a bias gradient and the
+// sum of squares beside it): blocks of 32 points x 8 slices of the rows,
+// each block one of 22 chunks of 187 rows (768 points in 24 blocks of 32,
+// 22 chunks to reach 512 blocks); the slices combine through workgroup
+// memory, and a second kernel of one thread per point folds each result's
+// [chunk, point] partial values into the outputs.
+// CHECK-LABEL: func.func @col_sums_split
+// CHECK:         %[[P0:.*]] = gpu.alloc () : memref<22x768xf32>
+// CHECK:         %[[P1:.*]] = gpu.alloc () : memref<22x768xf32>
+// CHECK:         %[[G:.*]] = arith.constant 528 : index
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[G]], {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) workgroup(%[[S0:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[S1:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>)
+// CHECK:           %[[END:.*]] = arith.minui
+// CHECK:           scf.for {{.*}} to %[[END]] step %c8 iter_args
+// CHECK:           memref.store {{.*}}, %[[S0]]
+// CHECK:           memref.store {{.*}}, %[[S1]]
+// CHECK:           gpu.barrier
+// CHECK-COUNT-8:   memref.load %[[S0]]
+// CHECK-COUNT-8:   memref.load %[[S1]]
+// CHECK:           memref.store {{.*}}, %[[P0]]
+// CHECK:           memref.store {{.*}}, %[[P1]]
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c3, {{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK:           scf.for {{.*}} = %c0 to %c22
+// CHECK:             memref.load %[[P0]]
+// CHECK:             memref.load %[[P1]]
+// CHECK:           memref.load %arg1
+// CHECK:           memref.store {{.*}}, %arg1
+// CHECK:           memref.load %arg2
+// CHECK:           memref.store {{.*}}, %arg2
+// CHECK:         gpu.dealloc %[[P0]]
+// CHECK:         gpu.dealloc %[[P1]]
+func.func @col_sums_split(%x: memref<4096x768xf32>, %s: memref<768xf32>,
+                          %q: memref<768xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d1)>,
+                                   affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<4096x768xf32>)
+      outs(%s, %q : memref<768xf32>, memref<768xf32>) {
+  ^bb0(%a: f32, %acc: f32, %acc2: f32):
+    %t = arith.addf %acc, %a : f32
+    %a2 = arith.mulf %a, %a : f32
+    %t2 = arith.addf %a2, %acc2 : f32
+    linalg.yield %t, %t2 : f32, f32
+  }
+  return
+}
+
+// -----
+
+// Enough points for 512 blocks of 32: one chunk, and the block stores the
+// result itself.
+// CHECK-LABEL: func.func @col_max_one_chunk
+// CHECK-NOT:     gpu.alloc
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c512, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) workgroup(%[[S:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for
+// CHECK:             arith.maximumf
+// CHECK:           gpu.barrier
+// CHECK:           memref.load %arg1
+// CHECK:           arith.maximumf
+// CHECK:           memref.store {{.*}}, %arg1
+// CHECK-NOT:     gpu.launch
+func.func @col_max_one_chunk(%x: memref<256x16384xf32>,
+                             %y: memref<16384xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<256x16384xf32>) outs(%y : memref<16384xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A row reduction of two results (a norm backward's row sums) is split into
+// one generic per result, each with the part of the body it needs; both
+// are then row reductions of one row group: one subgroup per row (768 f32
+// are 6 steps of 32 lanes x 4), the row read once.
+// CHECK-LABEL: func.func @row_sums_split
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c8, {{.*}}) threads({{.*}}) in ({{.*}} = %c256,
+// CHECK-COUNT-6:   vector.load %arg0
+// CHECK:           arith.mulf
+// CHECK:           gpu.shuffle  xor
+// CHECK:           memref.store {{.*}}, %arg2
+// CHECK-NOT:       vector.load %arg0
+// CHECK:           gpu.shuffle  xor
+// CHECK:           memref.store {{.*}}, %arg3
+// CHECK-NOT:     gpu.launch
+func.func @row_sums_split(%x: memref<64x768xf32>, %g: memref<768xf32>,
+                          %s: memref<64xf32>, %q: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d1)>,
+                                   affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %g : memref<64x768xf32>, memref<768xf32>)
+      outs(%s, %q : memref<64xf32>, memref<64xf32>) {
+  ^bb0(%a: f32, %w: f32, %acc: f32, %acc2: f32):
+    %p = arith.mulf %a, %w : f32
+    %t = arith.addf %acc, %p : f32
+    %t2 = arith.addf %a, %acc2 : f32
+    linalg.yield %t, %t2 : f32, f32
+  }
+  return
+}
+
+// -----
+
+// One row of 76800 values (a loss over a batch): the outer reduction loop
+// becomes 64 rows of 1200 values, reduced into a buffer filled with the
+// combiner's neutral value (the fill and the reduction one row group), and
+// a second reduction of one row folds the 64 partial values into the
+// output.
+// CHECK-LABEL: func.func @long_rows_split
+// CHECK:         %[[P:.*]] = gpu.alloc () : memref<64xf32>
+// CHECK:         %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c64, {{.*}}) threads({{.*}}) in ({{.*}} = %c256,
+// CHECK:           memref.load %arg0
+// CHECK:           gpu.shuffle  xor
+// CHECK:           arith.maximumf %[[NEG]]
+// CHECK:           memref.store {{.*}}, %[[P]]
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c32,
+// CHECK:           vector.load %[[P]]
+// CHECK:           gpu.shuffle  xor
+// CHECK:           memref.load %arg1[]
+// CHECK:           memref.store {{.*}}, %arg1[]
+// CHECK:         gpu.dealloc %[[P]]
+func.func @long_rows_split(%x: memref<64x40x30xf32>, %y: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> ()>],
+                  iterator_types = ["reduction", "reduction", "reduction"]}
+      ins(%x : memref<64x40x30xf32>) outs(%y : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
   // expected-error @below {{rlx-gpu-map-linalg: dynamic shapes are not supported yet}}
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
