@@ -43,11 +43,15 @@ else:
     from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
     from .compiler import Program, compile, numpy_dtype
     from .transforms import grad, jvp, vmap
+    from .importers import (ImportedModel, UnsupportedError, from_onnx,
+                            from_torch)
 
 if "ops" in globals():
     __all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
                 "Program", "compile", "numpy_dtype", "numpy_to_mlir", "grad",
-                "jvp", "vmap", "default_context", "ops", "hir", "cuda"] +
+                "jvp", "vmap", "default_context", "ops", "hir", "cuda",
+                "from_torch", "from_onnx", "ImportedModel",
+                "UnsupportedError"] +
                [n for n in ops.__all__ if n not in ("grad", "jvp", "vmap")])
 else:
     __all__ = ["cuda"]

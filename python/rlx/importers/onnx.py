@@ -1,0 +1,2 @@
+def from_onnx(*a, **k):
+    raise NotImplementedError
