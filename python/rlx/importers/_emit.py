@@ -581,7 +581,7 @@ class Emitter:
             for rot, sin in (self.meta[sin_term][1],
                              self.meta[sin_term][1][::-1]):
                 if self._rotate_half(rot) is x:
-                    key = (cos, sin, tuple(x.shape))
+                    key = (cos, sin, tuple(x.shape[2:]))
                     if key not in self._rope_cache:
                         tables = self._rope_tables(cos, sin, x.shape)
                         self._rope_cache[key] = None if tables is None else (

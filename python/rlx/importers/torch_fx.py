@@ -264,9 +264,24 @@ class _TorchImporter:
         tracer.record_stack_traces = True
         # Buffers as graph nodes, so that they can be indexed by shapes.
         tracer.proxy_buffer_attributes = True
+        # Arguments after the example inputs keep their defaults.
+        import inspect
+        concrete = {}
+        try:
+            signature = inspect.signature(module.forward)
+        except (TypeError, ValueError):
+            signature = None
+        if signature is not None:
+            names = [p for p in signature.parameters.values()
+                     if p.kind in (p.POSITIONAL_ONLY,
+                                   p.POSITIONAL_OR_KEYWORD)]
+            for p in names[len(self.inputs):]:
+                if p.default is not p.empty:
+                    concrete[p.name] = p.default
         try:
             with torch.no_grad():
-                graph = tracer.trace(module)
+                graph = tracer.trace(module, concrete_args=concrete or None)
+            self.defaults = list(concrete.values())
         except Exception as error:  # noqa: BLE001 - torch.fx's own errors
             raise UnsupportedError(
                 "rlx.from_torch: torch.fx cannot trace %s: %s" %
@@ -389,7 +404,7 @@ class _TorchImporter:
         torch = self.torch
         module = self.module
         rec = _Interpreter(self.gm)
-        outputs = rec.run(*self.inputs)
+        outputs = rec.run(*self.inputs, *self.defaults)
         self.values = rec.values
         params = self._collect_params()
         param_args = list(params) if self.params_as_args else []
@@ -401,6 +416,7 @@ class _TorchImporter:
         param_types = [ctx.tensor(params[n][0].shape,
                                   numpy_to_mlir(params[n][0].dtype))
                        for n in param_args]
+        placeholders = placeholders[:len(placeholders) - len(self.defaults)]
         if len(placeholders) != len(self.inputs):
             raise TypeError("rlx.from_torch: %s.forward takes %d inputs, %d "
                             "example inputs given" % (
@@ -456,6 +472,9 @@ class _TorchImporter:
         del ctx_loc
         if node.op == "placeholder":
             index = len([n for n in self.env if n.op == "placeholder"])
+            if index >= len(self.inputs):  # an argument left at its default
+                self.env[node] = self.defaults[index - len(self.inputs)]
+                return
             self.env[node] = f.args[index]
             self.dynamic[node] = True
             return
