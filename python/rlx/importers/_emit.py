@@ -239,10 +239,21 @@ class Emitter:
             rope = self._match_rope(a, b)
             if rope is not None:
                 return rope
+            # bias + x -> x + bias (exact in floating point), the operand
+            # order the fusion patterns read.
+            if isinstance(b, Value) and (not isinstance(a, Value) or
+                                         len(np.shape(a) if not isinstance(
+                                             a, Value) else a.shape) <
+                                         len(b.shape)):
+                a, b = b, a
         if name == "mul":
             norm = self._match_rms_norm(a, b)
             if norm is not None:
                 return norm
+            # x * sigmoid(x) -> silu(x)
+            for x, s in ((a, b), (b, a)):
+                if self._is(s, "sigmoid") and self.meta[s][1][0] is x:
+                    return self.op("silu", x)
         return self.op(name, self.value(a, dtype), self.value(b, dtype))
 
     def pow(self, x, exponent):
@@ -416,10 +427,16 @@ class Emitter:
             return None
         if attrs.get("transpose_b"):
             return q, kt, scale
-        if not self._is(kt, "transpose") or \
-                self.meta[kt][2]["permutation"] != [0, 1, 3, 2]:
+        if not self._is(kt, "transpose"):
             return None
-        return q, self.meta[kt][1][0], scale
+        perm = self.meta[kt][2]["permutation"]
+        if perm == [0, 1, 3, 2]:
+            return q, self.meta[kt][1][0], scale
+        # Exporters fold the head split's transpose into this one:
+        # transpose(y, p) = swap_last(transpose(y, p with the last two
+        # swapped)).
+        y = self.meta[kt][1][0]
+        return q, self.transpose(y, perm[:2] + [perm[3], perm[2]]), scale
 
     def _causal(self, allowed):
         """Whether the boolean [S, Skv] table is the causal mask aligned
@@ -581,13 +598,17 @@ class Emitter:
             for rot, sin in (self.meta[sin_term][1],
                              self.meta[sin_term][1][::-1]):
                 if self._rotate_half(rot) is x:
-                    key = (cos, sin, tuple(x.shape[2:]))
+                    tables = self._rope_tables(cos, sin, x.shape)
+                    if tables is None:
+                        continue
+                    # q and k share one pair of tables (as the fused
+                    # attention block wants).
+                    key = tuple((t.shape, t.dtype.str, t.tobytes())
+                                for t in tables)
                     if key not in self._rope_cache:
-                        tables = self._rope_tables(cos, sin, x.shape)
-                        self._rope_cache[key] = None if tables is None else (
-                            self.const(tables[0]), self.const(tables[1]))
-                    if self._rope_cache[key] is not None:
-                        return self.op("rope", x, *self._rope_cache[key])
+                        self._rope_cache[key] = (self.const(tables[0]),
+                                                 self.const(tables[1]))
+                    return self.op("rope", x, *self._rope_cache[key])
         return None
 
     def _rotate_half(self, r):
