@@ -227,3 +227,16 @@ def randomize(model, generator):
                 m.running_var.copy_(torch.rand(m.running_var.shape,
                                                generator=generator) + 0.5)
     return model.eval()
+
+
+class WeightedSum(nn.Module):
+    """sum(model(x) * r): a scalar whose gradient is r pulled back through
+    the model."""
+
+    def __init__(self, model, r):
+        super().__init__()
+        self.model = model
+        self.register_buffer("r", r)
+
+    def forward(self, x):
+        return (self.model(x) * self.r).sum()
