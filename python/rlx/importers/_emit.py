@@ -190,8 +190,12 @@ class Emitter:
         axis = _axis(axis, len(x.shape))
         n = x.shape[axis]
         start, stop, step = slice(start, stop, step).indices(n)
-        if step <= 0:
-            raise UnsupportedError("slices with a step of %d" % step)
+        if step < 0:
+            # x[start:stop:step] = reverse(x)[n-1-start : n-1-stop : -step]
+            if start <= stop:
+                return self.narrow(x, axis, 0, 0)
+            r = self.op("reverse", x, axes=[axis])
+            return self.slice(r, axis, n - 1 - start, n - 1 - stop, -step)
         count = max(0, (stop - start + step - 1) // step)
         if step == 1:
             return self.narrow(x, axis, start, count)
@@ -208,6 +212,15 @@ class Emitter:
         split = shape[:axis] + [count, step] + shape[axis + 1:]
         y = self.narrow(self.reshape(y, split), axis + 1, 0, 1)
         return self.reshape(y, shape[:axis] + [count] + shape[axis + 1:])
+
+    def tile(self, x, reps):
+        """torch.Tensor.repeat / numpy.tile: each axis `reps` times."""
+        reps = [int(r) for r in reps]
+        shape = [1] * (len(reps) - len(x.shape)) + list(x.shape)
+        reps = [1] * (len(shape) - len(reps)) + reps
+        x = self.reshape(x, [d for s in shape for d in (1, s)])
+        x = self.expand(x, [d for s, r in zip(shape, reps) for d in (r, s)])
+        return self.reshape(x, [s * r for s, r in zip(shape, reps)])
 
     def concat(self, values, axis):
         if len(values) == 1:
@@ -343,6 +356,11 @@ class Emitter:
         d = q.shape[-1]
         if scale is not None and abs(scale * math.sqrt(d) - 1) < 1e-12:
             scale = None
+        if scale is not None and q.dtype == "f64" and \
+                float(np.float32(scale)) != scale:
+            # The scale attribute is f32: a float64 scale goes into q.
+            q = self.binary("mul", q, scale)
+            scale = 1.0
         kwargs = {"mask": mask_kind}
         if scale is not None:
             kwargs["scale"] = float(scale)

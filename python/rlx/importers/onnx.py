@@ -49,7 +49,7 @@ class _Erf:
 
 
 def _static(x):
-    return isinstance(x, np.ndarray)
+    return isinstance(x, (np.ndarray, np.generic, int, float, bool))
 
 
 class _OnnxImporter:
@@ -122,29 +122,8 @@ class _OnnxImporter:
                 env[i.name] = arg
             for name, array in initializers.items():
                 env[name] = ("param", name) if name in params else array
-            for node in self.graph.node:
-                em.loc = (node.name or node.op_type, 0, 0)
-                args = [self._value(env, n) for n in node.input]
-                attrs = {a.name: _attribute(a, helper)
-                         for a in node.attribute}
-                handler = _HANDLERS.get(node.op_type)
-                if handler is None or node.domain not in ("", "ai.onnx"):
-                    raise UnsupportedError("rlx.from_onnx: %s: no "
-                                           "translation" %
-                                           self._describe(node))
-                try:
-                    outs = handler(self, node, args, attrs)
-                except UnsupportedError as error:
-                    raise UnsupportedError("rlx.from_onnx: %s: %s" % (
-                        self._describe(node), error)) from None
-                except (TypeError, ValueError, KeyError) as error:
-                    raise UnsupportedError("rlx.from_onnx: %s: %s: %s" % (
-                        self._describe(node), type(error).__name__,
-                        error)) from error
-                if not isinstance(outs, (list, tuple)):
-                    outs = [outs]
-                for name, value in zip(node.output, outs):
-                    env[name] = value
+            self.env = env
+            self.run_nodes(self.graph.node)
             results = []
             for o in self.graph.output:
                 v = self._value(env, o.name)
@@ -158,6 +137,34 @@ class _OnnxImporter:
         return ImportedModel(f, params, [], param_args,
                              [i.name for i in inputs],
                              [o.name for o in self.graph.output])
+
+    def run_nodes(self, nodes):
+        """Translates `nodes` in order, their values into self.env."""
+        env, em = self.env, self.em
+        for node in nodes:
+            em.loc = (node.name or node.op_type, 0, 0)
+            args = [self._value(env, n) for n in node.input]
+            handler = _HANDLERS.get(node.op_type)
+            if handler is None or node.domain not in ("", "ai.onnx"):
+                raise UnsupportedError("rlx.from_onnx: %s: no translation" %
+                                       self._describe(node))
+            try:
+                attrs = {a.name: _attribute(a, self.numpy_helper)
+                         for a in node.attribute}
+                outs = handler(self, node, args, attrs)
+            except UnsupportedError as error:
+                if str(error).startswith("rlx.from_onnx"):
+                    raise
+                raise UnsupportedError("rlx.from_onnx: %s: %s" % (
+                    self._describe(node), error)) from None
+            except (TypeError, ValueError, KeyError) as error:
+                raise UnsupportedError("rlx.from_onnx: %s: %s: %s" % (
+                    self._describe(node), type(error).__name__,
+                    error)) from error
+            if not isinstance(outs, (list, tuple)):
+                outs = [outs]
+            for name, value in zip(node.output, outs):
+                env[name] = value
 
     def _value(self, env, name):
         v = env[name]
@@ -193,6 +200,8 @@ def _attribute(a, helper):
         return list(a.floats)
     if kind == A.INTS:
         return list(a.ints)
+    if kind == A.GRAPH:
+        return a.g
     if kind == A.STRINGS:
         return [s.decode() for s in a.strings]
     raise UnsupportedError("attribute '%s' of type %d" % (a.name, kind))
@@ -417,6 +426,25 @@ def _gather(t, node, args, attrs):
     return t.em.op("gather", t.v(x), t.v(idx, "i64"), axis=axis)
 
 
+@_handles("If")
+def _if(t, node, args, attrs):
+    cond = args[0]
+    if not _static(cond):
+        raise UnsupportedError("If on a computed condition")
+    branch = attrs["then_branch" if bool(np.asarray(cond).reshape(-1)[0])
+                   else "else_branch"]
+    t.run_nodes(branch.node)
+    return [t._value(t.env, o.name) for o in branch.output]
+
+
+@_handles("Tile")
+def _tile(t, node, args, attrs):
+    x, reps = args[0], _ints(args[1])
+    if _static(x):
+        return np.tile(x, reps)
+    return t.em.tile(x, reps)
+
+
 @_handles("Trilu")
 def _trilu(t, node, args, attrs):
     if not all(_static(a) for a in args if a is not None):
@@ -445,11 +473,13 @@ def _binary(t, node, args, attrs):
         raise UnsupportedError("%s of %d inputs" % (op, len(args)))
     a, b = args
     if _static(a) and _static(b):
+        a, b = np.asarray(a), np.asarray(b)
         if op == "Div":
-            if np.issubdtype(np.asarray(a).dtype, np.integer):
-                return (np.asarray(a) // np.asarray(b)).astype(a.dtype)
-            return np.asarray(a) / np.asarray(b)
-        return _NUMPY_BINARY[op](a, b).astype(np.result_type(a, b))
+            if np.issubdtype(a.dtype, np.integer):
+                return np.asarray(a // b).astype(a.dtype)
+            return np.asarray(a / b)
+        return np.asarray(_NUMPY_BINARY[op](a, b)).astype(
+            np.result_type(a, b))
     gelu = _gelu_step(t, op, a, b)
     if gelu is not None:
         return gelu

@@ -833,6 +833,13 @@ def _leaky_relu(t, node, x, negative_slope=0.01, inplace=False):
                       x.dtype)
 
 
+@_function("hardtanh", "relu6")
+def _f_hardtanh(t, node, x, min_val=-1.0, max_val=1.0, inplace=False):
+    if node.target.__name__ == "relu6":
+        min_val, max_val = 0.0, 6.0
+    return _clamp(t, node, x, min_val, max_val)
+
+
 @_both("clamp", "clip")
 def _clamp(t, node, x, min=None, max=None):
     x = t.v(x, node)
@@ -1104,17 +1111,7 @@ def _repeat_interleave(t, node, x, repeats, dim=None, output_size=None):
 
 @_both("repeat")
 def _repeat(t, node, x, *sizes):
-    sizes = _shape_args(sizes)
-    lead = len(sizes) - len(x.shape)
-    shape = [1] * lead + list(x.shape)
-    x = t.em.reshape(x, shape)
-    # tile = expand on a new axis before each, then merge.
-    inter = []
-    for s, r in zip(shape, sizes):
-        inter += [r, s]
-    x = t.em.reshape(x, [d for s in shape for d in (1, s)])
-    x = t.em.expand(x, inter)
-    return t.em.reshape(x, [s * r for s, r in zip(shape, sizes)])
+    return t.em.tile(x, _shape_args(sizes))
 
 
 @_function("cat", "concat", "concatenate")
