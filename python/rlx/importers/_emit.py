@@ -739,10 +739,13 @@ class ImportedModel:
         """rlx.compile of the model's function."""
         return _compile(self.function, target=target, **options)
 
-    def param_list(self, program):
+    def param_list(self, program=None):
         """The param values a program of this model takes after its inputs:
         the arguments in `param_args`, else the rlx.params in the
-        program's `param_names` order."""
+        program's `param_names` order (`program` defaults to the model's
+        CPU program)."""
+        if not self.param_args and program is None:
+            program = self.compile()
         names = self.param_args or program.param_names
         return [self.params[n] for n in names]
 
