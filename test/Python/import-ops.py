@@ -238,7 +238,6 @@ except (rlx.UnsupportedError, Exception) as error:  # noqa: BLE001
         failures.append("item(): %s, not UnsupportedError" %
                         type(error).__name__)
 
-import onnx  # noqa: E402
 from onnx import helper, TensorProto  # noqa: E402
 
 graph = helper.make_graph(

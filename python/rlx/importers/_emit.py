@@ -26,9 +26,8 @@ import math
 import numpy as np
 
 from .. import ops
-from ..builder import Function, Value
+from ..builder import Value
 from ..compiler import compile as _compile, numpy_dtype
-from ..ir import Module
 
 
 class UnsupportedError(NotImplementedError):
@@ -767,4 +766,4 @@ def finish(function):
 
 
 __all__ = ["Emitter", "ImportedModel", "UnsupportedError", "finish",
-           "broadcast_shapes", "Function", "Module"]
+           "broadcast_shapes"]

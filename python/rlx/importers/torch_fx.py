@@ -20,8 +20,6 @@ not depend on the inputs' data; then each node becomes rlx ops.
 - A node without a translation raises UnsupportedError naming the node,
   its target and its source line; nothing is skipped."""
 
-import math
-import operator
 import os
 import re
 
@@ -281,7 +279,7 @@ class _TorchImporter:
         try:
             with torch.no_grad():
                 graph = tracer.trace(module, concrete_args=concrete or None)
-            self.defaults = list(concrete.values())
+            self.defaults = concrete
         except Exception as error:  # noqa: BLE001 - torch.fx's own errors
             raise UnsupportedError(
                 "rlx.from_torch: torch.fx cannot trace %s: %s" %
@@ -401,27 +399,33 @@ class _TorchImporter:
     # ---- Import ------------------------------------------------------- #
 
     def run(self):
-        torch = self.torch
         module = self.module
+        placeholders = [n for n in self.gm.graph.nodes
+                        if n.op == "placeholder"]
+        # The arguments left at their defaults follow the inputs (PyTorch
+        # 1.x names their placeholders name_1).
+        rest = placeholders[len(self.inputs):]
+        names = [n.target if n.target in self.defaults else
+                 re.sub(r"_\d+$", "", n.target) for n in rest]
+        if len(placeholders) < len(self.inputs) or any(
+                name not in self.defaults for name in names):
+            raise TypeError("rlx.from_torch: %s.forward takes %d inputs, %d "
+                            "example inputs given" % (
+                                type(module).__name__, len(placeholders),
+                                len(self.inputs)))
+        self.extra = {n: self.defaults[name] for n, name in zip(rest, names)}
         rec = _Interpreter(self.gm)
-        outputs = rec.run(*self.inputs, *self.defaults)
+        outputs = rec.run(*self.inputs, *self.extra.values())
         self.values = rec.values
         params = self._collect_params()
         param_args = list(params) if self.params_as_args else []
         ctx = self.context
-        placeholders = [n for n in self.gm.graph.nodes
-                        if n.op == "placeholder"]
+        placeholders = placeholders[:len(self.inputs)]
         input_types = [ctx.tensor(tuple(x.shape), numpy_to_mlir(
             x.detach().cpu().numpy().dtype)) for x in self.inputs]
         param_types = [ctx.tensor(params[n][0].shape,
                                   numpy_to_mlir(params[n][0].dtype))
                        for n in param_args]
-        placeholders = placeholders[:len(placeholders) - len(self.defaults)]
-        if len(placeholders) != len(self.inputs):
-            raise TypeError("rlx.from_torch: %s.forward takes %d inputs, %d "
-                            "example inputs given" % (
-                                type(module).__name__, len(placeholders),
-                                len(self.inputs)))
         self.env, self.dynamic = {}, {}
         with Function(self.name, input_types + param_types,
                       context=ctx) as f:
@@ -440,7 +444,6 @@ class _TorchImporter:
                              self.output_names)
 
     def _outputs(self, node):
-        torch = self.torch
         out = node.args[0]
         names = []
         if isinstance(out, dict):
@@ -472,8 +475,8 @@ class _TorchImporter:
         del ctx_loc
         if node.op == "placeholder":
             index = len([n for n in self.env if n.op == "placeholder"])
-            if index >= len(self.inputs):  # an argument left at its default
-                self.env[node] = self.defaults[index - len(self.inputs)]
+            if node in self.extra:  # an argument left at its default
+                self.env[node] = self.extra[node]
                 return
             self.env[node] = f.args[index]
             self.dynamic[node] = True
