@@ -22,7 +22,8 @@ generated from the op definitions) and every rlx_hir op in `rlx.hir`.
 builders of the same names are `rlx.ops.grad`, ... Errors (bad shapes,
 dtypes, unknown passes) raise `rlx.RLXError` with MLIR's diagnostics.
 `rlx.compile(f, target="cuda")` gives a program on PyTorch CUDA tensors
-(`rlx.cuda`).
+(`rlx.cuda`). `rlx.from_torch(module, example_inputs)` and
+`rlx.from_onnx(path)` import PyTorch and ONNX models (`rlx.importers`).
 """
 
 # Programs compiled for CUDA load without MLIR (on a GPU machine that has
