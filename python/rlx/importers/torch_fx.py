@@ -69,7 +69,7 @@ def _torch():
 # operands only, never on the values: evaluated when importing.
 _SHAPE_ONLY = {"size", "dim", "numel", "zeros_like", "ones_like",
                "full_like", "new_zeros", "new_ones", "new_full",
-               "new_empty", "empty_like", "ndimension", "type_as_shape"}
+               "new_empty", "empty_like", "ndimension"}
 _SHAPE_ATTRS = {"shape", "dtype", "device", "ndim", "is_cuda"}
 
 
@@ -343,11 +343,6 @@ class _TorchImporter:
 
     # ---- Values ---------------------------------------------------------- #
 
-    def _is_dynamic(self, node):
-        """Whether the node's value depends on the inputs' data or the
-        params."""
-        return self.dynamic.get(node, False)
-
     def _resolve(self, arg):
         torch = self.torch
         if isinstance(arg, torch.fx.Node):
@@ -470,9 +465,8 @@ class _TorchImporter:
     def _node(self, node, f):
         torch = self.torch
         where = _source_line(node)
-        self.em.loc = ctx_loc = (where[0], where[1], 1) if where else \
-            (node.name, 0, 0)
-        del ctx_loc
+        # The ops' location: the user's line, or the fx node's name.
+        self.em.loc = (where[0], where[1], 1) if where else (node.name, 0, 0)
         if node.op == "placeholder":
             index = len([n for n in self.env if n.op == "placeholder"])
             if node in self.extra:  # an argument left at its default
