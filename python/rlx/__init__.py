@@ -22,7 +22,8 @@ generated from the op definitions) and every rlx_hir op in `rlx.hir`.
 builders of the same names are `rlx.ops.grad`, ... Errors (bad shapes,
 dtypes, unknown passes) raise `rlx.RLXError` with MLIR's diagnostics.
 `rlx.compile(f, target="cuda")` gives a program on PyTorch CUDA tensors
-(`rlx.cuda`).
+(`rlx.cuda`). `rlx.from_torch(module, example_inputs)` and
+`rlx.from_onnx(path)` import PyTorch and ONNX models (`rlx.importers`).
 """
 
 # Programs compiled for CUDA load without MLIR (on a GPU machine that has
@@ -43,11 +44,15 @@ else:
     from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
     from .compiler import Program, compile, numpy_dtype
     from .transforms import grad, jvp, vmap
+    from .importers import (ImportedModel, UnsupportedError, from_onnx,
+                            from_torch)
 
 if "ops" in globals():
     __all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
                 "Program", "compile", "numpy_dtype", "numpy_to_mlir", "grad",
-                "jvp", "vmap", "default_context", "ops", "hir", "cuda"] +
+                "jvp", "vmap", "default_context", "ops", "hir", "cuda",
+                "from_torch", "from_onnx", "ImportedModel",
+                "UnsupportedError"] +
                [n for n in ops.__all__ if n not in ("grad", "jvp", "vmap")])
 else:
     __all__ = ["cuda"]

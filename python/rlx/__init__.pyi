@@ -5,3 +5,4 @@ from .ops import *
 from .compiler import Program as Program, compile as compile, numpy_dtype as numpy_dtype
 from .transforms import grad as grad, jvp as jvp, vmap as vmap
 from . import cuda as cuda
+from .importers import ImportedModel as ImportedModel, UnsupportedError as UnsupportedError, from_onnx as from_onnx, from_torch as from_torch

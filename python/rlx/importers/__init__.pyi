@@ -1,0 +1,23 @@
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+import numpy as np
+from ..builder import Function
+from ..compiler import Program
+from ..ir import Context, Module
+
+class UnsupportedError(NotImplementedError): ...
+
+class ImportedModel:
+    function: Function
+    module: Module
+    params: Dict[str, np.ndarray]
+    transposed: Set[str]
+    param_args: List[str]
+    input_names: List[str]
+    output_names: List[str]
+    def compile(self, target: str = ..., **options: Any) -> Any: ...
+    def param_list(self, program: Optional[Program] = ...) -> List[np.ndarray]: ...
+    def __call__(self, *inputs: Any) -> Union[np.ndarray, Tuple[np.ndarray, ...]]: ...
+    def fusion_report(self, target: str = ...) -> Dict[str, Any]: ...
+
+def from_torch(module: Any, example_inputs: Any, name: str = ..., params_as_args: bool = ..., context: Optional[Context] = ...) -> ImportedModel: ...
+def from_onnx(model: Any, name: str = ..., params_as_args: bool = ..., input_shapes: Optional[Mapping[str, Sequence[int]]] = ..., context: Optional[Context] = ...) -> ImportedModel: ...

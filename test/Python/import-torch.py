@@ -1,0 +1,173 @@
+# RUN: %python %s %rlx_src_root
+# rlx.from_torch on models written in plain PyTorch (Inputs/
+# import_models.py: an MLP, a CNN, a 1-D conv sequence model, a BERT
+# encoder layer, a 2-layer BERT, a Llama decoder layer with GQA and rope):
+# each is imported, run on the CPU and compared with PyTorch's output in
+# float64 (relative 1e-9) and float32 (relative 1e-4 of the output's
+# scale); the gradients of a loss through rlx.grad are compared with
+# torch.autograd in float64; the BERT and Llama layers show the fusions of
+# the hand-written examples/ layers.
+import os
+import sys
+
+import numpy as np
+import torch
+
+import rlx
+import rlxtest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+import import_models as M  # noqa: E402
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
+    os.path.dirname(HERE))
+print("seed", rlxtest.SEED)
+gen = torch.Generator().manual_seed(rlxtest.SEED)
+failures = []
+
+
+def close(what, got, want, rtol):
+    """|got - want| <= rtol * max|want| (elementwise), shapes equal."""
+    want = np.asarray(want)
+    scale = max(np.abs(want).max(), 1e-30) if want.size else 1.0
+    err = np.abs(np.asarray(got, np.float64) - want).max() / scale \
+        if want.size else 0.0
+    if np.shape(got) != want.shape or not err <= rtol:
+        failures.append("%s: relative error %.3g (> %g), shapes %s %s" % (
+            what, err, rtol, np.shape(got), want.shape))
+    else:
+        print("ok %s (relative error %.2g)" % (what, err))
+
+
+def outputs(y):
+    return [t.detach().numpy() for t in (y if isinstance(y, tuple)
+                                         else (y,))]
+
+
+def forward(name, make, inputs):
+    """float64 and float32: rlx's output against PyTorch's."""
+    state = None
+    for dtype, rtol in ((torch.float64, 1e-9), (torch.float32, 1e-4)):
+        model = make().to(dtype)
+        if state is None:
+            M.randomize(model, gen)
+            state = model.state_dict()
+        else:  # the same weights, rounded to float32
+            model.load_state_dict({k: v.to(dtype) if v.is_floating_point()
+                                   else v for k, v in state.items()})
+            model.eval()
+        args = tuple(x.to(dtype) if x.is_floating_point() else x
+                     for x in inputs)
+        imported = rlx.from_torch(model, args)
+        got = imported(*[x.numpy() for x in args])
+        got = got if isinstance(got, tuple) else (got,)
+        with torch.no_grad():
+            want = outputs(model(*args))
+        for i, (g, w) in enumerate(zip(got, want)):
+            close("%s %s output %d" % (name, str(dtype)[6:], i), g, w, rtol)
+    return imported
+
+
+class Loss(torch.nn.Module):
+    """mean((model(x)[0] - target)^2)."""
+
+    def __init__(self, model, target):
+        super().__init__()
+        self.model = model
+        self.register_buffer("target", target)
+
+    def forward(self, x0, x1=None, x2=None):
+        y = self.model(*[x for x in (x0, x1, x2) if x is not None])
+        y = y[0] if isinstance(y, tuple) else y
+        return ((y - self.target) ** 2).mean()
+
+
+def gradients(name, make, inputs):
+    """rlx.grad of the loss with respect to every parameter against
+    torch.autograd, float64."""
+    model = M.randomize(make().double(), gen)
+    with torch.no_grad():
+        y = model(*inputs)
+    y = y[0] if isinstance(y, tuple) else y
+    loss = Loss(model, torch.randn(y.shape, dtype=torch.float64,
+                                   generator=gen)).eval()
+    imported = rlx.from_torch(loss, inputs, params_as_args=True)
+    n = len(inputs)
+    g = rlx.grad(imported.function,
+                 wrt=list(range(n, n + len(imported.param_args))))
+    out = rlx.compile(g)(*[x.numpy() for x in inputs],
+                         *[imported.params[p] for p in imported.param_args])
+    value = loss(*inputs)
+    value.backward()
+    close("%s loss" % name, out[0], value.item(), 1e-10)
+    torch_params = dict(loss.named_parameters())
+    wants = []
+    for p in imported.param_args:
+        grad = torch_params[p].grad
+        want = np.zeros(torch_params[p].shape) if grad is None \
+            else grad.numpy()
+        wants.append(want.T if p in imported.transposed else want)
+    # One scale for all: the gradient of a key bias is exactly zero in
+    # exact arithmetic, rounding noise in both.
+    scale = max(np.abs(w).max() for w in wants)
+    errors = [np.abs(got - want).max() / scale
+              for got, want in zip(out[1:], wants)]
+    worst = int(np.argmax(errors))
+    if not errors[worst] <= 1e-9:
+        failures.append("%s gradient of %s: relative error %.3g" % (
+            name, imported.param_args[worst], errors[worst]))
+    else:
+        print("ok %s gradients of %d params (relative error %.2g)" % (
+            name, len(errors), errors[worst]))
+
+
+def fused_ops(report):
+    return sorted({f["op"] for f in report["fusions"]})
+
+
+def randn(*shape):
+    return torch.randn(*shape, dtype=torch.float64, generator=gen)
+
+
+ids = torch.randint(0, 50, (2, 8), generator=gen)
+types = torch.randint(0, 2, (2, 8), generator=gen)
+mask = torch.ones(2, 8, dtype=torch.int64)
+mask[1, 5:] = 0
+
+forward("MLP", M.MLP, (randn(4, 12),))
+forward("CNN", M.CNN, (randn(2, 3, 16, 16),))
+forward("SeqConv", M.SeqConv, (torch.randint(0, 20, (2, 10),
+                                             generator=gen),))
+bert = forward("BertLayer", M.BertLayer, (randn(2, 8, 64),))
+forward("Bert", M.Bert, (ids, types, mask))
+llama = forward("LlamaLayer", M.LlamaLayer, (randn(2, 8, 64),))
+
+gradients("MLP", M.MLP, (randn(4, 12),))
+gradients("CNN", M.CNN, (randn(2, 3, 16, 16),))
+gradients("SeqConv", M.SeqConv, (torch.randint(0, 20, (2, 10),
+                                               generator=gen),))
+gradients("BertLayer", M.BertLayer, (randn(2, 8, 64),))
+gradients("LlamaLayer", M.LlamaLayer, (randn(2, 8, 64),))
+
+# The fusions of the hand-written layers of the same architecture.
+with open(os.path.join(ROOT, "examples", "bert_encoder_layer.mlir")) as f:
+    want = fused_ops(rlx.Module.parse(f.read()).fusion_report())
+got = fused_ops(bert.fusion_report())
+print("BertLayer fusions:", got, "hand-written:", want)
+if got != want or not got:
+    failures.append("BertLayer fuses into %s, the hand-written layer into "
+                    "%s" % (got, want))
+with open(os.path.join(ROOT, "examples", "llama_layer_hir.mlir")) as f:
+    hand = rlx.Module.parse(f.read())
+hand.run_pipeline("rlx-lower-hir")
+want = fused_ops(hand.fusion_report())
+got = fused_ops(llama.fusion_report())
+print("LlamaLayer fusions:", got, "hand-written:", want)
+if got != want or not got:
+    failures.append("LlamaLayer fuses into %s, the hand-written layer into "
+                    "%s" % (got, want))
+
+for f in failures:
+    print("FAIL", f)
+sys.exit(1 if failures else 0)
