@@ -14,7 +14,9 @@
 # the minima (above 1: RLX is faster; on a shared VM whose timings jump
 # from run to run the minima are the steadier figure); workloads with
 # matmuls are timed a second time with `rlx-run --blas` (matmuls through
-# the BLAS library, the seeds' kernel-dispatch policy).
+# the BLAS library, the seeds' kernel-dispatch policy). "bert-base step b2"
+# is one SGD step of bench/gpu/train_step.py's @step (forward, backward
+# through rlx.grad, update) against the same step with torch.autograd.
 #
 # ===---------------------------------------------------------------------=== #
 import os
@@ -73,25 +75,63 @@ def time_rlx(source, runs, flags=()):
     return float(m.group(1)), float(m.group(2))
 
 
-def bert_torch(batch):
+def bert_layer(x, w):
+    """The BERT-base layer of examples/bert_encoder_layer.mlir in PyTorch:
+    x [B, 128, 768] and the 12 parameters `w` in the example's order."""
+    batch = x.shape[0]
+    qkv = x @ w[0] + w[1]
+    q, k, v = (t.reshape(batch, 128, 12, 64).transpose(1, 2)
+               for t in qkv.split(768, -1))
+    s = q @ k.transpose(-1, -2) / 8.0
+    a = torch.softmax(s, -1) @ v
+    a = a.transpose(1, 2).reshape(batch, 128, 768) @ w[2] + w[3]
+    h = F.layer_norm(x + a, (768,), w[4], w[5], 1e-12)
+    f = F.gelu(h @ w[6] + w[7]) @ w[8] + w[9]
+    return F.layer_norm(h + f, (768,), w[10], w[11], 1e-12)
+
+
+def bert_arguments(batch):
     g = torch.Generator().manual_seed(0)
     r = lambda *s: torch.randn(*s, generator=g)
-    x = r(batch, 128, 768)
-    w = [r(768, 2304), r(2304), r(768, 768), r(768), r(768), r(768),
-         r(768, 3072), r(3072), r(3072, 768), r(768), r(768), r(768)]
+    return r(batch, 128, 768), [
+        r(768, 2304), r(2304), r(768, 768), r(768), r(768), r(768),
+        r(768, 3072), r(3072), r(3072, 768), r(768), r(768), r(768)]
+
+
+def bert_torch(batch):
+    x, w = bert_arguments(batch)
 
     def layer():
         with torch.no_grad():
-            qkv = x @ w[0] + w[1]
-            q, k, v = (t.reshape(batch, 128, 12, 64).transpose(1, 2)
-                       for t in qkv.split(768, -1))
-            s = q @ k.transpose(-1, -2) / 8.0
-            a = torch.softmax(s, -1) @ v
-            a = a.transpose(1, 2).reshape(batch, 128, 768) @ w[2] + w[3]
-            h = F.layer_norm(x + a, (768,), w[4], w[5], 1e-12)
-            f = F.gelu(h @ w[6] + w[7]) @ w[8] + w[9]
-            return F.layer_norm(h + f, (768,), w[10], w[11], 1e-12)
+            return bert_layer(x, w)
     return layer
+
+
+def bert_step_torch(batch, lr):
+    """One SGD step of mean(y^2) through the layer, as bench/gpu's
+    train_step.py @step: the loss, x's gradient and the updated
+    parameters (out of place)."""
+    x, w = bert_arguments(batch)
+    x.requires_grad_()
+    for p in w:
+        p.requires_grad_()
+
+    def step():
+        y = bert_layer(x, w)
+        loss = (y * y).mean()
+        grads = torch.autograd.grad(loss, [x] + w)
+        with torch.no_grad():
+            return [loss, grads[0]] + [p - lr * g for p, g in zip(w, grads[1:])]
+    return step
+
+
+def bert_step(batch):
+    """bench/gpu/train_step.py's @step of the BERT layer at `batch`, as the
+    program's @main."""
+    sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
+    import train_step
+    text, _ = train_step.programs("bert", "f32", batch)
+    return text.replace("func.func @step(", "func.func @main("), train_step.LR
 
 
 def main():
@@ -120,6 +160,8 @@ def main():
          lambda: F.gelu(mx @ mw[0] + mw[1]) @ mw[2] + mw[3]),
         (("bert-base layer b1", bert(1)), bert_torch(1)),
         (("bert-base layer b8", bert(8)), bert_torch(8)),
+        (("bert-base step b2", bert_step(2)[0]),
+         bert_step_torch(2, bert_step(2)[1])),
     ]
     only = sys.argv[1:]
     print("CPU: %s, torch %s with %d threads, rlx-run single-threaded, "

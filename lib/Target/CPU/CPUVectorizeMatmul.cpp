@@ -64,27 +64,43 @@ constexpr int64_t kMinBlocksToPack = 4;
 
 /// Copies the panel of B that `block` (a register tile of C, in the
 /// row-block loop `rowLoop` inside its column-block loop and block of k)
-/// reads, NR columns by the block's k rows, into a contiguous tensor once
-/// per column block and block of k, and has every row block read the
-/// copy, where B's rows are a multiple of 4 KiB apart: consecutive k
-/// steps then read addresses that fall in the same L1 set, and the panel
-/// cannot stay in L1. Medians of `rlx-run --bench`, f32, M x K x N, unpacked
-/// -> packed: 1024x1024x1024 16.7 -> 11.1 ms, 256x1024x1024 3.9 -> 3.0,
-/// 512x768x3072 16.1 -> 13.1, 128x768x3072 4.05 -> 3.91; rows 9 KiB or
-/// 3 KiB apart gain nothing and lose up to 23% to the copy (128x768x2304
-/// 2.36 -> 2.91, 512x768x2304 10.0 -> 10.0). Only B read row-major
-/// ([.., k, n]: n innermost) is packed.
+/// reads, NR columns by the block's k rows, into a contiguous [k, NR]
+/// tensor once per column block and block of k, and has every row block
+/// read the copy:
+/// - where B is read row-major ([.., k, n]: n innermost) and its rows are a
+///   multiple of 4 KiB apart: consecutive k steps then read addresses that
+///   fall in the same L1 set, and the panel cannot stay in L1. Medians of
+///   `rlx-run --bench`, f32, M x K x N, unpacked -> packed: 1024x1024x1024
+///   16.7 -> 11.1 ms, 256x1024x1024 3.9 -> 3.0, 512x768x3072 16.1 -> 13.1,
+///   128x768x3072 4.05 -> 3.91; rows 9 KiB or 3 KiB apart gain nothing and
+///   lose up to 23% to the copy (128x768x2304 2.36 -> 2.91, 512x768x2304
+///   10.0 -> 10.0);
+/// - always where B is read transposed ([n, k]: k innermost, a matmul with
+///   transpose_b, as the backward's products with a weight are): each k
+///   step would gather NR values a row of B apart. The copy transposes the
+///   panel, and the block reads it as [k, n]. 256x3072x768 with
+///   transpose_b: 76 -> ... ms (see the commit).
 void packPanel(RewriterBase &rewriter, linalg::GenericOp block,
-               scf::ForOp rowLoop, const rlx::GemmLoops &loops) {
+               scf::ForOp rowLoop, const rlx::GemmLoops &loops,
+               bool severalColumnBlocks) {
   OpOperand *panel = nullptr;
+  bool transposed = false;
   for (OpOperand *input : block.getDpsInputOperands()) {
     AffineMap map = block.getMatchingIndexingMap(input);
     if (map.getNumResults() == 0 || map.isFunctionOfDim(loops.m) ||
         !map.isFunctionOfDim(loops.k))
       continue;
     auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    if (last && last.getPosition() == loops.n)
+    if (!last)
+      continue;
+    if (last.getPosition() == loops.n) {
       panel = input;
+    } else if (last.getPosition() == loops.k && map.getNumResults() == 2 &&
+               map.getResult(0) == getAffineDimExpr(loops.n,
+                                                    block.getContext())) {
+      panel = input;
+      transposed = true;
+    }
   }
   if (!panel)
     return;
@@ -94,7 +110,7 @@ void packPanel(RewriterBase &rewriter, linalg::GenericOp block,
   RankedTensorType source = slice.getSourceType();
   int64_t rowBytes = source.getShape().back() *
                      source.getElementType().getIntOrFloatBitWidth() / 8;
-  if (rowBytes % 4096 != 0)
+  if (!transposed && (!severalColumnBlocks || rowBytes % 4096 != 0))
     return;
   // The panel depends on the column block alone: hoist its slice (and the
   // index computations it reads) out of the row-block loop.
@@ -103,11 +119,32 @@ void packPanel(RewriterBase &rewriter, linalg::GenericOp block,
     return;
   RankedTensorType type = slice.getResultType();
   rewriter.setInsertionPointAfter(slice);
-  Value empty = tensor::EmptyOp::create(rewriter, slice.getLoc(),
-                                        type.getShape(), type.getElementType());
-  auto copy = linalg::CopyOp::create(rewriter, slice.getLoc(),
-                                     slice.getResult(), empty);
-  rewriter.replaceAllUsesExcept(slice.getResult(), copy.getResult(0), copy);
+  if (!transposed) {
+    Value empty = tensor::EmptyOp::create(
+        rewriter, slice.getLoc(), type.getShape(), type.getElementType());
+    auto copy = linalg::CopyOp::create(rewriter, slice.getLoc(),
+                                       slice.getResult(), empty);
+    rewriter.replaceAllUsesExcept(slice.getResult(), copy.getResult(0), copy);
+    return;
+  }
+  if (type.getRank() != 2)
+    return;
+  Value empty = tensor::EmptyOp::create(
+      rewriter, slice.getLoc(),
+      ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
+      type.getElementType());
+  auto copy = linalg::TransposeOp::create(
+      rewriter, slice.getLoc(), slice.getResult(), empty,
+      ArrayRef<int64_t>{1, 0});
+  SmallVector<AffineMap> maps = block.getIndexingMapsArray();
+  AffineMap map = maps[panel->getOperandNumber()];
+  maps[panel->getOperandNumber()] = AffineMap::get(
+      map.getNumDims(), 0, {map.getResult(1), map.getResult(0)},
+      block.getContext());
+  rewriter.modifyOpInPlace(block, [&] {
+    panel->set(copy.getResult()[0]);
+    block.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
 }
 
 struct CPUVectorizeMatmulPass
@@ -159,11 +196,11 @@ struct CPUVectorizeMatmulPass
       // The batch loops of a block have one iteration: drop them, so that
       // the vectorizer sees a plain (m, n, k) contraction.
       auto block = cast<linalg::GenericOp>(outer->tiledOps.front());
-      if (packPanels && ranges[loops.n] > cols &&
-          ranges[loops.m] >= kMinBlocksToPack * rowsPerTile)
+      if (packPanels && ranges[loops.m] >= kMinBlocksToPack * rowsPerTile)
         if (auto rowLoop = dyn_cast<scf::ForOp>(
                 outer->loops.back().getOperation()))
-          packPanel(rewriter, block, rowLoop, loops);
+          packPanel(rewriter, block, rowLoop, loops,
+                    /*severalColumnBlocks=*/ranges[loops.n] > cols);
       unsigned k = loops.k;
       if (!loops.outer.empty()) {
         linalg::ControlDropUnitDims control;

@@ -19,6 +19,18 @@ using namespace mlir;
 using namespace mlir::rlx;
 using namespace mlir::rlx::autodiff;
 
+/// `x` [.., M, C] (static, of rank 3 or more, not transposed) as its
+/// [L * M, C] rows, or null: a matmul's operand whose rows all meet one
+/// rank-2 weight.
+static Value flattenRows(OpBuilder &b, Location loc, Value x, bool transposed) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if (transposed || type.getRank() < 3 || !type.hasStaticShape())
+    return nullptr;
+  int64_t cols = type.getShape().back();
+  return ReshapeOp::create(
+      b, loc, type.clone({type.getNumElements() / cols, cols}), x);
+}
+
 // C = op(A) op(B) with op = identity or swapping the last two dims. The
 // cotangents dop(A) = dC op(B)^H and dop(B) = op(A)^H dC are folded into
 // one matmul each by choosing its transpose flags (the conjugates only
@@ -32,8 +44,21 @@ static LogicalResult matmulVjp(MatmulOp op, OpBuilder &b, ValueRange ct,
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
   Value da = ta ? MatmulOp::create(b, loc, w, dc, /*transpose_a=*/tb, true)
                 : MatmulOp::create(b, loc, dc, w, false, /*transpose_b=*/!tb);
-  Value dw = tb ? MatmulOp::create(b, loc, dc, a, true, /*transpose_b=*/ta)
-                : MatmulOp::create(b, loc, a, dc, /*transpose_a=*/!ta, false);
+  Value dw;
+  bool sharedWeight =
+      cast<RankedTensorType>(op.getRhs().getType()).getRank() == 2;
+  Value rows = sharedWeight ? flattenRows(b, loc, a, ta) : Value();
+  if (rows) {
+    // A weight shared by every row of an [.., M, K] input: its cotangent is
+    // one product over all L * M rows, not L products summed afterwards (an
+    // [L, K, N] intermediate and a reduction over L).
+    Value dcRows = flattenRows(b, loc, dc, /*transposed=*/false);
+    dw = tb ? MatmulOp::create(b, loc, dcRows, rows, true, false)
+            : MatmulOp::create(b, loc, rows, dcRows, true, false);
+  } else {
+    dw = tb ? MatmulOp::create(b, loc, dc, a, true, /*transpose_b=*/ta)
+            : MatmulOp::create(b, loc, a, dc, /*transpose_a=*/!ta, false);
+  }
   out.push_back(unbroadcast(b, loc, da, op.getLhs().getType()));
   out.push_back(unbroadcast(b, loc, dw, op.getRhs().getType()));
   return success();
