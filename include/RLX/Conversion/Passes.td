@@ -292,6 +292,33 @@ def GPUCallRuntimeKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def DeallocAfterLastUsePass
+    : Pass<"rlx-dealloc-after-last-use", "::mlir::func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Upstream's ownership-based buffer deallocation frees a buffer at the
+    end of the block that owns it. This pass moves each `memref.dealloc` of
+    a `memref.alloc` in the same block to just after the last op of that
+    block that uses the buffer or any value computed from it (views, the
+    pointers a runtime library call takes, kernels that capture it), so
+    that a program of many kernels (a gradient) holds only its live
+    buffers. A buffer from which a value leaves the block (through a
+    terminator or a use in another block) keeps its dealloc where it is.
+
+    ```mlir
+    %a = memref.alloc() : memref<8xf32>
+    linalg.generic ... outs(%a : memref<8xf32>)
+    linalg.generic ... ins(%a : memref<8xf32>) outs(%y : memref<8xf32>)
+    %b = memref.alloc() : memref<8xf32>
+    ...
+    memref.dealloc %a : memref<8xf32>
+    ```
+
+    frees `%a` after the second generic, before `%b` is allocated.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def GPUInlineSplatConstantsPass
     : Pass<"rlx-gpu-inline-splat-constants", "::mlir::func::FuncOp"> {
   let summary = "Read splat constant buffers as constants in the kernels' "

@@ -97,6 +97,7 @@ void rlx::buildRLXToGPUPipeline(
     pm.addPass(createGPUCallRuntimeKernelsPass());
 
   pm.addNestedPass<func::FuncOp>(createGPUInlineSplatConstantsPass());
+  pm.addNestedPass<func::FuncOp>(createDeallocAfterLastUsePass());
   if (beforeKernels)
     beforeKernels(pm);
   GPUMapLinalgPassOptions map;
