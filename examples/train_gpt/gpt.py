@@ -52,6 +52,10 @@ class Config:
     weight_decay: float = 0.01
     ln_eps: float = 1e-5
     dtype: str = "float32"  # NumPy's name; float64 for exact comparisons
+    # How rlx looks up the token embeddings: "gather" (rlx.gather, whose
+    # gradient is rlx.scatter_add), or "onehot" (a one-hot [.., vocab]
+    # matrix times the table, for targets without scatter_add: CUDA).
+    embedding: str = "gather"
 
 
 def load_text(path=TEXT):
@@ -139,7 +143,15 @@ def _rlx_loss(rlx, cfg, x, y, params):
             ctx.tensor((B, T, H, D // H), dtype)])
         return rlx.transpose(part, permutation=[0, 2, 1, 3])
 
-    h = rlx.gather(P["wte"], x, axis=0) + P["wpe"]          # [B, T, D]
+    if cfg.embedding == "gather":
+        tok = rlx.gather(P["wte"], x, axis=0)                # [B, T, D]
+    else:
+        ids = rlx.reshape(x, result_types=[ctx.tensor((B, T, 1), "i64")])
+        vocab = rlx.constant(value=np.arange(cfg.vocab, dtype=np.int64))
+        onehot = rlx.cast(rlx.cmp(ids, vocab, predicate="eq"),
+                          result_types=[ctx.tensor((B, T, cfg.vocab), dtype)])
+        tok = onehot @ P["wte"]
+    h = tok + P["wpe"]
     for i in range(cfg.layers):
         p = "h%d." % i
         qkv = ln(h, p + "ln1") @ P[p + "qkv.w"] + P[p + "qkv.b"]
@@ -237,10 +249,12 @@ def torch_loss(cfg, x, y, params):
     return F.cross_entropy(logits, y.reshape(B * T))
 
 
-def torch_trainer(cfg, init, device="cpu"):
+def torch_trainer(cfg, init, device="cpu", compiled=False):
     """(params, step): the parameters as torch leaves and a step function
     (x, y) -> loss tensor taking one torch.optim.AdamW step (the same
-    hyper-parameters, decay on the same parameters)."""
+    hyper-parameters, decay on the same parameters). `compiled`: the loss
+    (forward and backward) by torch.compile and AdamW with fused=True,
+    PyTorch 2's fastest way to run this step on a GPU."""
     import torch
     params = [torch.tensor(a, device=device, requires_grad=True)
               for a in init]
@@ -250,11 +264,13 @@ def torch_trainer(cfg, init, device="cpu"):
               {"params": [p for p, k in zip(params, kinds) if not decayed(k)],
                "weight_decay": 0.0}]
     opt = torch.optim.AdamW(groups, lr=cfg.lr, betas=(cfg.beta1, cfg.beta2),
-                            eps=cfg.eps)
+                            eps=cfg.eps, **({"fused": True} if compiled
+                                            else {}))
+    loss_fn = torch.compile(torch_loss) if compiled else torch_loss
 
     def step(x, y):
         opt.zero_grad(set_to_none=True)
-        loss = torch_loss(cfg, x, y, params)
+        loss = loss_fn(cfg, x, y, params)
         loss.backward()
         opt.step()
         return loss.detach()

@@ -11,16 +11,18 @@ same batches, and compares their loss curves:
 
     PYTHONPATH=build/python python3 examples/train_gpt/train.py [--steps 200]
 
-The curves agree when every step's loss is within `--rtol` (relative) of
-PyTorch's over the first `--strict-steps` steps, and within `--final-rtol`
-after (two float32 programs that sum in different orders drift apart
-slowly under Adam, which divides by the gradients' running RMS). Exits 1
-when they do not, or when the loss did not go down. tokens/s are
-batch * context per step over the steps after the first (which runs
-compiled code for the first time).
+The curves agree when every step's loss is within `--rtol` (relative,
+default 1e-4) of PyTorch's; a float32 run of 200 steps measured 5e-6. For
+scale, the script also trains PyTorch in float64 from the same weights:
+PyTorch's own float32 curve is 9e-6 away from it, rlx's 4e-6. Exits 1 when
+the curves do not agree or the last loss is not below 0.8 of the first. tokens/s
+are batch * context per step over the steps after the first (which runs
+compiled code for the first time); rlx's generated code runs on one
+thread, PyTorch on torch.get_num_threads().
 """
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -68,15 +70,18 @@ def train_torch(cfg, steps, seed=0):
     return losses, np.mean(times[1:])
 
 
-def compare(ours, theirs, strict_steps, rtol, final_rtol):
+def max_rel(ours, theirs):
+    return max(abs(a - b) / abs(b) for a, b in zip(ours, theirs))
+
+
+def compare(ours, theirs, rtol):
     """The failures (strings) of the tolerance stated in the docstring."""
     failures = []
     for i, (a, b) in enumerate(zip(ours, theirs)):
-        tol = rtol if i < strict_steps else final_rtol
-        if not abs(a - b) <= tol * abs(b):
+        if not abs(a - b) <= rtol * abs(b):
             failures.append("step %d: loss %.6f, torch %.6f (rel %.1e > %.0e)"
-                            % (i, a, b, abs(a - b) / abs(b), tol))
-    if not ours[-1] < 0.75 * ours[0]:
+                            % (i, a, b, abs(a - b) / abs(b), rtol))
+    if not ours[-1] < 0.8 * ours[0]:
         failures.append("the loss did not go down: %.4f -> %.4f" %
                         (ours[0], ours[-1]))
     return failures
@@ -90,11 +95,9 @@ def main(argv=None):
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--context", type=int, default=64)
     ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--lr", type=float, default=gpt.Config.lr)
     ap.add_argument("--dtype", default="float32", choices=["float32", "float64"])
-    ap.add_argument("--strict-steps", type=int, default=50)
     ap.add_argument("--rtol", type=float, default=1e-4)
-    ap.add_argument("--final-rtol", type=float, default=1e-2)
     ap.add_argument("--options", default="",
                     help="--rlx-cpu-pipeline options, e.g. blas=true")
     ap.add_argument("--every", type=int, default=20,
@@ -117,18 +120,20 @@ def main(argv=None):
         if i % args.every == 0 or i == args.steps - 1:
             print("step %4d: loss rlx %.6f, torch %.6f (rel %.1e)" % (
                 i, ours[i], theirs[i], abs(ours[i] - theirs[i]) / theirs[i]))
-    rel = [abs(a - b) / b for a, b in zip(ours, theirs)]
-    k = min(args.strict_steps, args.steps)
-    print("max rel difference: %.1e over steps 0-%d, %.1e over all %d" % (
-        max(rel[:k]), k - 1, max(rel), args.steps))
+    print("max rel difference of the losses, rlx - torch: %.1e over %d "
+          "steps" % (max_rel(ours, theirs), args.steps))
+    if cfg.dtype == "float32":
+        exact, _ = train_torch(dataclasses.replace(cfg, dtype="float64"),
+                               args.steps)
+        print("  against torch in float64: rlx %.1e, torch float32 %.1e" % (
+            max_rel(ours, exact), max_rel(theirs, exact)))
     tokens = cfg.batch * cfg.context
     print("compile: %.1f s, first step %.2f s" % (compile_s, first_s))
     print("tokens/s: rlx %.0f (%.2f ms/step, one thread), torch eager %.0f "
           "(%.2f ms/step, %d threads)" % (
               tokens / rlx_s, rlx_s * 1e3, tokens / torch_s, torch_s * 1e3,
               torch.get_num_threads()))
-    failures = compare(ours, theirs, args.strict_steps, args.rtol,
-                       args.final_rtol)
+    failures = compare(ours, theirs, args.rtol)
     for f in failures:
         print("FAIL", f)
     print("loss curves agree" if not failures else "%d failures" %
