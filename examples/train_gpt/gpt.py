@@ -18,8 +18,9 @@ is the mean cross-entropy of the next character at every position.
 The step, `train_step(x, y, t, params..., m..., v...)`, returns
 `(loss, t + 1, params'..., m'..., v'...)`: `rlx.grad` of the loss with
 respect to the parameters, then AdamW (PyTorch's formula, decay on the
-matrices only) written in rlx ops in the same function, so that a step is
-one call and the optimizer state travels as arguments and results.
+rank-2 parameters only) written in rlx ops in the same function, so
+that a step is one call and the optimizer state travels as arguments and
+results.
 
 Nothing here needs a GPU: `bench/gpu/train_gpt.py` compiles the same
 step for CUDA, `examples/train_gpt/train.py` runs it on the CPU.
@@ -229,7 +230,6 @@ def torch_loss(cfg, x, y, params):
         return F.layer_norm(h, (D,), P[name + ".g"], P[name + ".b"],
                             cfg.ln_eps)
 
-    causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
     h = P["wte"][x] + P["wpe"]
     for i in range(cfg.layers):
         p = "h%d." % i
@@ -239,6 +239,8 @@ def torch_loss(cfg, x, y, params):
         if hasattr(F, "scaled_dot_product_attention"):      # PyTorch 2
             o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         else:
+            causal = torch.ones(T, T, dtype=torch.bool,
+                                device=x.device).tril()
             s = (q @ k.transpose(-1, -2)) / math.sqrt(D // H)
             o = s.masked_fill(~causal, float("-inf")).softmax(-1) @ v
         o = o.transpose(1, 2).reshape(B, T, D)

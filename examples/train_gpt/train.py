@@ -14,11 +14,11 @@ same batches, and compares their loss curves:
 The curves agree when every step's loss is within `--rtol` (relative,
 default 1e-4) of PyTorch's; a float32 run of 200 steps measured 5e-6. For
 scale, the script also trains PyTorch in float64 from the same weights:
-PyTorch's own float32 curve is 9e-6 away from it, rlx's 4e-6. Exits 1 when
-the curves do not agree or the last loss is not below 0.8 of the first. tokens/s
-are batch * context per step over the steps after the first (which runs
-compiled code for the first time); rlx's generated code runs on one
-thread, PyTorch on torch.get_num_threads().
+PyTorch's own float32 curve is 9e-6 away from it, rlx's 4e-6. Exits 1
+when the curves do not agree or the last loss is not below 0.8 of the
+first. tokens/s are batch * context per step over the steps after the
+first (which runs compiled code for the first time); rlx's generated code
+runs on one thread, PyTorch on torch.get_num_threads().
 """
 
 import argparse
@@ -96,7 +96,8 @@ def main(argv=None):
     ap.add_argument("--context", type=int, default=64)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=gpt.Config.lr)
-    ap.add_argument("--dtype", default="float32", choices=["float32", "float64"])
+    ap.add_argument("--dtype", default="float32",
+                    choices=["float32", "float64"])
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--options", default="",
                     help="--rlx-cpu-pipeline options, e.g. blas=true")
