@@ -87,7 +87,8 @@ class Program:
                 raise TypeError(
                     "@%s: argument #%d expects %s (NumPy %s), got a %s array"
                     % (self.name, i, t, want, value.dtype))
-            array = np.ascontiguousarray(value)
+            # (np.ascontiguousarray would make a 0-d array 1-d.)
+            array = np.require(value, requirements="C")
         else:
             array = np.asarray(value, dtype=want)
         shape = t.shape
