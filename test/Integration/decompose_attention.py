@@ -12,6 +12,7 @@ import os
 import subprocess
 
 import numpy as np
+import torch
 
 import rlxtest
 from rlxtest import rand
@@ -35,13 +36,19 @@ CASES = [("f32", 2, 4, 4, 16, 16, 32, 32, None, "none", None),
          ("f32", 2, 8, 2, 16, 16, 16, 16, None, "causal", None),
          ("bf16", 2, 8, 2, 32, 32, 64, 64, None, "causal", None)]
 
-for elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window in CASES:
+
+
+def case(elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window):
+    """The case's name and fresh random q, k, v."""
     name = "%s/b%dh%dkv%ds%dk%dd%dv%d%s/%s%s" % (
         elem, B, H, Hkv, S, Skv, D, Dv, "" if scale is None else "/scale",
         mask, "" if window is None else str(window))
-    q = rand(r, (B, H, S, D), elem)
-    k = rand(r, (B, Hkv, Skv, D), elem)
-    v = rand(r, (B, Hkv, Skv, Dv), elem)
+    return (name, rand(r, (B, H, S, D), elem), rand(r, (B, Hkv, Skv, D), elem),
+            rand(r, (B, Hkv, Skv, Dv), elem))
+
+
+for elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window in CASES:
+    name, q, k, v = case(elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window)
     tq, tk, tv = T(q.shape, elem), T(k.shape, elem), T(v.shape, elem)
     to = T((B, H, S, Dv), elem)
     attr = "" if scale is None else " {scale = %r : f32}" % scale
@@ -71,16 +78,10 @@ for elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window in CASES:
 # cotangent; o is the float64 forward rounded to the operands' type.
 # Gradients are sums over keys or queries: atol relative to the largest
 # magnitude of each.
-import torch
-
 BACKWARD_TOL = {"f32": 1e-4, "f64": 1e-10, "bf16": 3e-2}
 for elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window in CASES:
-    name = "backward/%s/b%dh%dkv%ds%dk%dd%dv%d%s/%s%s" % (
-        elem, B, H, Hkv, S, Skv, D, Dv, "" if scale is None else "/scale",
-        mask, "" if window is None else str(window))
-    q = rand(r, (B, H, S, D), elem)
-    k = rand(r, (B, Hkv, Skv, D), elem)
-    v = rand(r, (B, Hkv, Skv, Dv), elem)
+    name, q, k, v = case(elem, B, H, Hkv, S, Skv, D, Dv, scale, mask, window)
+    name = "backward/" + name
     t = [torch.tensor(np.asarray(a, np.float64), requires_grad=True)
          for a in (q, k, v)]
     out = rlxtest.attention_torch(*t, mask, window=window, scale=scale)

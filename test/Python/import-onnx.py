@@ -113,10 +113,6 @@ def grad_check(name, make, x):
                         (name, matched, len(m.param_args)))
 
 
-def fused_ops(report):
-    return sorted({f["op"] for f in report["fusions"]})
-
-
 def randn(*shape):
     return torch.randn(*shape, dtype=torch.float64, generator=gen)
 
@@ -137,22 +133,7 @@ llama = check("LlamaLayer", M.LlamaLayer, (randn(2, 8, 64),))
 grad_check("MLP", M.MLP, randn(4, 12))
 grad_check("LlamaLayer", M.LlamaLayer, randn(2, 8, 64))
 
-with open(os.path.join(ROOT, "examples", "bert_encoder_layer.mlir")) as f:
-    want = fused_ops(rlx.Module.parse(f.read()).fusion_report())
-got = fused_ops(bert.fusion_report())
-print("BertLayer (ONNX) fusions:", got, "hand-written:", want)
-if got != want or not got:
-    failures.append("BertLayer (ONNX) fuses into %s, the hand-written "
-                    "layer into %s" % (got, want))
-with open(os.path.join(ROOT, "examples", "llama_layer_hir.mlir")) as f:
-    hand = rlx.Module.parse(f.read())
-hand.run_pipeline("rlx-lower-hir")
-want = fused_ops(hand.fusion_report())
-got = fused_ops(llama.fusion_report())
-print("LlamaLayer (ONNX) fusions:", got, "hand-written:", want)
-if got != want or not got:
-    failures.append("LlamaLayer (ONNX) fuses into %s, the hand-written "
-                    "layer into %s" % (got, want))
+M.compare_fusions(ROOT, bert, llama, " (ONNX)", failures)
 
 for f in failures:
     print("FAIL", f)

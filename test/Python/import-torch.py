@@ -122,10 +122,6 @@ def gradients(name, make, inputs):
             name, len(errors), errors[worst]))
 
 
-def fused_ops(report):
-    return sorted({f["op"] for f in report["fusions"]})
-
-
 def randn(*shape):
     return torch.randn(*shape, dtype=torch.float64, generator=gen)
 
@@ -150,23 +146,7 @@ gradients("SeqConv", M.SeqConv, (torch.randint(0, 20, (2, 10),
 gradients("BertLayer", M.BertLayer, (randn(2, 8, 64),))
 gradients("LlamaLayer", M.LlamaLayer, (randn(2, 8, 64),))
 
-# The fusions of the hand-written layers of the same architecture.
-with open(os.path.join(ROOT, "examples", "bert_encoder_layer.mlir")) as f:
-    want = fused_ops(rlx.Module.parse(f.read()).fusion_report())
-got = fused_ops(bert.fusion_report())
-print("BertLayer fusions:", got, "hand-written:", want)
-if got != want or not got:
-    failures.append("BertLayer fuses into %s, the hand-written layer into "
-                    "%s" % (got, want))
-with open(os.path.join(ROOT, "examples", "llama_layer_hir.mlir")) as f:
-    hand = rlx.Module.parse(f.read())
-hand.run_pipeline("rlx-lower-hir")
-want = fused_ops(hand.fusion_report())
-got = fused_ops(llama.fusion_report())
-print("LlamaLayer fusions:", got, "hand-written:", want)
-if got != want or not got:
-    failures.append("LlamaLayer fuses into %s, the hand-written layer into "
-                    "%s" % (got, want))
+M.compare_fusions(ROOT, bert, llama, "", failures)
 
 for f in failures:
     print("FAIL", f)

@@ -297,12 +297,13 @@ def DeallocAfterLastUsePass
   let summary = "Free each buffer right after its last use";
   let description = [{
     Upstream's ownership-based buffer deallocation frees a buffer at the
-    end of the block that owns it. This pass moves each `memref.dealloc` of
-    a `memref.alloc` in the same block to just after the last op of that
-    block that uses the buffer or any value computed from it (views, the
-    pointers a runtime library call takes, kernels that capture it), so
-    that a program of many kernels (a gradient) holds only its live
-    buffers. A buffer from which a value leaves the block (through a
+    end of the block that owns it. This pass moves each `memref.dealloc` or
+    `gpu.dealloc` (synchronous) of an allocation in the same block to just
+    after the last op of that block that uses the buffer or any value
+    computed from it (views, the pointers a runtime library call takes,
+    kernels that capture it), so that a program of many kernels (a
+    gradient) holds only its live buffers. The GPU front runs it after
+    `rlx-gpu-map-linalg`. A buffer from which a value leaves the block (through a
     terminator or a use in another block) keeps its dealloc where it is.
 
     ```mlir
@@ -316,7 +317,8 @@ def DeallocAfterLastUsePass
 
     frees `%a` after the second generic, before `%b` is allocated.
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def GPUInlineSplatConstantsPass

@@ -12,15 +12,18 @@
 // back). In a gradient program, whose body is one block of a hundred
 // kernels, every intermediate then lives until the function returns: the
 // BERT layer's training step held 712 MiB at b32 where its largest live set
-// is a fraction of that. This pass moves each `memref.dealloc` of a
-// `memref.alloc` of the same block to just after the last op of the block
-// that uses the buffer or any value computed from it (views, the pointers
-// that runtime library calls take, kernels that capture it).
+// is a fraction of that. This pass moves each `memref.dealloc` or
+// `gpu.dealloc` of an allocation of the same block to just after the last
+// op of the block that uses the buffer or any value computed from it
+// (views, the pointers that runtime library calls take, kernels that
+// capture it). The GPU front runs it once the kernels are formed, so that
+// the deallocs do not stand between the ops of a row group.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Conversion/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -63,15 +66,21 @@ Operation *lastUseInBlock(Value buffer, Block *block, Operation *dealloc) {
 struct DeallocAfterLastUsePass
     : rlx::impl::DeallocAfterLastUsePassBase<DeallocAfterLastUsePass> {
   void runOnOperation() override {
-    SmallVector<memref::DeallocOp> deallocs;
-    getOperation().walk(
-        [&](memref::DeallocOp dealloc) { deallocs.push_back(dealloc); });
-    for (memref::DeallocOp dealloc : deallocs) {
-      auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
-      if (!alloc || alloc->getBlock() != dealloc->getBlock())
+    // (dealloc, buffer) pairs of host and device allocations.
+    SmallVector<std::pair<Operation *, Value>> deallocs;
+    getOperation().walk([&](Operation *op) {
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+        deallocs.emplace_back(op, dealloc.getMemref());
+      else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op))
+        if (!dealloc.getAsyncToken())
+          deallocs.emplace_back(op, dealloc.getMemref());
+    });
+    for (auto [dealloc, buffer] : deallocs) {
+      Operation *alloc = buffer.getDefiningOp();
+      if (!isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(alloc) ||
+          alloc->getBlock() != dealloc->getBlock())
         continue;
-      Operation *last =
-          lastUseInBlock(alloc, dealloc->getBlock(), dealloc.getOperation());
+      Operation *last = lastUseInBlock(buffer, dealloc->getBlock(), dealloc);
       if (last && last->isBeforeInBlock(dealloc))
         dealloc->moveAfter(last);
     }

@@ -97,7 +97,6 @@ void rlx::buildRLXToGPUPipeline(
     pm.addPass(createGPUCallRuntimeKernelsPass());
 
   pm.addNestedPass<func::FuncOp>(createGPUInlineSplatConstantsPass());
-  pm.addNestedPass<func::FuncOp>(createDeallocAfterLastUsePass());
   if (beforeKernels)
     beforeKernels(pm);
   GPUMapLinalgPassOptions map;
@@ -108,6 +107,7 @@ void rlx::buildRLXToGPUPipeline(
   map.sharedMemoryBytes = target.sharedMemoryBytes;
   map.vectorBytes = target.vectorBytes;
   pm.addNestedPass<func::FuncOp>(createGPUMapLinalgPass(map));
+  pm.addNestedPass<func::FuncOp>(createDeallocAfterLastUsePass());
   pm.addNestedPass<func::FuncOp>(createGPUSinkConstantsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

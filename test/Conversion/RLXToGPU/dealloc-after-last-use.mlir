@@ -95,3 +95,38 @@ func.func @other_block(%x: memref<8xf32>) {
   memref.dealloc %a : memref<8xf32>
   return
 }
+
+// -----
+
+// Device buffers after kernel mapping: the gpu.dealloc follows the last
+// kernel that captures the buffer.
+// CHECK-LABEL: func.func @device_buffers
+// CHECK:         %[[A:.*]] = gpu.alloc () : memref<8xf32>
+// CHECK:         gpu.launch
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[A]]
+// CHECK:         gpu.terminator
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.dealloc %[[A]]
+// CHECK-NEXT:    %[[B:.*]] = gpu.alloc () : memref<8xf32>
+func.func @device_buffers(%x: memref<8xf32>, %y: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = gpu.alloc () : memref<8xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %x[%c0] : memref<8xf32>
+    memref.store %v, %a[%c0] : memref<8xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %a[%c0] : memref<8xf32>
+    memref.store %v, %y[%c0] : memref<8xf32>
+    gpu.terminator
+  }
+  %b = gpu.alloc () : memref<8xf32>
+  gpu.dealloc %b : memref<8xf32>
+  gpu.dealloc %a : memref<8xf32>
+  return
+}

@@ -4,6 +4,7 @@
 # grouped-query attention and rotary embeddings. No downloads: random
 # weights from the test's seed.
 import math
+import os
 
 import torch
 import torch.nn as nn
@@ -240,3 +241,28 @@ class WeightedSum(nn.Module):
 
     def forward(self, x):
         return (self.model(x) * self.r).sum()
+
+
+def fused_ops(report):
+    """The fused ops a fusion report names, sorted."""
+    return sorted({f["op"] for f in report["fusions"]})
+
+
+def compare_fusions(root, bert, llama, label, failures):
+    """Appends to `failures` where the imported BERT and Llama layers
+    (`bert`, `llama`: rlx modules) fuse into other ops than the
+    hand-written layers of examples/ (the same architectures)."""
+    import rlx
+    with open(os.path.join(root, "examples", "bert_encoder_layer.mlir")) as f:
+        bert_want = fused_ops(rlx.Module.parse(f.read()).fusion_report())
+    with open(os.path.join(root, "examples", "llama_layer_hir.mlir")) as f:
+        hand = rlx.Module.parse(f.read())
+    hand.run_pipeline("rlx-lower-hir")
+    llama_want = fused_ops(hand.fusion_report())
+    for name, module, want in (("BertLayer", bert, bert_want),
+                               ("LlamaLayer", llama, llama_want)):
+        got = fused_ops(module.fusion_report())
+        print("%s%s fusions:" % (name, label), got, "hand-written:", want)
+        if got != want or not got:
+            failures.append("%s%s fuses into %s, the hand-written layer "
+                            "into %s" % (name, label, got, want))
