@@ -1,0 +1,99 @@
+//===- Passes.td - RLX Vulkan target passes ----------------*- tablegen -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_TARGET_VULKAN_PASSES_TD
+#define RLX_TARGET_VULKAN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
+                               "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give each kernel the SPIR-V entry point ABI and the "
+                "module's target environment the device's limits";
+  let description = [{
+    Run by `--rlx-vulkan-pipeline` after `spirv-attach-target` and before
+    `convert-gpu-to-spirv`, which needs both and which upstream's
+    `spirv-attach-target` does not provide:
+
+    - every `gpu.func` kernel gets `spirv.entry_point_abi` with the
+      workgroup size of its `known_block_size` (the GPU front sets one on
+      every kernel it makes; SPIR-V compute shaders fix their workgroup
+      size in the module);
+    - the module's `#spirv.target_env` gets `#spirv.resource_limits` with
+      the subgroup size the row kernels' shuffles were built for (the
+      lowering of `gpu.shuffle` checks its width against it) and the most
+      invocations a workgroup may have.
+
+    A kernel without `known_block_size`, or one with an argument other
+    than a memref (Vulkan kernels here take storage buffers only: scalars
+    come from dynamic shapes, which the vulkan target does not claim), is
+    an error at the kernel.
+  }];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "int64_t", "32",
+           "Lanes of the device's subgroup the kernels were built for">,
+    Option<"maxWorkgroupInvocations", "max-workgroup-invocations",
+           "int64_t", "1024", "The most invocations of one workgroup">,
+  ];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def VulkanScalarizeVectorAccessesPass
+    : Pass<"rlx-vulkan-scalarize-vector-accesses",
+           "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Split the kernels' vector loads and stores of buffers into "
+                "scalar ones";
+  let description = [{
+    Upstream's SPIR-V lowering of a `vector.load` from a memref of scalars
+    bitcasts the element pointer to a vector pointer, which SPIR-V's
+    logical addressing (the Shader capability, Vulkan) forbids (`spirv-val`:
+    "OpLoad Pointer is not a logical pointer"). So each 1-D `vector.load`
+    and `vector.store` of a buffer becomes one `memref.load` or
+    `memref.store` per lane at consecutive innermost indices; the lanes
+    stay in registers as a vector.
+
+    ```mlir
+    %v = vector.load %m[%i, %j] : memref<4x16xf32>, vector<2xf32>
+    // becomes
+    %a = memref.load %m[%i, %j] : memref<4x16xf32>
+    %j1 = arith.addi %j, %c1 : index
+    %b = memref.load %m[%i, %j1] : memref<4x16xf32>
+    %v = vector.from_elements %a, %b : vector<2xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def VulkanNestSPIRVModulesPass : Pass<"rlx-vulkan-nest-spirv-modules",
+                                      "::mlir::ModuleOp"> {
+  let summary = "Move each kernel's spirv.module into its gpu.module";
+  let description = [{
+    With the Shader capability (Vulkan), `convert-gpu-to-spirv` places the
+    `spirv.module @__spv__<name>` it makes beside the `gpu.module @<name>`
+    it came from, where `gpu-module-to-binary` (which serializes the first
+    `spirv.module` inside a `gpu.module`) does not see it. This pass moves
+    each one into its `gpu.module` (whose `gpu.func` kernels stay: the
+    host's `gpu.launch_func` ops are verified against them until
+    `gpu-module-to-binary` replaces the module). A `gpu.module` without its
+    `spirv.module` is an error.
+
+    ```mlir
+    spirv.module @__spv__k Logical GLSL450 { ... }
+    gpu.module @k [#spirv.target_env<...>] { gpu.func @k(...) kernel {...} }
+    // becomes
+    gpu.module @k [#spirv.target_env<...>] {
+      gpu.func @k(...) kernel {...}
+      spirv.module @__spv__k Logical GLSL450 { ... }
+    }
+    ```
+  }];
+}
+
+#endif // RLX_TARGET_VULKAN_PASSES_TD

@@ -1,0 +1,99 @@
+//===- VulkanKernelABI.cpp - entry point ABI and device limits ------------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// convert-gpu-to-spirv lowers a kernel only with a `spirv.entry_point_abi`
+// (its workgroup size) and a gpu.shuffle only when its width is the target
+// environment's subgroup size; spirv-attach-target sets neither (its
+// resource limits are the defaults, 32 lanes). Both are known here: the
+// front records every kernel's block size, and the pipeline's options the
+// device's subgroup.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RLX/Target/Vulkan/Passes.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_VULKANKERNELABIPASS
+#include "RLX/Target/Vulkan/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct VulkanKernelABIPass
+    : public rlx::impl::VulkanKernelABIPassBase<VulkanKernelABIPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (failed(setLimits(module)))
+      return signalPassFailure();
+    for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+      if (!kernel.isKernel())
+        continue;
+      std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+      if (!block || block->size() != 3) {
+        kernel.emitOpError("has no known_block_size: a Vulkan compute "
+                           "shader fixes its workgroup size");
+        return signalPassFailure();
+      }
+      for (Type type : kernel.getArgumentTypes()) {
+        if (!isa<MemRefType>(type)) {
+          kernel.emitOpError("takes a ")
+              << type
+              << " argument: Vulkan kernels take storage buffers only "
+                 "(the vulkan target claims static shapes)";
+          return signalPassFailure();
+        }
+      }
+      kernel->setAttr(spirv::getEntryPointABIAttrName(),
+                      spirv::getEntryPointABIAttr(context, *block));
+    }
+  }
+
+  /// Replaces the resource limits of the spirv.target_env that
+  /// spirv-attach-target put in the module's targets.
+  LogicalResult setLimits(gpu::GPUModuleOp module) {
+    ArrayAttr targets = module.getTargetsAttr();
+    if (!targets)
+      return module.emitOpError("has no target: run spirv-attach-target "
+                                "first");
+    MLIRContext *context = &getContext();
+    Builder b(context);
+    SmallVector<Attribute> updated;
+    for (Attribute attr : targets) {
+      auto env = dyn_cast<spirv::TargetEnvAttr>(attr);
+      if (!env) {
+        updated.push_back(attr);
+        continue;
+      }
+      spirv::ResourceLimitsAttr old = env.getResourceLimits();
+      auto limits = spirv::ResourceLimitsAttr::get(
+          context, old.getMaxComputeSharedMemorySize(),
+          maxWorkgroupInvocations,
+          b.getI32ArrayAttr({static_cast<int32_t>(maxWorkgroupInvocations),
+                             static_cast<int32_t>(maxWorkgroupInvocations),
+                             64}),
+          subgroupSize, old.getMinSubgroupSize(), old.getMaxSubgroupSize(),
+          old.getCooperativeMatrixPropertiesKhr(),
+          old.getCooperativeMatrixPropertiesNv());
+      updated.push_back(spirv::TargetEnvAttr::get(
+          env.getTripleAttr(), limits, env.getClientAPI(), env.getVendorID(),
+          env.getDeviceType(), env.getDeviceID()));
+    }
+    module.setTargetsAttr(b.getArrayAttr(updated));
+    return success();
+  }
+};
+} // namespace
