@@ -130,7 +130,6 @@ void rlx::buildGPUHostToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   GpuToLLVMConversionPassOptions toLLVM;
   toLLVM.kernelBarePtrCallConv = vulkanKernelArguments;
-  toLLVM.kernelIntersperseSizeCallConv = vulkanKernelArguments;
   pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -8,7 +8,7 @@
 //
 // See VulkanRuntime.h. A module is a VkShaderModule; a function its entry
 // point, whose compute pipeline (storage buffers bound by push
-// descriptors, as many as the launch's (pointer, size) pairs) is created
+// descriptors, one per pointer the launch passes) is created
 // at its first launch and kept. A stream is a command buffer being
 // recorded: launches append a dispatch and a barrier, synchronizing
 // submits it and waits on its fence. Buffers freed on a stream are
@@ -339,14 +339,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                        : "launch on no stream");
     return;
   }
-  // gpu-to-llvm with bare pointers and interspersed sizes: each buffer is
-  // a (pointer, size in bytes) pair.
-  if (paramsCount % 2) {
-    errors().record(f->name + ": " + std::to_string(paramsCount) +
-                    " kernel parameters, not (pointer, size) pairs");
-    return;
-  }
-  size_t bindings = paramsCount / 2;
+  // gpu-to-llvm with bare pointers: each parameter is a buffer's address.
+  size_t bindings = paramsCount;
   std::lock_guard<std::mutex> lock(d->mutex);
   if (!f->pipeline &&
       !createPipeline(*d, *f, bindings, uint32_t(blockX * blockY * blockZ)))
@@ -359,13 +353,11 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   }
   std::vector<VkDescriptorBufferInfo> buffers(bindings);
   for (size_t i = 0; i < bindings; ++i) {
-    auto address = *static_cast<uintptr_t *>(params[2 * i]);
-    auto bytes = *static_cast<uint64_t *>(params[2 * i + 1]);
+    auto address = *static_cast<uintptr_t *>(params[i]);
     Allocation *a = d->find(address);
-    if (!a || address + bytes > a->address + a->size) {
-      errors().record(f->name + ": buffer " + std::to_string(i) + " (" +
-                      std::to_string(bytes) +
-                      " bytes) is not within a device allocation");
+    if (!a) {
+      errors().record(f->name + ": buffer " + std::to_string(i) +
+                      " is not within a device allocation");
       return;
     }
     uint64_t offset = address - a->address;
@@ -376,7 +368,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       std::to_string(d->offsetAlignment) + " bytes");
       return;
     }
-    buffers[i] = {a->buffer, offset, bytes ? bytes : VK_WHOLE_SIZE};
+    buffers[i] = {a->buffer, offset, VK_WHOLE_SIZE};
   }
   std::vector<VkWriteDescriptorSet> writes(bindings);
   for (size_t i = 0; i < bindings; ++i) {

@@ -63,7 +63,8 @@ struct VulkanKernelABIPass
   }
 
   /// Replaces the resource limits of the spirv.target_env that
-  /// spirv-attach-target put in the module's targets.
+  /// spirv-attach-target put in the module's targets, and sets it as the
+  /// module's spirv.target_env attribute too.
   LogicalResult setLimits(gpu::GPUModuleOp module) {
     ArrayAttr targets = module.getTargetsAttr();
     if (!targets)
@@ -72,6 +73,7 @@ struct VulkanKernelABIPass
     MLIRContext *context = &getContext();
     Builder b(context);
     SmallVector<Attribute> updated;
+    spirv::TargetEnvAttr vulkanEnv;
     for (Attribute attr : targets) {
       auto env = dyn_cast<spirv::TargetEnvAttr>(attr);
       if (!env) {
@@ -88,11 +90,19 @@ struct VulkanKernelABIPass
           subgroupSize, old.getMinSubgroupSize(), old.getMaxSubgroupSize(),
           old.getCooperativeMatrixPropertiesKhr(),
           old.getCooperativeMatrixPropertiesNv());
-      updated.push_back(spirv::TargetEnvAttr::get(
+      vulkanEnv = spirv::TargetEnvAttr::get(
           env.getTripleAttr(), limits, env.getClientAPI(), env.getVendorID(),
-          env.getDeviceType(), env.getDeviceID()));
+          env.getDeviceType(), env.getDeviceID());
+      updated.push_back(vulkanEnv);
     }
+    if (!vulkanEnv)
+      return module.emitOpError("has no #spirv.target_env target: run "
+                                "spirv-attach-target first");
     module.setTargetsAttr(b.getArrayAttr(updated));
+    // The conversions other than convert-gpu-to-spirv (convert-math-to-spirv)
+    // look the environment up as this attribute; without it they assume
+    // the default one (no Int8, Float16...) and emulate those types.
+    module->setAttr(spirv::getTargetEnvAttrName(), vulkanEnv);
     return success();
   }
 };

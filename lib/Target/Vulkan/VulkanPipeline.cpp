@@ -15,9 +15,11 @@
 // version/capabilities/extensions (spirv-lower-abi-attrs,
 // spirv-update-vce), the SPIR-V modules moved into their gpu.modules
 // (rlx-vulkan-nest-spirv-modules) and serialized by gpu-module-to-binary.
-// The host side goes through gpu-to-llvm with bare kernel pointers and
-// interspersed buffer sizes: the runtime binds each (pointer, size) pair as
-// one storage buffer.
+// The host side goes through gpu-to-llvm with bare kernel pointers: the
+// runtime binds each pointer as one storage buffer, from the pointer to the
+// end of its allocation. (Upstream's interspersed sizes,
+// intersperse-sizes-for-kernels, would give the bytes too, but reject i1
+// buffers: a comparison's result.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,9 +28,11 @@
 #include "RLX/Target/Metal/Passes.h"
 #include "RLX/Target/Vulkan/Passes.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -69,6 +73,23 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertComplexToStandardPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       createVulkanScalarizeVectorAccessesPass());
+  // bf16: computed in f32, converted with integer ops, stored as 16-bit
+  // words (no bf16 type without VK_KHR_shader_bfloat16).
+  arith::ArithEmulateUnsupportedFloatsOptions bf16;
+  bf16.sourceTypeStrs = {"bf16"};
+  bf16.targetTypeStr = "f32";
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      arith::createArithEmulateUnsupportedFloats(bf16));
+  math::MathExtendToSupportedTypesOptions bf16Math;
+  bf16Math.extraTypeStrs = {"f16"};
+  bf16Math.targetTypeStr = "f32";
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      math::createMathExtendToSupportedTypes(bf16Math));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createVulkanBF16BuffersPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
 
   GpuSPIRVAttachTargetOptions target;
   target.spirvVersion = options.spirvVersion;

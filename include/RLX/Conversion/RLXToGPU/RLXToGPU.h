@@ -203,8 +203,8 @@ void buildRLXToGPUPipeline(
 /// lowered the kernels: upstream's gpu-to-llvm (calls of the runtime's
 /// mgpu* functions, GPURuntime.h) and the rest through convert-to-llvm.
 /// With `vulkanKernelArguments`, kernels take each memref as its bare
-/// pointer followed by its size in bytes (what a Vulkan runtime binds as a
-/// storage buffer) instead of its descriptor's fields.
+/// pointer (what a Vulkan runtime binds as a storage buffer) instead of its
+/// descriptor's fields.
 void buildGPUHostToLLVMPipeline(OpPassManager &pm,
                                 bool vulkanKernelArguments = false);
 

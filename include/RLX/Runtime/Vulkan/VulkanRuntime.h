@@ -10,8 +10,7 @@
 // (upstream gpu-to-llvm) calls the mgpu* functions of RLX's GPU runtime ABI
 // (GPURuntime.h): module load from global constructors (the embedded SPIR-V
 // modules), then per entry-point call one stream, allocations of
-// temporaries and kernel launches, each kernel's buffers as (pointer, size)
-// pairs. They are implemented over the Vulkan loader, opened at run time
+// temporaries and kernel launches, each kernel buffer as a bare pointer. They are implemented over the Vulkan loader, opened at run time
 // (libvulkan.so.1, or $RLX_VULKAN_LOADER), so the library builds without
 // it. Upstream's mlir-vulkan-runner and its runtime are gone in MLIR 22.
 //
@@ -19,7 +18,8 @@
 // an address range of its own (not a host address), and a kernel argument
 // is bound as the storage buffer holding its pointer at the pointer's
 // offset. Only memory from rlxVulkanAlloc / mgpuMemAlloc can be passed to
-// compiled code; rlxVulkanCopyToDevice / ToHost move data.
+// compiled code; rlxVulkanCopyToDevice / ToHost move data. A kernel
+// argument is bound from its pointer to the end of its allocation.
 //
 // Device: the first physical device whose name contains $RLX_VULKAN_DEVICE
 // or whose index it is, else the first discrete GPU, else the first one.

@@ -27,7 +27,10 @@ def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
     - the module's `#spirv.target_env` gets `#spirv.resource_limits` with
       the subgroup size the row kernels' shuffles were built for (the
       lowering of `gpu.shuffle` checks its width against it) and the most
-      invocations a workgroup may have.
+      invocations a workgroup may have; the same environment becomes the
+      module's `spirv.target_env` attribute, where the conversions other
+      than `convert-gpu-to-spirv` (`convert-math-to-spirv`) look for it
+      (without it they assume the default one and emulate f16 and i8).
 
     A kernel without `known_block_size`, or one with an argument other
     than a memref (Vulkan kernels here take storage buffers only: scalars
@@ -69,6 +72,35 @@ def VulkanScalarizeVectorAccessesPass
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def VulkanBF16BuffersPass : Pass<"rlx-vulkan-bf16-buffers",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Make the kernels' bf16 buffers 16-bit integer ones";
+  let description = [{
+    Vulkan devices without `VK_KHR_shader_bfloat16` (lavapipe, NVIDIA's
+    driver here) have no bf16 type, and upstream's SPIR-V type conversion
+    does not store a bf16 buffer as 16-bit words. So, once the kernels
+    compute in f32 (`arith-emulate-unsupported-floats`) and convert with
+    integer ops (`arith-expand{include-bf16}`), every `memref<...xbf16>`
+    argument of a kernel becomes `memref<...xi16>`: its loads and stores
+    go through `arith.bitcast` (which those conversions' bitcasts cancel),
+    and the host passes the same buffer, cast to the new type, to the
+    launch. A `arith.select` of bf16 values selects their words instead
+    (the SPIR-V conversion takes bf16 scalars for f32 ones). A bf16 buffer
+    used otherwise than by loads and stores is an error at the use.
+
+    ```mlir
+    gpu.func @k(%m: memref<8xbf16>) kernel {
+      %v = memref.load %m[%i] : memref<8xbf16>
+    // becomes
+    gpu.func @k(%m: memref<8xi16>) kernel {
+      %w = memref.load %m[%i] : memref<8xi16>
+      %v = arith.bitcast %w : i16 to bf16
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def VulkanNestSPIRVModulesPass : Pass<"rlx-vulkan-nest-spirv-modules",
