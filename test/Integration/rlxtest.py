@@ -26,15 +26,25 @@ SEED = int(os.environ.get("RLX_TEST_SEED") or
            int.from_bytes(os.urandom(4), "little"))
 
 # The target the cases run on: RLX_RUN names its runner (rlx-run for the
-# CPU; test/Integration/Metal/Inputs/metal-run for Metal). Metal has no
+# CPU; test/Integration/Metal/Inputs/metal-run for Metal,
+# test/Integration/Vulkan/Inputs/vulkan-run for Vulkan). Metal has no
 # double or complex type, its kernels take static shapes and its host
 # description no loops, so there a case that needs them is a known failure
-# (it still runs, and must fail).
+# (it still runs, and must fail). Vulkan kernels take static shapes, no
+# complex values, and f64 only in arithmetic (GLSL.std.450's math
+# functions are 16- and 32-bit).
 TARGET = os.environ.get("RLX_TEST_TARGET", "cpu")
+
+# The ops whose f64 kernels need a GLSL.std.450 function (or a polynomial
+# of exp) that Vulkan has only for 16- and 32-bit floats.
+F64_MATH = ("rlx.gelu", "rlx.silu", "rlx.sigmoid", "rlx.tanh", "rlx.exp",
+            "rlx.log", "rlx.sin", "rlx.cos", "rlx.tan", "rlx.atan")
 
 
 def target_limit(case):
     """Why `case` cannot pass on TARGET, or None."""
+    if TARGET == "vulkan":
+        return vulkan_limit(function_text([case]))
     if TARGET != "metal":
         return None
     text = function_text([case])
@@ -45,6 +55,20 @@ def target_limit(case):
     if "rlx.cumsum" in text:
         return "cumsum is a host loop over kernels, which Metal's host " \
                "description has not"
+    for op in ("rlx.scatter_add", "rlx.topk"):
+        if op in text:
+            return "the GPU front does not take %s (not claimed)" % op
+    return None
+
+
+def vulkan_limit(text):
+    """Why the function `text` cannot pass on Vulkan, or None."""
+    if "?" in text:
+        return "Vulkan kernels take static shapes"
+    if "complex" in text:
+        return "the SPIR-V lowering takes no complex values"
+    if "f64" in text and any(op in text for op in F64_MATH):
+        return "GLSL.std.450 has no f64 math functions"
     for op in ("rlx.scatter_add", "rlx.topk"):
         if op in text:
             return "the GPU front does not take %s (not claimed)" % op

@@ -57,6 +57,18 @@ struct VulkanKernelABIPass
           return signalPassFailure();
         }
       }
+      // The front sinks the non-splat constants a kernel reads into its
+      // module as memref.globals; upstream lowers those to SPIR-V only for
+      // OpenCL (physical addressing).
+      WalkResult constants = kernel.walk([](memref::GetGlobalOp get) {
+        get.emitOpError("reads the constant array @")
+            << get.getName()
+            << ", which the vulkan target cannot place in a SPIR-V module "
+               "yet";
+        return WalkResult::interrupt();
+      });
+      if (constants.wasInterrupted())
+        return signalPassFailure();
       kernel->setAttr(spirv::getEntryPointABIAttrName(),
                       spirv::getEntryPointABIAttr(context, *block));
     }

@@ -73,6 +73,8 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertComplexToStandardPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       createVulkanScalarizeVectorAccessesPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createVulkanGuardEmptyLoopsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createVulkanWorkgroupAllocsPass());
   // bf16: computed in f32, converted with integer ops, stored as 16-bit
   // words (no bf16 type without VK_KHR_shader_bfloat16).
   arith::ArithEmulateUnsupportedFloatsOptions bf16;

@@ -35,7 +35,10 @@ def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
     A kernel without `known_block_size`, or one with an argument other
     than a memref (Vulkan kernels here take storage buffers only: scalars
     come from dynamic shapes, which the vulkan target does not claim), is
-    an error at the kernel.
+    an error at the kernel; a kernel that reads a constant array (a
+    non-splat constant the GPU front sank into its module) is an error at
+    the read, as upstream lowers `memref.get_global` to SPIR-V for OpenCL
+    only.
   }];
   let options = [
     Option<"subgroupSize", "subgroup-size", "int64_t", "32",
@@ -72,6 +75,62 @@ def VulkanScalarizeVectorAccessesPass
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def VulkanGuardEmptyLoopsPass : Pass<"rlx-vulkan-guard-empty-loops",
+                                     "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give loops with results an explicit zero-trip path";
+  let description = [{
+    Upstream's `scf.for` lowering to SPIR-V carries the loop's results in
+    function variables that only the loop body stores: where the loop runs
+    no iteration (a row kernel's lanes past the end of a short row), the
+    result is the variable's undefined initial value instead of the
+    `iter_args` init (lavapipe gives 0.0, so a row maximum of negative
+    values came out 0). Each `scf.for` with results whose trip count may be
+    zero is wrapped in an `scf.if` on `lb < ub` whose else branch yields
+    the inits; `scf.if` stores its results on both branches.
+
+    ```mlir
+    %r = scf.for %i = %tid to %n step %c8 iter_args(%a = %init) -> (f32) {...}
+    // becomes
+    %c = arith.cmpi slt, %tid, %n : index
+    %r = scf.if %c -> (f32) {
+      %l = scf.for %i = %tid to %n step %c8 iter_args(%a = %init) -> (f32) {...}
+      scf.yield %l : f32
+    } else {
+      scf.yield %init : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def VulkanWorkgroupAllocsPass : Pass<"rlx-vulkan-workgroup-allocs",
+                                     "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Turn kernels' workgroup attributions into workgroup "
+                "allocations";
+  let description = [{
+    Upstream's `convert-gpu-to-spirv` does not lower a `gpu.func`'s
+    workgroup attributions (the row kernels' partial values of each
+    subgroup), but MemRef-to-SPIR-V lowers a `memref.alloc` in the
+    Workgroup storage class to a Workgroup variable. Each attribution
+    becomes such an allocation at the kernel's entry, in the
+    `#spirv.storage_class<Workgroup>` memory space itself
+    (`map-memref-spirv-storage-class` maps numeric memory spaces, not
+    `#gpu.address_space`, and would retype the kernels' arguments, which
+    the host's launches are verified against); an attribution used
+    otherwise than by loads and stores is an error.
+
+    ```mlir
+    gpu.func @k() workgroup(%w : memref<8xf32, #gpu.address_space<workgroup>>) kernel {...}
+    // becomes
+    gpu.func @k() kernel {
+      %w = memref.alloc() : memref<8xf32, #spirv.storage_class<Workgroup>>
+      ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def VulkanBF16BuffersPass : Pass<"rlx-vulkan-bf16-buffers",
