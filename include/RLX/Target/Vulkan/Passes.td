@@ -130,7 +130,8 @@ def VulkanWorkgroupAllocsPass : Pass<"rlx-vulkan-workgroup-allocs",
       ...
     ```
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::spirv::SPIRVDialect"];
 }
 
 def VulkanBF16BuffersPass : Pass<"rlx-vulkan-bf16-buffers",
