@@ -75,6 +75,7 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
       createVulkanScalarizeVectorAccessesPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createVulkanGuardEmptyLoopsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createVulkanWorkgroupAllocsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createVulkanConstantArraysPass());
   // bf16: computed in f32, converted with integer ops, stored as 16-bit
   // words (no bf16 type without VK_KHR_shader_bfloat16).
   arith::ArithEmulateUnsupportedFloatsOptions bf16;

@@ -134,6 +134,39 @@ def VulkanWorkgroupAllocsPass : Pass<"rlx-vulkan-workgroup-allocs",
                            "::mlir::spirv::SPIRVDialect"];
 }
 
+def VulkanConstantArraysPass : Pass<"rlx-vulkan-constant-arrays",
+                                     "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Build the kernels' small constant arrays in private memory";
+  let description = [{
+    The GPU front moves a non-splat constant that a kernel reads into the
+    kernel's module as a `memref.global` (rlx-gpu-sink-constants), which
+    upstream lowers to SPIR-V only for OpenCL. Here each read of a constant
+    global of at most `max-elements` elements becomes a `memref.alloca` in
+    the Function storage class, filled at the kernel's entry with one
+    store per element (per-channel quantization scales, small tables);
+    the global goes once nothing reads it. Larger constants are left for
+    `rlx-vulkan-kernel-abi` to diagnose.
+
+    ```mlir
+    memref.global "private" constant @c : memref<2xf32> = dense<[1.0, 2.0]>
+    gpu.func @k(...) kernel {
+      %g = memref.get_global @c : memref<2xf32>
+    // becomes
+    gpu.func @k(...) kernel {
+      %g = memref.alloca() : memref<2xf32, #spirv.storage_class<Function>>
+      memref.store %cst1, %g[%c0] : ...
+      memref.store %cst2, %g[%c1] : ...
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "256",
+           "The most elements of a constant built in private memory">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::spirv::SPIRVDialect"];
+}
+
 def VulkanBF16BuffersPass : Pass<"rlx-vulkan-bf16-buffers",
                                  "::mlir::ModuleOp"> {
   let summary = "Make the kernels' bf16 buffers 16-bit integer ones";
