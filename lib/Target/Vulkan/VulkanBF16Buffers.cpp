@@ -107,6 +107,19 @@ struct VulkanBF16BuffersPass
         kernel.setType(FunctionType::get(&getContext(), inputs, {}));
         changed.insert(kernel);
       }
+      // The constant tables built in private memory
+      // (rlx-vulkan-constant-arrays) hold words too.
+      WalkResult tables = kernel.walk([](memref::AllocaOp alloca) {
+        MemRefType words = asWords(alloca.getType());
+        if (!words)
+          return WalkResult::advance();
+        alloca.getResult().setType(words);
+        return failed(rewriteUses(alloca.getResult()))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      if (tables.wasInterrupted())
+        return WalkResult::interrupt();
       kernel.walk([](arith::SelectOp select) {
         if (select.getType().isBF16())
           selectWords(select);

@@ -179,7 +179,8 @@ def VulkanBF16BuffersPass : Pass<"rlx-vulkan-bf16-buffers",
     argument of a kernel becomes `memref<...xi16>`: its loads and stores
     go through `arith.bitcast` (which those conversions' bitcasts cancel),
     and the host passes the same buffer, cast to the new type, to the
-    launch. A `arith.select` of bf16 values selects their words instead
+    launch. Private bf16 tables (`memref.alloca`, from
+    `rlx-vulkan-constant-arrays`) hold words the same way. A `arith.select` of bf16 values selects their words instead
     (the SPIR-V conversion takes bf16 scalars for f32 ones). A bf16 buffer
     used otherwise than by loads and stores is an error at the use.
 
