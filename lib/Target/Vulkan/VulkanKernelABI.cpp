@@ -18,7 +18,9 @@
 #include "RLX/Target/Vulkan/Passes.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir {
 namespace rlx {
@@ -28,6 +30,20 @@ namespace rlx {
 } // namespace mlir
 
 using namespace mlir;
+
+/// Whether `op` is a math function on f64 that GLSL.std.450 has for 16-
+/// and 32-bit floats only (the 64-bit ones are sqrt, inverse sqrt, abs,
+/// fma and the roundings).
+static bool isF64Transcendental(Operation *op) {
+  if (!isa<math::MathDialect>(op->getDialect()) ||
+      isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FmaOp,
+          math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+          math::TruncOp, math::CopySignOp>(op))
+    return false;
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    return getElementTypeOrSelf(type).isF64();
+  });
+}
 
 namespace {
 struct VulkanKernelABIPass
@@ -68,6 +84,15 @@ struct VulkanKernelABIPass
         return WalkResult::interrupt();
       });
       if (constants.wasInterrupted())
+        return signalPassFailure();
+      WalkResult f64Math = kernel.walk([](Operation *op) {
+        if (!isF64Transcendental(op))
+          return WalkResult::advance();
+        op->emitOpError("on f64: GLSL.std.450 has this function for 16- "
+                        "and 32-bit floats only");
+        return WalkResult::interrupt();
+      });
+      if (f64Math.wasInterrupted())
         return signalPassFailure();
       kernel->setAttr(spirv::getEntryPointABIAttrName(),
                       spirv::getEntryPointABIAttr(context, *block));

@@ -55,3 +55,18 @@ gpu.module @constant [#spirv.target_env<#spirv.vce<v1.5, [Shader], []>, api=Vulk
     gpu.return
   }
 }
+
+// -----
+
+// GLSL.std.450's exp takes 16- and 32-bit floats; f64 sqrt is fine.
+gpu.module @f64 [#spirv.target_env<#spirv.vce<v1.5, [Shader], []>, api=Vulkan, #spirv.resource_limits<>>] {
+  gpu.func @f64(%x: memref<4xf64>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %i = gpu.thread_id x
+    %v = memref.load %x[%i] : memref<4xf64>
+    %s = math.sqrt %v : f64
+    // expected-error @+1 {{'math.exp' op on f64: GLSL.std.450 has this function for 16- and 32-bit floats only}}
+    %e = math.exp %s : f64
+    memref.store %e, %x[%i] : memref<4xf64>
+    gpu.return
+  }
+}

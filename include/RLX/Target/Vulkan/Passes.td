@@ -38,7 +38,9 @@ def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
     an error at the kernel; a kernel that reads a constant array (a
     non-splat constant the GPU front sank into its module) is an error at
     the read, as upstream lowers `memref.get_global` to SPIR-V for OpenCL
-    only.
+    only; a math function on f64 other than sqrt, rsqrt, abs, fma and the
+    roundings is an error at the op (GLSL.std.450 has the others for 16-
+    and 32-bit floats only).
   }];
   let options = [
     Option<"subgroupSize", "subgroup-size", "int64_t", "32",
