@@ -71,6 +71,9 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
   // GLSL.std.450 has no erf either: the same polynomial as for Metal.
   pm.addNestedPass<gpu::GPUModuleOp>(createMetalExpandMathPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertComplexToStandardPass());
+  // 16-byte accesses where a buffer is only read in whole vectors; the
+  // other vector accesses element by element.
+  pm.addPass(createVulkanVectorBuffersPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       createVulkanScalarizeVectorAccessesPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createVulkanGuardEmptyLoopsPass());

@@ -51,6 +51,36 @@ def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
+def VulkanVectorBuffersPass : Pass<"rlx-vulkan-vector-buffers",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Type kernel buffers read only in whole vectors as arrays "
+                "of vectors";
+  let description = [{
+    SPIR-V's logical addressing reads a buffer of scalars one scalar at a
+    time (see `rlx-vulkan-scalarize-vector-accesses`), so a row kernel's
+    16-byte accesses would be four 4-byte ones. Where every access of a
+    kernel's buffer argument is a `vector.load` or `vector.store` of the
+    same N lanes of 32-bit elements (N = 2 or 4) along its static, N-divisible
+    innermost dim (the GPU front aligns them to N elements), the argument
+    becomes a buffer of `vector<N x T>` and each access one load or store
+    of an element at the innermost index divided by N: a 16-byte access in
+    SPIR-V. The host passes the same buffer, cast to the new type (both
+    are the same LLVM descriptor).
+
+    ```mlir
+    gpu.func @k(%m: memref<4x16xf32>, ...) kernel {
+      %v = vector.load %m[%i, %j] : memref<4x16xf32>, vector<4xf32>
+    // becomes
+    gpu.func @k(%m: memref<4x4xvector<4xf32>>, ...) kernel {
+      %j4 = arith.divui %j, %c4 : index
+      %v = memref.load %m[%i, %j4] : memref<4x4xvector<4xf32>>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def VulkanScalarizeVectorAccessesPass
     : Pass<"rlx-vulkan-scalarize-vector-accesses",
            "::mlir::gpu::GPUModuleOp"> {
