@@ -8,9 +8,10 @@
 #===----------------------------------------------------------------------===#
 #
 # Compiles the memory-bound workloads and the bias-GELU matmul of
-# kernels.mlir with `rlx-compile --target=vulkan` (SPIR-V for a 32-lane
+# kernels.mlir and the BERT layer with `rlx-compile --target=vulkan` (SPIR-V for a 32-lane
 # subgroup, NVIDIA's) into librlx_vulkan_bench.so, and puts it,
-# librlx_vulkan_runtime.so, vulkan_bench.py and shared/bench/gpu_peers.py
+# librlx_vulkan_runtime.so, vulkan_bench.py, layers.py (with what it
+# imports) and shared/bench/gpu_peers.py
 # into one folder (default bench/gpu/out-vulkan) that the GPU machine runs
 # with no LLVM/MLIR:
 #
@@ -28,9 +29,16 @@ PEERS="${RLX_GPU_PEERS:-$ROOT/../shared/bench/gpu_peers.py}"
 
 mkdir -p "$OUT"
 # kernels.mlir up to the attention workloads (a generated attention kernel
-# at b8 h16 s2048 is not what this measures).
-sed '/^func.func @attention_causal_bf16/,$d' "$ROOT/bench/gpu/kernels.mlir" \
-  > "$OUT/bench.mlir"
+# at b8 h16 s2048 is not what this measures), and the BERT layer of
+# examples/ at the benchmark's batch (32) in f32 and bf16, as build.sh
+# compiles them for CUDA.
+EXAMPLE="$ROOT/examples/bert_encoder_layer.mlir"
+{
+  sed '/^func.func @attention_causal_bf16/,$d' "$ROOT/bench/gpu/kernels.mlir"
+  sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_f32/' "$EXAMPLE"
+  sed -e 's/tensor<1x/tensor<32x/g' -e 's/@bert_layer/@bert_layer_bf16/' \
+    -e 's/xf32>/xbf16>/g' "$EXAMPLE"
+} > "$OUT/bench.mlir"
 "$BUILD/bin/rlx-compile" --target=vulkan \
   --vulkan-options="subgroup-size=32 ${RLX_VULKAN_OPTIONS:-}" \
   "$OUT/bench.mlir" -o "$OUT/kernels.o"
@@ -38,5 +46,8 @@ cp "$BUILD/lib/librlx_vulkan_runtime.so" "$OUT/"
 gcc -shared -o "$OUT/librlx_vulkan_bench.so" "$OUT/kernels.o" \
   -L"$OUT" -lrlx_vulkan_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
 rm "$OUT/bench.mlir" "$OUT/kernels.o"
-install -m 644 "$ROOT/bench/gpu/vulkan_bench.py" "$PEERS" "$OUT/"
+# layers.py (the BERT layer's inputs and reference) with what it imports.
+install -m 644 "$ROOT/bench/gpu/vulkan_bench.py" "$ROOT/bench/gpu/layers.py" \
+  "$ROOT/bench/gpu/attention_check.py" "$ROOT/bench/gpu/constant_layers.py" \
+  "$PEERS" "$OUT/"
 echo "bench/gpu: Vulkan artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"

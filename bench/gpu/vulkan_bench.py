@@ -8,7 +8,7 @@ this file), with a Vulkan loader and driver:
     python3 vulkan_bench.py [--only rmsnorm,matmul] [--dtypes float32,bfloat16]
 
 For each memory-bound workload of gpu_peers.py, the bias-GELU matmul and
-the BERT layer, and each dtype: fresh random inputs (a new seed every run,
+the BERT layer (layers.py's inputs and float64 reference), and each dtype: fresh random inputs (a new seed every run,
 printed) copied into Vulkan buffers, our output filled with 0xFF bytes
 (NaN), one call, the runtime's error checked, then ||ours - ref|| /
 ||ref|| against gpu_peers' float64 reference (f32 below 1e-4, bf16 below
@@ -25,6 +25,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gpu_peers  # noqa: E402
+import layers  # noqa: E402
 
 # workload of gpu_peers -> our entry point (f32; + _bf16 for bf16)
 OURS = {
@@ -160,6 +161,17 @@ def main():
                     cms = gpu_peers.bench(lambda: comp(*args))
                 line += f"  compile {cms:.3f} ms"
             print(line, flush=True)
+    if wanted and not any(w in "bert_layer" for w in wanted):
+        return
+    for dt in a.dtypes.split(","):
+        dtype = getattr(torch, dt)
+        args = layers.bert_inputs(dtype, seed)
+        ref = layers.bert_layer(*[t.double() for t in args])
+        suffix = "_f32" if dtype == torch.float32 else "_bf16"
+        err, ok, ms, _ = vk.run("bert_layer" + suffix, args, tuple(ref.shape),
+                                dtype, ref, TOL[dtype], 0)
+        print(f"{'bert_layer_b32_s128':32s} {dt:9s} vulkan err {err:.1e} "
+              f"{'ok' if ok else 'FAIL'} {ms:.3f} ms", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-# RUN: env RLX_RUN=%S/Inputs/vulkan-run RLX_TEST_TARGET=vulkan RLX_TEST_KNOWN_FAILURES=cast/f64->bf16,cast/bf16->f64 %python %S/../casts.py
+# RUN: env RLX_RUN=%S/Inputs/vulkan-run RLX_TEST_TARGET=vulkan RLX_TEST_KNOWN_FAILURES='cast/f64->bf16,cast/bf16->f64' %python %S/../casts.py
 # Casts between element types and constants, from ../casts.py,
 # on the Vulkan back end: each case compiled by rlx-compile --target=vulkan
 # for the device's subgroup size and run by rlx-vulkan-run (lavapipe in
