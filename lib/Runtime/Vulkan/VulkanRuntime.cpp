@@ -20,7 +20,10 @@
 #include "ConstantCache.h"
 #include "VulkanDevice.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,9 +31,7 @@
 using namespace rlx::vulkan;
 
 namespace {
-struct Module {
-  VkShaderModule shader = VK_NULL_HANDLE;
-};
+struct Module;
 
 struct Function {
   Module *module;
@@ -39,6 +40,13 @@ struct Function {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   size_t bindings = 0;
+};
+
+struct Module {
+  VkShaderModule shader = VK_NULL_HANDLE;
+  /// The host code looks its kernels up at every launch: one Function,
+  /// and so one pipeline, per entry point.
+  std::map<std::string, std::unique_ptr<Function>> functions;
 };
 
 struct Stream {
@@ -172,6 +180,11 @@ bool createPipeline(Device &d, Function &f, size_t bindings,
              ("vkCreateComputePipelines for " + f.name).c_str()))
     return false;
   f.bindings = bindings;
+  // $RLX_VULKAN_TRACE shows that each kernel's pipeline is made once.
+  if (const char *trace = std::getenv("RLX_VULKAN_TRACE"); trace && *trace)
+    std::fprintf(stderr, "rlx-vulkan: created the pipeline of %s (%zu "
+                         "buffers)\n",
+                 f.name.c_str(), bindings);
   return true;
 }
 
@@ -307,22 +320,37 @@ void *mgpuModuleLoadJIT(void *data, int) {
 }
 
 void mgpuModuleUnload(void *module) {
-  // Runs from a global destructor: the functions and pipelines of the
-  // module are left to the process's end, as is the device.
+  // Runs from a global destructor, after the program's last call.
   Device *d = device();
   auto *m = static_cast<Module *>(module);
-  if (d && m) {
-    d->vkDestroyShaderModule(d->device, m->shader, nullptr);
-    delete m;
+  if (!d || !m)
+    return;
+  for (auto &[name, f] : m->functions) {
+    if (f->pipeline)
+      d->vkDestroyPipeline(d->device, f->pipeline, nullptr);
+    if (f->layout)
+      d->vkDestroyPipelineLayout(d->device, f->layout, nullptr);
+    if (f->setLayout)
+      d->vkDestroyDescriptorSetLayout(d->device, f->setLayout, nullptr);
   }
+  d->vkDestroyShaderModule(d->device, m->shader, nullptr);
+  delete m;
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
+  Device *d = device();
+  if (!d)
+    return nullptr;
   if (!module) {
     errors().record(std::string("no module for kernel ") + name);
     return nullptr;
   }
-  return new Function{static_cast<Module *>(module), name};
+  auto *m = static_cast<Module *>(module);
+  std::lock_guard<std::mutex> lock(d->mutex);
+  std::unique_ptr<Function> &f = m->functions[name];
+  if (!f)
+    f.reset(new Function{m, name});
+  return f.get();
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
