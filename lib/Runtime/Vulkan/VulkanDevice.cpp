@@ -125,9 +125,11 @@ bool createDevice(Device &d) {
   if (!d.physical)
     return false;
 
-  // Properties: name, subgroup size, buffer offset alignment.
+  // Properties: name, subgroup sizes, buffer offset alignment.
+  VkPhysicalDeviceVulkan13Properties p13{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
   VkPhysicalDeviceSubgroupProperties subgroup{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &p13};
   VkPhysicalDeviceProperties2 properties{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
   auto getProperties = instanceFn<PFN_vkGetPhysicalDeviceProperties2>(
@@ -174,6 +176,11 @@ bool createDevice(Device &d) {
   features.features.robustBufferAccess = VK_FALSE;
   v13.robustImageAccess = VK_FALSE;
   d.fullSubgroups = v13.computeFullSubgroups;
+  if (v13.subgroupSizeControl &&
+      (p13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT)) {
+    d.minSubgroupSize = p13.minSubgroupSize;
+    d.maxSubgroupSize = p13.maxSubgroupSize;
+  }
 
   auto queueFamilies = instanceFn<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
       d.instance, "vkGetPhysicalDeviceQueueFamilyProperties");

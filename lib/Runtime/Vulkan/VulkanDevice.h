@@ -91,6 +91,9 @@ struct Device {
   uint32_t queueFamily = 0;
   std::string name;
   uint32_t subgroupSize = 0;
+  /// The subgroup sizes a compute pipeline may require (subgroup size
+  /// control), or 0 and 0.
+  uint32_t minSubgroupSize = 0, maxSubgroupSize = 0;
   bool fullSubgroups = false;
   VkDeviceSize offsetAlignment = 1;
   /// Memory types for kernel buffers and for staging.

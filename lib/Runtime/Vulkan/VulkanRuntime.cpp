@@ -44,6 +44,9 @@ struct Function {
 
 struct Module {
   VkShaderModule shader = VK_NULL_HANDLE;
+  /// The subgroup size the kernels were built for, or 0 if the module
+  /// does not say.
+  uint32_t subgroupSize = 0;
   /// The host code looks its kernels up at every launch: one Function,
   /// and so one pipeline, per entry point.
   std::map<std::string, std::unique_ptr<Function>> functions;
@@ -59,6 +62,30 @@ struct Stream {
 };
 
 Stream *theUserStream = nullptr;
+
+/// The name of the unused variable by which rlx-vulkan-nest-spirv-modules
+/// records the subgroup size a module was built for.
+constexpr char kSubgroupSizeMark[] = "__rlx_subgroup_size_";
+
+/// The subgroup size a SPIR-V module's OpName of its mark names, or 0.
+uint32_t markedSubgroupSize(const std::vector<uint32_t> &words) {
+  const uint32_t opName = 5;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16;
+    if (count == 0 || i + count > words.size())
+      return 0;
+    if ((words[i] & 0xFFFF) == opName && count > 2) {
+      const char *name = reinterpret_cast<const char *>(&words[i + 2]);
+      size_t room = (count - 2) * 4;
+      size_t prefix = sizeof(kSubgroupSizeMark) - 1;
+      if (strnlen(name, room) < room &&
+          std::strncmp(name, kSubgroupSizeMark, prefix) == 0)
+        return static_cast<uint32_t>(std::strtoul(name + prefix, nullptr, 10));
+    }
+    i += count;
+  }
+  return 0;
+}
 
 void destroyAllocation(Device &d, uintptr_t address) {
   auto it = d.allocations.find(address);
@@ -174,6 +201,22 @@ bool createPipeline(Device &d, Function &f, size_t bindings,
       workgroupSize % d.subgroupSize == 0)
     info.stage.flags =
         VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+  // The row kernels' shuffles are built for the module's subgroup size:
+  // the device's, or one it can be made to use.
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  if (uint32_t size = f.module->subgroupSize; size && size != d.subgroupSize) {
+    if (size < d.minSubgroupSize || size > d.maxSubgroupSize) {
+      errors().record(f.name + " was compiled for subgroups of " +
+                      std::to_string(size) + " lanes, " + d.name +
+                      " has " + std::to_string(d.subgroupSize) +
+                      " (compile with --vulkan-options=subgroup-size=" +
+                      std::to_string(d.subgroupSize) + ")");
+      return false;
+    }
+    required.requiredSubgroupSize = size;
+    info.stage.pNext = &required;
+  }
   info.layout = f.layout;
   if (!check(d.vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &info,
                                         nullptr, &f.pipeline),
@@ -306,6 +349,7 @@ void *mgpuModuleLoad(void *data, size_t size) {
   info.codeSize = size;
   info.pCode = words.data();
   auto module = std::make_unique<Module>();
+  module->subgroupSize = markedSubgroupSize(words);
   if (!check(d->vkCreateShaderModule(d->device, &info, nullptr,
                                      &module->shader),
              "vkCreateShaderModule"))

@@ -32,6 +32,30 @@ using namespace mlir;
 /// The prefix convert-gpu-to-spirv gives the spirv.module of a gpu.module.
 static constexpr StringLiteral kSPIRVModulePrefix = "__spv__";
 
+/// The name of the unused Private variable that records the subgroup size
+/// the kernels were built for, as librlx_vulkan_runtime reads it from the
+/// module's OpName (RLX_VULKAN_SUBGROUP_SIZE_MARK in VulkanRuntime.cpp).
+static constexpr StringLiteral kSubgroupSizeMark = "__rlx_subgroup_size_";
+
+/// Adds the subgroup-size mark of `module`'s target environment if its
+/// kernels use subgroup operations (the others run at any size).
+static void markSubgroupSize(spirv::ModuleOp module) {
+  spirv::TargetEnvAttr target = spirv::lookupTargetEnv(module);
+  std::optional<spirv::VerCapExtAttr> triple = module.getVceTriple();
+  if (!target || !triple ||
+      !llvm::is_contained(triple->getCapabilities(),
+                          spirv::Capability::GroupNonUniform))
+    return;
+  std::optional<int> size = target.getResourceLimits().getSubgroupSize();
+  if (!size)
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto type = spirv::PointerType::get(b.getI32Type(),
+                                      spirv::StorageClass::Private);
+  spirv::GlobalVariableOp::create(b, module.getLoc(), type,
+                                  (kSubgroupSizeMark + Twine(*size)).str());
+}
+
 /// Raises `module`'s version to its target's. spirv-update-vce deduces the
 /// least version from the ops alone (1.3 for most kernels), but
 /// spirv-lower-abi-attrs lists the storage buffers among the entry points'
@@ -73,6 +97,7 @@ struct VulkanNestSPIRVModulesPass
       // The gpu.funcs stay until gpu-module-to-binary replaces the module:
       // the host's gpu.launch_func ops are verified against them.
       keepTargetVersion(it->second);
+      markSubgroupSize(it->second);
       it->second->moveBefore(gpuModule.getBody(), gpuModule.getBody()->end());
     }
   }

@@ -24,7 +24,9 @@
 // Device: the first physical device whose name contains $RLX_VULKAN_DEVICE
 // or whose index it is, else the first discrete GPU, else the first one.
 // Each compute pipeline is created at its kernel's first launch and kept
-// ($RLX_VULKAN_TRACE=1 prints each creation).
+// ($RLX_VULKAN_TRACE=1 prints each creation), requiring the subgroup size
+// the module was compiled for (its __rlx_subgroup_size_N variable); a
+// device that cannot run that size gets an error, not wrong reductions.
 //
 // Streams: by default each entry point records its kernels into a command
 // buffer of its own, submits it and waits on one fence before returning.

@@ -239,8 +239,11 @@ def VulkanNestSPIRVModulesPass : Pass<"rlx-vulkan-nest-spirv-modules",
     `spirv.module` inside a `gpu.module`) does not see it. This pass moves
     each one into its `gpu.module` (whose `gpu.func` kernels stay: the
     host's `gpu.launch_func` ops are verified against them until
-    `gpu-module-to-binary` replaces the module). A `gpu.module` without its
-    `spirv.module` is an error.
+    `gpu-module-to-binary` replaces the module). Each that uses subgroup
+    operations gets an unused Private variable `@__rlx_subgroup_size_<N>`
+    naming the subgroup size of its target environment, whose `OpName` librlx_vulkan_runtime reads to
+    require that size of the device (or refuse the kernel). A `gpu.module`
+    without its `spirv.module` is an error.
 
     ```mlir
     spirv.module @__spv__k Logical GLSL450 { ... }
