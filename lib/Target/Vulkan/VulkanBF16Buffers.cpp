@@ -16,7 +16,9 @@
 
 #include "RLX/Target/Vulkan/Passes.h"
 
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
 namespace rlx {
@@ -81,8 +83,88 @@ static void selectWords(arith::SelectOp select) {
 }
 
 namespace {
+/// bf16 values (loop-carried, selected, constant) as their 16-bit words.
+struct BF16AsWords : TypeConverter {
+  BF16AsWords() {
+    addConversion([](Type type) { return type; });
+    addConversion([](BFloat16Type type) {
+      return IntegerType::get(type.getContext(), 16);
+    });
+  }
+};
+
+// bitcast(x) between bf16 and i16 -> the word x already is
+struct BitcastAsWord : OpConversionPattern<arith::BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type to = getTypeConverter()->convertType(op.getType());
+    if (to != adaptor.getIn().getType())
+      return rewriter.notifyMatchFailure(op, "not a bf16 <-> i16 bitcast");
+    rewriter.replaceOp(op, adaptor.getIn());
+    return success();
+  }
+};
+
+// constant c : bf16 -> constant bits(c) : i16
+struct ConstantAsWord : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<FloatAttr>(op.getValue());
+    if (!value || !value.getType().isBF16())
+      return rewriter.notifyMatchFailure(op, "not a bf16 scalar constant");
+    APInt bits = value.getValue().bitcastToAPInt();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, rewriter.getIntegerAttr(rewriter.getI16Type(), bits));
+    return success();
+  }
+};
+
+// select(c, a, b) : bf16 -> select(c, a, b) : i16 on the words
+struct SelectAsWord : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, adaptor.getCondition(), adaptor.getTrueValue(),
+        adaptor.getFalseValue());
+    return success();
+  }
+};
+
+/// Whether `op` has no bf16 operand or result.
+static bool isFreeOfBF16(Operation *op) {
+  auto bf16 = [](Type type) { return type.isBF16(); };
+  return llvm::none_of(op->getOperandTypes(), bf16) &&
+         llvm::none_of(op->getResultTypes(), bf16);
+}
+
 struct VulkanBF16BuffersPass
     : public rlx::impl::VulkanBF16BuffersPassBase<VulkanBF16BuffersPass> {
+  /// The bf16 values left in `kernel` once its buffers hold words (a
+  /// running maximum carried through a loop) as words too: the SPIR-V
+  /// conversion would take them for f32. Loops, selects, constants and
+  /// the bitcasts that now cancel; anything else on bf16 is an error.
+  LogicalResult valuesAsWords(gpu::GPUFuncOp kernel) {
+    bool any = false;
+    kernel.walk([&](Operation *op) { any |= !isFreeOfBF16(op); });
+    if (!any)
+      return success();
+    BF16AsWords converter;
+    ConversionTarget target(getContext());
+    target.markUnknownOpDynamicallyLegal(isFreeOfBF16);
+    RewritePatternSet patterns(&getContext());
+    patterns.add<BitcastAsWord, ConstantAsWord, SelectAsWord>(converter,
+                                                              &getContext());
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    return applyPartialConversion(kernel, target, std::move(patterns));
+  }
+
   void runOnOperation() override {
     ModuleOp top = getOperation();
     // The kernels whose signature changed, by symbol.
@@ -124,7 +206,8 @@ struct VulkanBF16BuffersPass
         if (select.getType().isBF16())
           selectWords(select);
       });
-      return WalkResult::advance();
+      return succeeded(valuesAsWords(kernel)) ? WalkResult::advance()
+                                              : WalkResult::interrupt();
     });
     if (walk.wasInterrupted())
       return signalPassFailure();

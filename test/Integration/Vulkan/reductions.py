@@ -1,4 +1,4 @@
-# RUN: env RLX_RUN=%S/Inputs/vulkan-run RLX_TEST_TARGET=vulkan RLX_TEST_KNOWN_FAILURES=argmax/bf16/1,argmin/bf16/-1/keepdim %python %S/../reductions.py
+# RUN: env RLX_RUN=%S/Inputs/vulkan-run RLX_TEST_TARGET=vulkan %python %S/../reductions.py
 # Reductions, argmax/argmin and cumsum, from ../reductions.py,
 # on the Vulkan back end: each case compiled by rlx-compile --target=vulkan
 # for the device's subgroup size and run by rlx-vulkan-run (lavapipe in
@@ -6,8 +6,3 @@
 # need what the vulkan target lacks (dynamic shapes, complex values, f64
 # math functions, unclaimed ops) are known failures there
 # (rlxtest.target_limit).
-#
-# Known failures (RLX_TEST_KNOWN_FAILURES): argmax/argmin of bf16 carry
-# the running bf16 maximum through the loop; rlx-vulkan-bf16-buffers makes
-# buffers and selects 16-bit words but not loop-carried values, which the
-# SPIR-V conversion takes for 32-bit floats.

@@ -212,7 +212,9 @@ def VulkanBF16BuffersPass : Pass<"rlx-vulkan-bf16-buffers",
     go through `arith.bitcast` (which those conversions' bitcasts cancel),
     and the host passes the same buffer, cast to the new type, to the
     launch. Private bf16 tables (`memref.alloca`, from
-    `rlx-vulkan-constant-arrays`) hold words the same way. A `arith.select` of bf16 values selects their words instead
+    `rlx-vulkan-constant-arrays`) hold words the same way, and so do the
+    bf16 values left (loop-carried, selected, constant): the SPIR-V
+    conversion would take them for f32 values. A `arith.select` of bf16 values selects their words instead
     (the SPIR-V conversion takes bf16 scalars for f32 ones). A bf16 buffer
     used otherwise than by loads and stores is an error at the use.
 
