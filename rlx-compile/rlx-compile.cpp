@@ -183,6 +183,18 @@ static cl::opt<std::string>
                         "from --blas)"),
                cl::init(""));
 
+/// Sets a GPU pipeline's kernel choices from the dispatch flags, only where
+/// given, so that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
+/// RLX_CUDA_OPTIONS) selects too.
+template <typename Options> static void overrideKernelChoices(Options &options) {
+  if (gpuMatmul.getNumOccurrences())
+    options.matmul = gpuMatmul;
+  if (gpuAttention.getNumOccurrences())
+    options.attention = gpuAttention;
+  if (dispatchReport.getNumOccurrences())
+    options.dispatchReport = dispatchReport;
+}
+
 /// Writes the binary of every gpu.binary in `module` to
 /// gpuBinaries/<name>.<ext>.
 static LogicalResult writeGPUBinaries(ModuleOp module) {
@@ -440,15 +452,7 @@ int main(int argc, char **argv) {
     }
     options.chip = chip;
     options.toolkit = cudaToolkit;
-    // The dispatch flags override --cuda-options only where given, so
-    // that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
-    // RLX_CUDA_OPTIONS) selects too.
-    if (gpuMatmul.getNumOccurrences())
-      options.matmul = gpuMatmul;
-    if (gpuAttention.getNumOccurrences())
-      options.attention = gpuAttention;
-    if (dispatchReport.getNumOccurrences())
-      options.dispatchReport = dispatchReport;
+    overrideKernelChoices(options);
     rlx::buildCUDAPipeline(pm, options);
   } else if (target == "rocm") {
     rlx::ROCmPipelineOptions options;
@@ -459,12 +463,7 @@ int main(int argc, char **argv) {
     if (chip.getNumOccurrences())
       options.chip = chip;
     options.toolkit = rocmToolkit;
-    if (gpuMatmul.getNumOccurrences())
-      options.matmul = gpuMatmul;
-    if (gpuAttention.getNumOccurrences())
-      options.attention = gpuAttention;
-    if (dispatchReport.getNumOccurrences())
-      options.dispatchReport = dispatchReport;
+    overrideKernelChoices(options);
     if (failed(rlx::buildROCmPipeline(pm, options))) {
       llvm::errs() << "rlx-compile: error: "
                    << rlx::unknownROCmChipMessage(options.chip) << "\n";
@@ -476,12 +475,7 @@ int main(int argc, char **argv) {
       llvm::errs() << "rlx-compile: error: bad --vulkan-options\n";
       return 1;
     }
-    if (gpuMatmul.getNumOccurrences())
-      options.matmul = gpuMatmul;
-    if (gpuAttention.getNumOccurrences())
-      options.attention = gpuAttention;
-    if (dispatchReport.getNumOccurrences())
-      options.dispatchReport = dispatchReport;
+    overrideKernelChoices(options);
     rlx::buildVulkanPipeline(pm, options);
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;

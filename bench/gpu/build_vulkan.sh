@@ -46,8 +46,10 @@ cp "$BUILD/lib/librlx_vulkan_runtime.so" "$OUT/"
 gcc -shared -o "$OUT/librlx_vulkan_bench.so" "$OUT/kernels.o" \
   -L"$OUT" -lrlx_vulkan_runtime -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined
 rm "$OUT/bench.mlir" "$OUT/kernels.o"
-# layers.py (the BERT layer's inputs and reference) with what it imports.
-install -m 644 "$ROOT/bench/gpu/vulkan_bench.py" "$ROOT/bench/gpu/layers.py" \
+# layers.py (the BERT layer's inputs and reference) and bench.py (its
+# error measure) with what they import.
+install -m 644 "$ROOT/bench/gpu/vulkan_bench.py" "$ROOT/bench/gpu/bench.py" \
+  "$ROOT/bench/gpu/layers.py" \
   "$ROOT/bench/gpu/attention_check.py" "$ROOT/bench/gpu/constant_layers.py" \
   "$PEERS" "$OUT/"
 echo "bench/gpu: Vulkan artifacts in $OUT ($(du -sh "$OUT" | cut -f1))"

@@ -26,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gpu_peers  # noqa: E402
 import layers  # noqa: E402
+from bench import rel_err  # noqa: E402
 
 # workload of gpu_peers -> our entry point (f32; + _bf16 for bf16)
 OURS = {
@@ -95,7 +96,7 @@ class Vulkan:
         out = torch.empty(out_shape, dtype=dtype)
         self.rt.rlxVulkanCopyToHost(out.data_ptr(), out_ptr,
                                     out.numel() * out.element_size())
-        err = gpu_peers_rel_err(out, ref.cpu())
+        err = rel_err(out, ref.cpu())
         # N calls in one submission, N chosen from one timed call.
         stream = self.rt.rlxVulkanStreamCreate()
         self.rt.rlxVulkanSetStream(stream)
@@ -117,12 +118,6 @@ class Vulkan:
         rate = (f"{bytes_moved / ms / 1e9:.2f} TB/s" if flops is None else
                 f"{flops / ms / 1e9:.1f} TFLOP/s")
         return err, err < tol, ms, rate
-
-
-def gpu_peers_rel_err(out, ref):
-    if not torch.isfinite(out).all():
-        return float("nan")
-    return ((out.to(ref.dtype) - ref).norm() / ref.norm()).item()
 
 
 def main():
