@@ -15,6 +15,8 @@
 //             [--target=rocm [--chip=gfx942] [--rocm-toolkit=DIR]
 //             [--gpu-matmul=...] [--gpu-attention=...] [--dispatch-report]
 //             [--rocm-options='block-size=128']]
+//             [--target=vulkan [--gpu-matmul=generated]
+//             [--vulkan-options='subgroup-size=8']]
 //
 // Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
 // to LLVM IR, optimizes for the host CPU and writes a relocatable object.
@@ -31,6 +33,9 @@
 // allocated. The object needs librlx_cuda_runtime.so (CUDARuntime.h).
 // --target=rocm is the same through --rlx-rocm-pipeline: the object holds
 // an HSA code object and needs librlx_rocm_runtime.so (ROCmRuntime.h).
+// --target=vulkan too through --rlx-vulkan-pipeline: the object holds
+// SPIR-V modules and needs librlx_vulkan_runtime.so (VulkanRuntime.h);
+// the device pointers are the runtime's (rlxVulkanAlloc).
 //
 // With --target=metal it runs --rlx-metal-pipeline and writes no object:
 // OUT is the kernels' MSL source (rlx-translate --rlx-to-msl) and
@@ -46,6 +51,7 @@
 #include "RLX/Target/Metal/MSLEmitter.h"
 #include "RLX/Target/Metal/MetalPipeline.h"
 #include "RLX/Target/ROCm/ROCmPipeline.h"
+#include "RLX/Target/Vulkan/VulkanPipeline.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -92,7 +98,8 @@ static cl::opt<bool> useBlas("blas",
 
 static cl::opt<std::string> target("target",
                                    cl::desc("What to compile for: cpu, "
-                                            "cuda, rocm or metal (MSL source)"),
+                                            "cuda, rocm, vulkan or metal (MSL "
+                                            "source)"),
                                    cl::init("cpu"));
 static cl::opt<std::string>
     chip("chip",
@@ -104,7 +111,9 @@ static cl::opt<std::string>
                 cl::desc("CUDA toolkit whose ptxas compiles the kernels"),
                 cl::init("/usr/local/cuda"));
 static cl::opt<rlx::GPUMatmul> gpuMatmul(
-    "gpu-matmul", cl::desc("Where matmuls run with --target=cuda or rocm"),
+    "gpu-matmul",
+    cl::desc("Where matmuls run with --target=cuda or rocm (always "
+             "generated with --target=vulkan)"),
     cl::init(rlx::GPUMatmul::Library),
     cl::values(clEnumValN(rlx::GPUMatmul::Library, "library",
                           "the runtime's library matmul (cuBLASLt, "
@@ -151,10 +160,19 @@ static cl::opt<std::string>
                          "toolkit come from --chip and --rocm-toolkit)"),
                 cl::init(""));
 
+static cl::opt<std::string>
+    vulkanOptions("vulkan-options",
+                  cl::desc("More options of --rlx-vulkan-pipeline for "
+                           "--target=vulkan, e.g. 'subgroup-size=8' (the "
+                           "device's, from rlx-vulkan-run "
+                           "--print-subgroup-size)"),
+                  cl::init(""));
+
 static cl::opt<std::string> gpuBinaries(
     "gpu-binaries",
     cl::desc("With a GPU target, also write each kernel module's binary to "
-             "DIR/<module>.hsaco (rocm) or .cubin (cuda), as embedded in "
+             "DIR/<module>.hsaco (rocm), .cubin (cuda) or .spv (vulkan), "
+             "as embedded in "
              "the object, for inspection"),
     cl::value_desc("dir"), cl::init(""));
 
@@ -164,6 +182,18 @@ static cl::opt<std::string>
                         "--target=cpu, e.g. 'stream-stores=0' (blas comes "
                         "from --blas)"),
                cl::init(""));
+
+/// Sets a GPU pipeline's kernel choices from the dispatch flags, only where
+/// given, so that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
+/// RLX_CUDA_OPTIONS) selects too.
+template <typename Options> static void overrideKernelChoices(Options &options) {
+  if (gpuMatmul.getNumOccurrences())
+    options.matmul = gpuMatmul;
+  if (gpuAttention.getNumOccurrences())
+    options.attention = gpuAttention;
+  if (dispatchReport.getNumOccurrences())
+    options.dispatchReport = dispatchReport;
+}
 
 /// Writes the binary of every gpu.binary in `module` to
 /// gpuBinaries/<name>.<ext>.
@@ -179,7 +209,9 @@ static LogicalResult writeGPUBinaries(ModuleOp module) {
       if (object.getFormat() == gpu::CompilationTarget::Assembly)
         ext = "s";
       else if (object.getFormat() == gpu::CompilationTarget::Binary)
-        ext = target == "rocm" ? "hsaco" : "cubin";
+        ext = target == "rocm"     ? "hsaco"
+              : target == "vulkan" ? "spv"
+                                   : "cubin";
       SmallString<128> path(gpuBinaries);
       llvm::sys::path::append(path, binary.getName() + "." + ext);
       std::string error;
@@ -402,7 +434,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (failed(writeHeader(*module, header->os(),
-                           target == "cuda" || target == "rocm")))
+                           target == "cuda" || target == "rocm" ||
+                               target == "vulkan")))
       return 1;
     header->keep();
   }
@@ -419,15 +452,7 @@ int main(int argc, char **argv) {
     }
     options.chip = chip;
     options.toolkit = cudaToolkit;
-    // The dispatch flags override --cuda-options only where given, so
-    // that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
-    // RLX_CUDA_OPTIONS) selects too.
-    if (gpuMatmul.getNumOccurrences())
-      options.matmul = gpuMatmul;
-    if (gpuAttention.getNumOccurrences())
-      options.attention = gpuAttention;
-    if (dispatchReport.getNumOccurrences())
-      options.dispatchReport = dispatchReport;
+    overrideKernelChoices(options);
     rlx::buildCUDAPipeline(pm, options);
   } else if (target == "rocm") {
     rlx::ROCmPipelineOptions options;
@@ -438,17 +463,20 @@ int main(int argc, char **argv) {
     if (chip.getNumOccurrences())
       options.chip = chip;
     options.toolkit = rocmToolkit;
-    if (gpuMatmul.getNumOccurrences())
-      options.matmul = gpuMatmul;
-    if (gpuAttention.getNumOccurrences())
-      options.attention = gpuAttention;
-    if (dispatchReport.getNumOccurrences())
-      options.dispatchReport = dispatchReport;
+    overrideKernelChoices(options);
     if (failed(rlx::buildROCmPipeline(pm, options))) {
       llvm::errs() << "rlx-compile: error: "
                    << rlx::unknownROCmChipMessage(options.chip) << "\n";
       return 1;
     }
+  } else if (target == "vulkan") {
+    rlx::VulkanPipelineOptions options;
+    if (failed(options.parseFromString(vulkanOptions, llvm::errs()))) {
+      llvm::errs() << "rlx-compile: error: bad --vulkan-options\n";
+      return 1;
+    }
+    overrideKernelChoices(options);
+    rlx::buildVulkanPipeline(pm, options);
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;
     if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
@@ -459,7 +487,7 @@ int main(int argc, char **argv) {
     rlx::buildCPUPipeline(pm, options);
   } else {
     llvm::errs() << "rlx-compile: error: unknown --target=" << target
-                 << " (cpu, cuda, rocm or metal)\n";
+                 << " (cpu, cuda, rocm, vulkan or metal)\n";
     return 1;
   }
   if (failed(pm.run(*module)))

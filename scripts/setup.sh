@@ -26,6 +26,7 @@ PACKAGES=(
   python3-pip python3-setuptools
   libclang-rt-22-dev
   rocm-device-libs
+  mesa-vulkan-drivers libvulkan-dev spirv-tools spirv-cross vulkan-tools
 )
 
 missing=()

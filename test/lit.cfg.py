@@ -2,6 +2,8 @@
 # lit configuration for the RLX-MLIR tests.
 
 import os
+import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -23,7 +25,7 @@ tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate",
          "rlx-metal-cpu-run", "rlx-cuda-runtime-test", "rlx-cpu-alloc-test",
          "rlx-lsp-server", "rlx-reduce", "rlx-capi-test",
-         "rlx-rocm-runtime-test"]
+         "rlx-rocm-runtime-test", "rlx-vulkan-run"]
 
 # The Metal back end's MSL compiles as C++ with clang against RLX's stand-in
 # <metal_stdlib> (rlx-metal-cpu-run does the same before it runs kernels).
@@ -50,6 +52,8 @@ config.environment["RLX_METAL_CPU_RUN"] = os.path.join(config.rlx_tools_dir,
                                                        "rlx-metal-cpu-run")
 # librlx_cpu_runtime.so, which objects from rlx-compile link against, and
 # MLIR's runtime utilities.
+config.environment["RLX_VULKAN_RUN"] = os.path.join(config.rlx_tools_dir,
+                                                    "rlx-vulkan-run")
 config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")
 config.environment["RLX_BUILD_DIR"] = config.mlir_obj_dir
 config.environment["MLIR_LIB_DIR"] = os.path.join(
@@ -89,6 +93,21 @@ if os.path.exists(os.path.join(config.mlir_obj_dir, "rocm-toolkit", "amdgcn",
 
 # librlx_cuda_runtime embeds the flash-attention kernels where the build
 # found nvcc.
+# spirv-val (Debian's spirv-tools) checks every SPIR-V module the vulkan
+# target emits.
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-val")
+
+# A Vulkan device (lavapipe in CI): the vulkan tests run on it, compiled
+# for its subgroup size, asked once here.
+_vulkan_run = os.path.join(config.rlx_tools_dir, "rlx-vulkan-run")
+if os.path.exists(_vulkan_run):
+    _probe = subprocess.run([_vulkan_run, "--print-subgroup-size"],
+                            capture_output=True, text=True)
+    if _probe.returncode == 0 and _probe.stdout.strip().isdigit():
+        config.available_features.add("vulkan")
+        config.environment["RLX_VULKAN_SUBGROUP_SIZE"] = _probe.stdout.strip()
+
 if not getattr(config, "rlx_nvcc", "NOTFOUND").endswith("NOTFOUND"):
     config.available_features.add("flash-attention-kernels")
 

@@ -22,6 +22,8 @@
 #include "RLX/Target/Metal/MetalPipeline.h"
 #include "RLX/Target/Metal/Passes.h"
 #include "RLX/Target/ROCm/ROCmPipeline.h"
+#include "RLX/Target/Vulkan/Passes.h"
+#include "RLX/Target/Vulkan/VulkanPipeline.h"
 
 namespace mlir {
 namespace rlx {
@@ -34,12 +36,14 @@ inline void registerAllPasses() {
   registerRLXCPUPasses();
   registerRLXCUDAPasses();
   registerRLXMetalPasses();
+  registerRLXVulkanPasses();
   registerOptimizePipeline();
   registerRLXToGPUPipeline();
   registerCPUPipeline();
   registerCUDAPipeline();
   registerMetalPipeline();
   registerROCmPipeline();
+  registerVulkanPipeline();
 }
 
 } // namespace rlx

@@ -26,15 +26,28 @@ SEED = int(os.environ.get("RLX_TEST_SEED") or
            int.from_bytes(os.urandom(4), "little"))
 
 # The target the cases run on: RLX_RUN names its runner (rlx-run for the
-# CPU; test/Integration/Metal/Inputs/metal-run for Metal). Metal has no
+# CPU; test/Integration/Metal/Inputs/metal-run for Metal,
+# test/Integration/Vulkan/Inputs/vulkan-run for Vulkan). Metal has no
 # double or complex type, its kernels take static shapes and its host
 # description no loops, so there a case that needs them is a known failure
-# (it still runs, and must fail).
+# (it still runs, and must fail). Vulkan kernels take static shapes, no
+# complex values, and f64 only in arithmetic (GLSL.std.450's math
+# functions are 16- and 32-bit).
 TARGET = os.environ.get("RLX_TEST_TARGET", "cpu")
+
+# What f64 kernels compute with a GLSL.std.450 function (exp, log, tanh,
+# sin, pow... and erf's polynomial of exp) that Vulkan has only for 16- and
+# 32-bit floats: the ops, the activations of fused and rlx_hir ops, and
+# the softmax inside attention and cross-entropy.
+F64_MATH = re.compile(r"\brlx\.(exp|log|sin|cos|tan|atan|pow)\b|gelu|silu|"
+                      r"sigmoid|tanh|softmax|attention|swiglu|mlp|"
+                      r"transformer_layer")
 
 
 def target_limit(case):
     """Why `case` cannot pass on TARGET, or None."""
+    if TARGET == "vulkan":
+        return vulkan_limit(function_text([case]))
     if TARGET != "metal":
         return None
     text = function_text([case])
@@ -45,6 +58,23 @@ def target_limit(case):
     if "rlx.cumsum" in text:
         return "cumsum is a host loop over kernels, which Metal's host " \
                "description has not"
+    for op in ("rlx.scatter_add", "rlx.topk"):
+        if op in text:
+            return "the GPU front does not take %s (not claimed)" % op
+    return None
+
+
+def vulkan_limit(text):
+    """Why the function `text` cannot pass on Vulkan, or None."""
+    if "?" in text:
+        return "Vulkan kernels take static shapes"
+    if "complex" in text:
+        return "the SPIR-V lowering takes no complex values"
+    if "f64" in text and F64_MATH.search(text):
+        return "GLSL.std.450 has no f64 math functions"
+    if "rlx.cumsum" in text:
+        return "cumsum is a host loop passing views at dynamic offsets, " \
+               "which bare kernel pointers cannot carry (not claimed)"
     for op in ("rlx.scatter_add", "rlx.topk"):
         if op in text:
             return "the GPU front does not take %s (not claimed)" % op

@@ -124,11 +124,14 @@ void rlx::buildRLXToGPUPipeline(
     pm.addNestedPass<gpu::GPUModuleOp>(createGPUFastMathPass());
 }
 
-void rlx::buildGPUHostToLLVMPipeline(OpPassManager &pm) {
+void rlx::buildGPUHostToLLVMPipeline(OpPassManager &pm,
+                                     bool vulkanKernelArguments) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createGpuToLLVMConversionPass());
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.kernelBarePtrCallConv = vulkanKernelArguments;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -202,7 +202,11 @@ void buildRLXToGPUPipeline(
 /// The host side of a GPU program to the LLVM dialect, once its target has
 /// lowered the kernels: upstream's gpu-to-llvm (calls of the runtime's
 /// mgpu* functions, GPURuntime.h) and the rest through convert-to-llvm.
-void buildGPUHostToLLVMPipeline(OpPassManager &pm);
+/// With `vulkanKernelArguments`, kernels take each memref as its bare
+/// pointer (what a Vulkan runtime binds as a storage buffer) instead of its
+/// descriptor's fields.
+void buildGPUHostToLLVMPipeline(OpPassManager &pm,
+                                bool vulkanKernelArguments = false);
 
 /// Registers `--rlx-to-gpu`.
 void registerRLXToGPUPipeline();

@@ -21,19 +21,16 @@
 // `rocm` claims what `rlx-rocm-pipeline` compiles: the same GPU front, so
 // what cuda claims, and static shapes only (the front's kernels have
 // static sizes), so that a dynamic shape is an error at its op. `metal`
-// claims what its backend compiles. `vulkan` has no backend here yet: its
-// set is the *planned* claims, to be kept aligned with the GPU backend when
-// it lands. The plan follows the seeds (003, backend-aware op claims; 000,
-// "Metal may skip FuseAttentionBlock"):
-//  - vulkan (the wgpu-style compute-shader backend) claims the primitives
-//    and the fused ops its kernel encoders cover (matmul-bias-act, the
-//    residual norms, swiglu, the attention block, elementwise regions), but
-//    no data-dependent control flow (rlx.if, rlx.while, rlx.scan,
-//    rlx.selective_scan, rlx.custom_fn), no rlx.dot_general (legalized to
-//    transpose/reshape/matmul), no fft family, no dense_solve and no
-//    fused_transformer_layer.
-//  - metal (the backend that exists) claims what vulkan claims but
-//    rlx.fused_attention_block, rlx.cumsum, rlx.topk and rlx.scatter_add.
+// claims what its backend compiles. `vulkan` claims what
+// `rlx-vulkan-pipeline` compiles and runs (test/Integration/Vulkan): the
+// GPU front's kernels as SPIR-V, static shapes only, but no host loops
+// over kernels that pass views at dynamic offsets (rlx.cumsum: a bare
+// kernel pointer has no offset), no rlx.topk or rlx.scatter_add (the
+// front does not take them), no complex values (so no fft family) and no
+// rlx.dot_general (legalized to transpose/reshape/matmul). The plan
+// followed the seeds (003, backend-aware op claims; 000, "Metal may skip
+// FuseAttentionBlock"): metal claims what vulkan claims but
+// rlx.fused_attention_block.
 // No target claims the autodiff transforms or rlx.param. Element types are
 // not part of a claim (metal has no f64: its emitter reports it at the op).
 //
@@ -158,18 +155,18 @@ static std::vector<TargetDef> targetDefs() {
       {"cuda", cuda, /*generalBroadcast=*/true},
       // The ROCm backend (rlx-rocm-pipeline): the CUDA backend's GPU front.
       {"rocm", cuda, /*generalBroadcast=*/true, /*staticShapes=*/true},
-      // Planned claims until the Vulkan backend lands. Its kernels will
-      // index an operand by the flat result index modulo its size, which
-      // is right only for trailing broadcasts.
-      {"vulkan", with({kFusedKernels, kFusedAttention}),
-       /*generalBroadcast=*/false},
+      // The Vulkan backend (rlx-vulkan-pipeline; test/Integration/Vulkan):
+      // the GPU front's kernels in SPIR-V and AOT host code.
+      {"vulkan",
+       {kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward,
+        kFusedKernels, kFusedAttention},
+       /*generalBroadcast=*/true, /*staticShapes=*/true},
       // The Metal backend (rlx-metal-pipeline, the MSL emitter and the
       // host description; test/Integration/Metal): what the GPU front
       // makes kernels of, but host loops (rlx.cumsum, control flow), which
       // the host description does not hold, and rlx.topk and
       // rlx.scatter_add, which the front does not take. Its kernels take
-      // any broadcast, but legalization still expands non-trailing ones,
-      // as planned for vulkan.
+      // any broadcast, but legalization still expands non-trailing ones.
       {"metal",
        {kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward,
         kFusedKernels},

@@ -1,0 +1,58 @@
+//===- VulkanPipeline.h - the rlx-vulkan-pipeline ---------------*- C++ -*-===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_TARGET_VULKAN_VULKANPIPELINE_H
+#define RLX_TARGET_VULKAN_VULKANPIPELINE_H
+
+#include "RLX/Conversion/RLXToGPU/RLXToGPU.h"
+
+namespace mlir {
+namespace rlx {
+
+/// Options of `--rlx-vulkan-pipeline`: the GPU front's kernel choices and
+/// what the kernels may assume of the Vulkan device.
+struct VulkanPipelineOptions
+    : public GPUKernelOptions<VulkanPipelineOptions> {
+  PassOptions::Option<int64_t> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("Lanes of the device's subgroup, which the row "
+                     "kernels' shuffle reductions are built for: 32 on "
+                     "NVIDIA, 8 on lavapipe (rlx-vulkan-run "
+                     "--print-subgroup-size queries a device)"),
+      llvm::cl::init(32)};
+  PassOptions::Option<std::string> spirvVersion{
+      *this, "spirv-version",
+      llvm::cl::desc("The SPIR-V version of the modules (v1.5 is Vulkan "
+                     "1.2's, which every Vulkan 1.2 driver takes)"),
+      llvm::cl::init("v1.5")};
+};
+
+/// The GPU front's description of a Vulkan device with
+/// librlx_vulkan_runtime: `subgroupSize` lanes, 1024 invocations and
+/// 32 KiB of workgroup memory per workgroup (what lavapipe and NVIDIA's
+/// driver offer), 16-byte accesses, and no library kernels: every matmul
+/// and attention is a generated kernel (no vendor library here).
+GPUTargetDescription getVulkanTargetDescription(int64_t subgroupSize);
+
+/// `--rlx-to-gpu` for the Vulkan description, then the kernels through
+/// upstream's SPIR-V conversions to SPIR-V modules embedded as gpu.binary
+/// ops, and the host side to the LLVM dialect. Every function's results
+/// become trailing out-parameters (device buffers the caller allocates,
+/// rlxVulkanAlloc); the host code calls librlx_vulkan_runtime
+/// (RLX/Runtime/Vulkan/VulkanRuntime.h), passing each kernel's buffers as
+/// bare pointers.
+void buildVulkanPipeline(OpPassManager &pm,
+                         const VulkanPipelineOptions &options);
+
+/// Registers `--rlx-vulkan-pipeline`.
+void registerVulkanPipeline();
+
+} // namespace rlx
+} // namespace mlir
+
+#endif // RLX_TARGET_VULKAN_VULKANPIPELINE_H

@@ -1,0 +1,127 @@
+//===- VulkanDevice.h - the Vulkan device librlx_vulkan_runtime uses ------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The loader's entry points (looked up at run time: VK_NO_PROTOTYPES), the
+// one device the runtime uses, its buffers with their device addresses,
+// and synchronous one-off command submission.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_LIB_RUNTIME_VULKAN_VULKANDEVICE_H
+#define RLX_LIB_RUNTIME_VULKAN_VULKANDEVICE_H
+
+#define VK_NO_PROTOTYPES
+#include <vulkan/vulkan.h>
+
+#include "ErrorRecord.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+
+// The device-level entry points the runtime calls.
+#define RLX_VULKAN_DEVICE_FUNCTIONS(X)                                         \
+  X(vkGetDeviceQueue)                                                          \
+  X(vkCreateBuffer)                                                            \
+  X(vkDestroyBuffer)                                                           \
+  X(vkGetBufferMemoryRequirements)                                             \
+  X(vkAllocateMemory)                                                          \
+  X(vkFreeMemory)                                                              \
+  X(vkBindBufferMemory)                                                        \
+  X(vkMapMemory)                                                               \
+  X(vkCreateShaderModule)                                                      \
+  X(vkDestroyShaderModule)                                                     \
+  X(vkCreateDescriptorSetLayout)                                               \
+  X(vkDestroyDescriptorSetLayout)                                              \
+  X(vkCreatePipelineLayout)                                                    \
+  X(vkDestroyPipelineLayout)                                                   \
+  X(vkCreateComputePipelines)                                                  \
+  X(vkDestroyPipeline)                                                         \
+  X(vkCreateCommandPool)                                                       \
+  X(vkDestroyCommandPool)                                                      \
+  X(vkAllocateCommandBuffers)                                                  \
+  X(vkBeginCommandBuffer)                                                      \
+  X(vkEndCommandBuffer)                                                        \
+  X(vkResetCommandBuffer)                                                      \
+  X(vkCmdBindPipeline)                                                         \
+  X(vkCmdPushDescriptorSetKHR)                                                 \
+  X(vkCmdDispatch)                                                             \
+  X(vkCmdPipelineBarrier)                                                      \
+  X(vkCmdCopyBuffer)                                                           \
+  X(vkQueueSubmit)                                                             \
+  X(vkCreateFence)                                                             \
+  X(vkDestroyFence)                                                            \
+  X(vkWaitForFences)                                                           \
+  X(vkResetFences)
+
+namespace rlx::vulkan {
+
+rlx::runtime::ErrorRecord &errors();
+
+/// Records `call` failing with `result` unless it is VK_SUCCESS.
+bool check(VkResult result, const char *call);
+
+/// One device buffer and the address range compiled code knows it by.
+struct Allocation {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint64_t size = 0;
+  uintptr_t address = 0;
+  /// The host mapping where the memory is host-visible and coherent
+  /// (lavapipe's), else null (copies then go through a staging buffer).
+  void *mapped = nullptr;
+};
+
+struct Device {
+#define RLX_VULKAN_DECLARE(fn) PFN_##fn fn = nullptr;
+  RLX_VULKAN_DEVICE_FUNCTIONS(RLX_VULKAN_DECLARE)
+#undef RLX_VULKAN_DECLARE
+
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queueFamily = 0;
+  std::string name;
+  uint32_t subgroupSize = 0;
+  /// The subgroup sizes a compute pipeline may require (subgroup size
+  /// control), or 0 and 0.
+  uint32_t minSubgroupSize = 0, maxSubgroupSize = 0;
+  bool fullSubgroups = false;
+  VkDeviceSize offsetAlignment = 1;
+  /// Memory types for kernel buffers and for staging.
+  uint32_t bufferMemoryType = 0;
+  uint32_t stagingMemoryType = 0;
+  bool bufferMemoryMapped = false;
+
+  /// Guards the queue, the allocations and the one-off command buffer.
+  std::mutex mutex;
+  std::map<uintptr_t, Allocation> allocations;
+  uintptr_t nextAddress = uintptr_t(1) << 44;
+
+  /// A buffer of `bytes` bytes of `memoryType` (mapped if `map`).
+  bool createBuffer(uint64_t bytes, uint32_t memoryType, bool map,
+                    Allocation &allocation);
+  void destroyBuffer(Allocation &allocation);
+
+  /// The allocation holding device address `address`, or null.
+  Allocation *find(uintptr_t address);
+
+  /// Records with `record` into a command buffer, submits it and waits.
+  bool runNow(const std::function<void(VkCommandBuffer)> &record);
+};
+
+/// The device, created at the first call; null (with the error recorded)
+/// if there is no loader or no usable device.
+Device *device();
+
+} // namespace rlx::vulkan
+
+#endif // RLX_LIB_RUNTIME_VULKAN_VULKANDEVICE_H

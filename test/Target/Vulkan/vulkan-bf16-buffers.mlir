@@ -1,0 +1,78 @@
+// RUN: rlx-opt %s --split-input-file --rlx-vulkan-bf16-buffers -verify-diagnostics | FileCheck %s
+
+// bf16 kernel buffers hold 16-bit words, and the bf16 values loaded,
+// selected and stored are those words; the host passes the buffers cast to
+// the new type.
+// CHECK-LABEL: func.func @host
+// CHECK-SAME: (%[[A:.+]]: memref<8xbf16>, %[[B:.+]]: memref<8xf32>)
+// CHECK: %[[W:.+]] = builtin.unrealized_conversion_cast %[[A]] : memref<8xbf16> to memref<8xi16>
+// CHECK: gpu.launch_func @k::@k {{.+}} args(%[[W]] : memref<8xi16>, %[[B]] : memref<8xf32>, %{{.+}} : index)
+// CHECK-LABEL: gpu.func @k
+// CHECK-SAME: (%[[X:.+]]: memref<8xi16>, %[[Y:.+]]: memref<8xf32>, %[[I:.+]]: index)
+// CHECK: %[[LW:.+]] = memref.load %[[X]][%[[I]]] : memref<8xi16>
+// CHECK: %[[SEL:.+]] = arith.select %{{.+}}, %[[LW]], %{{.+}} : i16
+// CHECK: memref.store %[[SEL]], %[[X]][%[[I]]] : memref<8xi16>
+// CHECK-NOT: bf16
+module attributes {gpu.container_module} {
+  func.func @host(%a: memref<8xbf16>, %b: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<8xbf16>, %b : memref<8xf32>, %c1 : index)
+    return
+  }
+  gpu.module @k {
+    gpu.func @k(%x: memref<8xbf16>, %y: memref<8xf32>, %i: index) kernel {
+      %v = memref.load %x[%i] : memref<8xbf16>
+      %zero = arith.constant 0.0 : bf16
+      %f = memref.load %y[%i] : memref<8xf32>
+      %c = arith.cmpf ogt, %f, %f : f32
+      %s = arith.select %c, %v, %zero : bf16
+      memref.store %s, %x[%i] : memref<8xbf16>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A running bf16 maximum carried through a loop (compared as the words
+// arith-expand makes) is carried as its word.
+// CHECK-LABEL: gpu.func @running_max
+// CHECK: %[[INIT:.+]] = arith.constant -128 : i16
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%[[A:.+]] = %[[INIT]]) -> (i16) {
+// CHECK:   %[[W:.+]] = memref.load %{{.+}} : memref<8xi16>
+// CHECK:   %[[S:.+]] = arith.select %{{.+}}, %[[W]], %[[A]] : i16
+// CHECK:   scf.yield %[[S]] : i16
+// CHECK: memref.store %[[R]], %{{.+}} : memref<8xi16>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @running_max(%x: memref<8xbf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %init = arith.constant 0xFF80 : bf16
+      %m = scf.for %i = %c0 to %c8 step %c1 iter_args(%a = %init) -> (bf16) {
+        %v = memref.load %x[%i] : memref<8xbf16>
+        %vw = arith.bitcast %v : bf16 to i16
+        %aw = arith.bitcast %a : bf16 to i16
+        %gt = arith.cmpi sgt, %vw, %aw : i16
+        %s = arith.select %gt, %v, %a : bf16
+        scf.yield %s : bf16
+      }
+      memref.store %m, %x[%c0] : memref<8xbf16>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A view of a bf16 buffer would still read bf16.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%x: memref<8xbf16>) kernel {
+      // expected-error @+1 {{'memref.subview' op uses a bf16 kernel buffer, which Vulkan kernels read only by loads and stores}}
+      %s = memref.subview %x[0] [4] [1] : memref<8xbf16> to memref<4xbf16, strided<[1]>>
+      gpu.return
+    }
+  }
+}
