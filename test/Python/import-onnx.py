@@ -113,25 +113,16 @@ def grad_check(name, make, x):
                         (name, matched, len(m.param_args)))
 
 
-def randn(*shape):
-    return torch.randn(*shape, dtype=torch.float64, generator=gen)
+inputs = M.example_inputs(gen)
+for name in ("MLP", "CNN", "SeqConv"):
+    check(name, getattr(M, name), inputs[name])
+bert = check("BertLayer", M.BertLayer, inputs["BertLayer"])
+check("Bert", M.Bert, inputs["Bert"], opsets=(17,))
+llama = check("LlamaLayer", M.LlamaLayer, inputs["LlamaLayer"])
 
-
-ids = torch.randint(0, 50, (2, 8), generator=gen)
-types = torch.randint(0, 2, (2, 8), generator=gen)
-mask = torch.ones(2, 8, dtype=torch.int64)
-mask[1, 5:] = 0
-
-check("MLP", M.MLP, (randn(4, 12),))
-check("CNN", M.CNN, (randn(2, 3, 16, 16),))
-check("SeqConv", M.SeqConv, (torch.randint(0, 20, (2, 10),
-                                           generator=gen),))
-bert = check("BertLayer", M.BertLayer, (randn(2, 8, 64),))
-check("Bert", M.Bert, (ids, types, mask), opsets=(17,))
-llama = check("LlamaLayer", M.LlamaLayer, (randn(2, 8, 64),))
-
-grad_check("MLP", M.MLP, randn(4, 12))
-grad_check("LlamaLayer", M.LlamaLayer, randn(2, 8, 64))
+inputs = M.example_inputs(gen)
+grad_check("MLP", M.MLP, inputs["MLP"][0])
+grad_check("LlamaLayer", M.LlamaLayer, inputs["LlamaLayer"][0])
 
 M.compare_fusions(ROOT, bert, llama, " (ONNX)", failures)
 

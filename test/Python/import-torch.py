@@ -122,29 +122,15 @@ def gradients(name, make, inputs):
             name, len(errors), errors[worst]))
 
 
-def randn(*shape):
-    return torch.randn(*shape, dtype=torch.float64, generator=gen)
+inputs = M.example_inputs(gen)
+for name in ("MLP", "CNN", "SeqConv", "Bert"):
+    forward(name, getattr(M, name), inputs[name])
+bert = forward("BertLayer", M.BertLayer, inputs["BertLayer"])
+llama = forward("LlamaLayer", M.LlamaLayer, inputs["LlamaLayer"])
 
-
-ids = torch.randint(0, 50, (2, 8), generator=gen)
-types = torch.randint(0, 2, (2, 8), generator=gen)
-mask = torch.ones(2, 8, dtype=torch.int64)
-mask[1, 5:] = 0
-
-forward("MLP", M.MLP, (randn(4, 12),))
-forward("CNN", M.CNN, (randn(2, 3, 16, 16),))
-forward("SeqConv", M.SeqConv, (torch.randint(0, 20, (2, 10),
-                                             generator=gen),))
-bert = forward("BertLayer", M.BertLayer, (randn(2, 8, 64),))
-forward("Bert", M.Bert, (ids, types, mask))
-llama = forward("LlamaLayer", M.LlamaLayer, (randn(2, 8, 64),))
-
-gradients("MLP", M.MLP, (randn(4, 12),))
-gradients("CNN", M.CNN, (randn(2, 3, 16, 16),))
-gradients("SeqConv", M.SeqConv, (torch.randint(0, 20, (2, 10),
-                                               generator=gen),))
-gradients("BertLayer", M.BertLayer, (randn(2, 8, 64),))
-gradients("LlamaLayer", M.LlamaLayer, (randn(2, 8, 64),))
+inputs = M.example_inputs(gen)
+for name in ("MLP", "CNN", "SeqConv", "BertLayer", "LlamaLayer"):
+    gradients(name, getattr(M, name), inputs[name])
 
 M.compare_fusions(ROOT, bert, llama, "", failures)
 

@@ -266,3 +266,19 @@ def compare_fusions(root, bert, llama, label, failures):
         if got != want or not got:
             failures.append("%s%s fuses into %s, the hand-written layer "
                             "into %s" % (name, label, got, want))
+
+
+def example_inputs(generator):
+    """Fresh random inputs of each test model (float64 activations), by
+    model name."""
+    def randn(*shape):
+        return torch.randn(*shape, dtype=torch.float64, generator=generator)
+
+    mask = torch.ones(2, 8, dtype=torch.int64)
+    mask[1, 5:] = 0
+    return {"MLP": (randn(4, 12),), "CNN": (randn(2, 3, 16, 16),),
+            "SeqConv": (torch.randint(0, 20, (2, 10), generator=generator),),
+            "BertLayer": (randn(2, 8, 64),),
+            "Bert": (torch.randint(0, 50, (2, 8), generator=generator),
+                     torch.randint(0, 2, (2, 8), generator=generator), mask),
+            "LlamaLayer": (randn(2, 8, 64),)}
