@@ -58,10 +58,7 @@ def target_limit(case):
     if "rlx.cumsum" in text:
         return "cumsum is a host loop over kernels, which Metal's host " \
                "description has not"
-    for op in ("rlx.scatter_add", "rlx.topk"):
-        if op in text:
-            return "the GPU front does not take %s (not claimed)" % op
-    return None
+    return gpu_front_limit(text)
 
 
 def vulkan_limit(text):
@@ -75,6 +72,12 @@ def vulkan_limit(text):
     if "rlx.cumsum" in text:
         return "cumsum is a host loop passing views at dynamic offsets, " \
                "which bare kernel pointers cannot carry (not claimed)"
+    return gpu_front_limit(text)
+
+
+def gpu_front_limit(text):
+    """The ops of `text` that the shared GPU front does not take, or
+    None."""
     for op in ("rlx.scatter_add", "rlx.topk"):
         if op in text:
             return "the GPU front does not take %s (not claimed)" % op

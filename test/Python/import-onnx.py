@@ -29,17 +29,6 @@ gen = torch.Generator().manual_seed(rlxtest.SEED)
 failures = []
 
 
-def close(what, got, want, rtol):
-    want = np.asarray(want)
-    scale = max(np.abs(want).max(), 1e-30)
-    err = np.abs(np.asarray(got, np.float64) - want).max() / scale
-    if np.shape(got) != want.shape or not err <= rtol:
-        failures.append("%s: relative error %.3g (> %g), shapes %s %s" % (
-            what, err, rtol, np.shape(got), want.shape))
-    else:
-        print("ok %s (relative error %.2g)" % (what, err))
-
-
 def export(model, args, opset):
     f = io.BytesIO()
     torch.onnx.export(model, args, f, opset_version=opset)
@@ -67,8 +56,8 @@ def check(name, make, inputs, opsets=(13, 17)):
             got = m(*[x.numpy() for x in args])
             got = got if isinstance(got, tuple) else (got,)
             for i, (g, w) in enumerate(zip(got, want)):
-                close("%s opset %d %s output %d" % (
-                    name, opset, str(dtype)[6:], i), g, w, rtol)
+                M.close("%s opset %d %s output %d" % (
+                    name, opset, str(dtype)[6:], i), g, w, rtol, failures)
             imported[(dtype, opset)] = m
     return imported[(torch.float64, opsets[-1])]
 
@@ -84,8 +73,9 @@ def grad_check(name, make, x):
     xt = x.clone().requires_grad_(True)
     value = loss(xt)
     value.backward()
-    close("%s loss" % name, out[0], value.item(), 1e-10)
-    close("%s gradient of the input" % name, out[1], xt.grad.numpy(), 1e-9)
+    M.close("%s loss" % name, out[0], value.item(), 1e-10, failures)
+    M.close("%s gradient of the input" % name, out[1], xt.grad.numpy(),
+            1e-9, failures)
     # Initializers are named by the state_dict key, or (weights the export
     # transposed) onnx::MatMul_N: those are matched by value.
     params = {k: v.detach().numpy() for k, v in loss.named_parameters()}
@@ -100,7 +90,8 @@ def grad_check(name, make, x):
                 want = grads[k].T
             else:
                 continue
-            close("%s gradient of %s (%s)" % (name, p, k), got, want, 1e-9)
+            M.close("%s gradient of %s (%s)" % (name, p, k), got, want,
+                    1e-9, failures)
             matched += 1
             break
         else:

@@ -27,19 +27,6 @@ gen = torch.Generator().manual_seed(rlxtest.SEED)
 failures = []
 
 
-def close(what, got, want, rtol):
-    """|got - want| <= rtol * max|want| (elementwise), shapes equal."""
-    want = np.asarray(want)
-    scale = max(np.abs(want).max(), 1e-30) if want.size else 1.0
-    err = np.abs(np.asarray(got, np.float64) - want).max() / scale \
-        if want.size else 0.0
-    if np.shape(got) != want.shape or not err <= rtol:
-        failures.append("%s: relative error %.3g (> %g), shapes %s %s" % (
-            what, err, rtol, np.shape(got), want.shape))
-    else:
-        print("ok %s (relative error %.2g)" % (what, err))
-
-
 def outputs(y):
     return [t.detach().numpy() for t in (y if isinstance(y, tuple)
                                          else (y,))]
@@ -65,7 +52,8 @@ def forward(name, make, inputs):
         with torch.no_grad():
             want = outputs(model(*args))
         for i, (g, w) in enumerate(zip(got, want)):
-            close("%s %s output %d" % (name, str(dtype)[6:], i), g, w, rtol)
+            M.close("%s %s output %d" % (name, str(dtype)[6:], i), g, w,
+                    rtol, failures)
     return imported
 
 
@@ -100,7 +88,7 @@ def gradients(name, make, inputs):
                          *[imported.params[p] for p in imported.param_args])
     value = loss(*inputs)
     value.backward()
-    close("%s loss" % name, out[0], value.item(), 1e-10)
+    M.close("%s loss" % name, out[0], value.item(), 1e-10, failures)
     torch_params = dict(loss.named_parameters())
     wants = []
     for p in imported.param_args:

@@ -1394,9 +1394,10 @@ constexpr int64_t kMinSplitRowFolds = 65536;
 /// neutral value), and the second reduces the buffer into the output.
 void splitLongRowReductions(func::FuncOp func, RewriterBase &rewriter,
                             int64_t subgroup) {
-  SmallVector<linalg::GenericOp> generics;
+  SmallVector<std::pair<linalg::GenericOp, RowReduction>> generics;
   func.walk([&](linalg::GenericOp op) {
-    if (!op.hasPureBufferSemantics() || !matchRowReduction(op) ||
+    std::optional<RowReduction> red = matchRowReduction(op);
+    if (!op.hasPureBufferSemantics() || !red ||
         !op.getMatchingIndexingMap(&op.getDpsInitsMutable()[0])
              .isProjectedPermutation())
       return;
@@ -1406,9 +1407,12 @@ void splitLongRowReductions(func::FuncOp func, RewriterBase &rewriter,
     unsigned numParallel = op.getNumParallelLoops();
     if (product(ArrayRef(ranges).take_front(numParallel)) < kMinRows &&
         product(ArrayRef(ranges).drop_front(numParallel)) >= kMinSplitRowFolds)
-      generics.push_back(op);
+      generics.emplace_back(op, *red);
   });
-  for (linalg::GenericOp op : generics) {
+  for (auto &entry : generics) {
+    // Named, not bound: a lambda below captures them.
+    linalg::GenericOp op = entry.first;
+    const RowReduction &red = entry.second;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     unsigned numLoops = ranges.size(), numParallel = op.getNumParallelLoops();
     int64_t rows = product(ArrayRef(ranges).take_front(numParallel));
@@ -1423,7 +1427,6 @@ void splitLongRowReductions(func::FuncOp func, RewriterBase &rewriter,
     }
     if (split == numParallel)
       continue;
-    RowReduction red = *matchRowReduction(op);
     OpOperand &init = op.getDpsInitsMutable()[0];
     Type acc = op.getMatchingBlockArgument(&init).getType();
     MLIRContext *ctx = op.getContext();

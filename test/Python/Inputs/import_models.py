@@ -6,6 +6,7 @@
 import math
 import os
 
+import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -282,3 +283,17 @@ def example_inputs(generator):
             "Bert": (torch.randint(0, 50, (2, 8), generator=generator),
                      torch.randint(0, 2, (2, 8), generator=generator), mask),
             "LlamaLayer": (randn(2, 8, 64),)}
+
+
+def close(what, got, want, rtol, failures):
+    """Appends to `failures` unless |got - want| <= rtol * max|want|
+    (elementwise) with equal shapes."""
+    want = np.asarray(want)
+    scale = max(np.abs(want).max(), 1e-30) if want.size else 1.0
+    err = np.abs(np.asarray(got, np.float64) - want).max() / scale \
+        if want.size else 0.0
+    if np.shape(got) != want.shape or not err <= rtol:
+        failures.append("%s: relative error %.3g (> %g), shapes %s %s" % (
+            what, err, rtol, np.shape(got), want.shape))
+    else:
+        print("ok %s (relative error %.2g)" % (what, err))
