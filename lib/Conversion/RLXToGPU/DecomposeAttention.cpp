@@ -268,7 +268,6 @@ struct DecomposeAttentionBackward : OpRewritePattern<AttentionBackwardOp> {
     auto kt = cast<RankedTensorType>(op.getKey().getType());
     auto vt = cast<RankedTensorType>(op.getValue().getType());
     Value dO = group(op.getDOutput());
-    auto rowsType = cast<RankedTensorType>(dO.getType());
     // D = rowsum(dO * o), one value per row: [B, Hkv, G * S, 1].
     Value dOAcc = castTo(rewriter, loc, dO, p.acc);
     Value oAcc = castTo(rewriter, loc, group(op.getOutput()), p.acc);
@@ -295,12 +294,10 @@ struct DecomposeAttentionBackward : OpRewritePattern<AttentionBackwardOp> {
       dQ = ungroupHeads(rewriter, loc, dQ,
                         cast<RankedTensorType>(op.getQuery().getType()),
                         p.kvHeads);
-    Value dK = matmul(rewriter, loc, kt.clone(rowsType.getElementType()),
-                      dSLow, q, true, false);
-    Value dV = matmul(rewriter, loc, vt.clone(rowsType.getElementType()),
-                      probsLow, dO, true, false);
-    rewriter.replaceOp(op, {dQ, castTo(rewriter, loc, dK, kt.getElementType()),
-                            castTo(rewriter, loc, dV, vt.getElementType())});
+    // q, k, v, o and dO share their element type (type inference checks).
+    Value dK = matmul(rewriter, loc, kt, dSLow, q, true, false);
+    Value dV = matmul(rewriter, loc, vt, probsLow, dO, true, false);
+    rewriter.replaceOp(op, {dQ, dK, dV});
     return success();
   }
 };

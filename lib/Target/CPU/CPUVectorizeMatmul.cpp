@@ -78,8 +78,8 @@ constexpr int64_t kMinBlocksToPack = 4;
 /// - always where B is read transposed ([n, k]: k innermost, a matmul with
 ///   transpose_b, as the backward's products with a weight are): each k
 ///   step would gather NR values a row of B apart. The copy transposes the
-///   panel, and the block reads it as [k, n]. 256x3072x768 with
-///   transpose_b: 76 -> ... ms (see the commit).
+///   panel, and the block reads it as [k, n]. Medians, M x K x N with
+///   transpose_b: 256x3072x768 76 -> 6.6 ms, 256x768x3072 12.0 -> 6.9.
 void packPanel(RewriterBase &rewriter, linalg::GenericOp block,
                scf::ForOp rowLoop, const rlx::GemmLoops &loops,
                bool severalColumnBlocks) {
