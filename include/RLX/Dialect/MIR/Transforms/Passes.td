@@ -567,4 +567,38 @@ def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Precision and quantization
+//===----------------------------------------------------------------------===//
+
+def ExposeQuantTapsPass : Pass<"rlx-expose-quant-taps", "::mlir::ModuleOp"> {
+  let summary = "Return every quantization tap of a function for calibration";
+  let description = [{
+    Appends the value of each tap (a float operand of `rlx.matmul` or
+    `rlx.conv`, named `<function>/<op><k>/<operand>`, see QuantTaps.h) to
+    the results of each public function, and lists the taps in the
+    function attributes `rlx.quant_taps` (names) and `rlx.quant_tap_axes`
+    (the channel axis of a weight tap, -1 for an activation). A runtime
+    (`rlx-run --calibrate`) runs the result on sample inputs and records
+    each tap's range.
+
+    ```mlir
+    func.func @main(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+      %w = rlx.param "w" : tensor<8x2xf32>
+      %y = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x2xf32>
+      return %y : tensor<4x2xf32>
+    }
+    // becomes
+    func.func @main(%x: tensor<4x8xf32>)
+        -> (tensor<4x2xf32>, tensor<4x8xf32>, tensor<8x2xf32>)
+        attributes {rlx.quant_taps = ["main/matmul0/lhs", "main/matmul0/rhs"],
+                    rlx.quant_tap_axes = array<i64: -1, 1>} {
+      ...
+      return %y, %x, %w : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
 #endif // RLX_DIALECT_MIR_TRANSFORMS_PASSES_TD
