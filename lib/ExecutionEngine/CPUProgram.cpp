@@ -142,6 +142,8 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
         reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_sgemm));
     add("_mlir_ciface_rlx_cpu_dgemm",
         reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_dgemm));
+    add("_mlir_ciface_rlx_cpu_gemm_s8",
+        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_gemm_s8));
     // Bufferization's copies call into MLIR's C runner utilities.
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;

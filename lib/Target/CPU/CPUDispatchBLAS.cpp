@@ -11,7 +11,9 @@
 // Each contraction on buffers whose k is one loop becomes a loop over its
 // batch dims (and over all but one of its m and n dims) around a call to
 // `rlx_cpu_sgemm` / `rlx_cpu_dgemm`; the runtime (lib/Runtime/CPU/CPUBlas.cpp)
-// reads the strides and calls cblas_?gemm with C += A B.
+// reads the strides and calls cblas_?gemm with C += A B. int8 products
+// summed in i32 (rlx.int8_matmul) call `rlx_cpu_gemm_s8`, our AVX-512 VNNI
+// kernel (lib/Runtime/CPU/CPUGemmS8.cpp): no BLAS has an int8 gemm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,13 +84,20 @@ Value gemmView(OpBuilder &b, Location loc, Value operand, AffineMap map,
 
 struct CPUDispatchBLASPass
     : rlx::impl::CPUDispatchBLASPassBase<CPUDispatchBLASPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<std::pair<linalg::GenericOp, GemmLoops>> gemms;
     module.walk([&](linalg::GenericOp op) {
       if (!op.hasPureBufferSemantics())
         return;
-      if (std::optional<GemmLoops> loops = rlx::matchGemmLoops(op))
+      std::optional<GemmLoops> loops = rlx::matchGemmLoops(op);
+      if (!loops)
+        return;
+      bool isFloat =
+          isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType()));
+      if (isFloat ? floatGemms : int8Gemms)
         gemms.emplace_back(op, *loops);
     });
     for (auto &[op, loops] : gemms) {
@@ -125,20 +134,26 @@ struct CPUDispatchBLASPass
     }
   }
 
-  /// Declares `rlx_cpu_sgemm` or `rlx_cpu_dgemm` (with a C interface taking
-  /// three 2-D strided memrefs) once per module.
+  /// Declares `rlx_cpu_sgemm`, `rlx_cpu_dgemm` or `rlx_cpu_gemm_s8` (with a
+  /// C interface taking three 2-D strided memrefs) once per module.
   FlatSymbolRefAttr declareGemm(ModuleOp module, Type element) {
-    StringRef name = element.isF32() ? "rlx_cpu_sgemm" : "rlx_cpu_dgemm";
+    StringRef name = element.isF32()   ? "rlx_cpu_sgemm"
+                     : element.isF64() ? "rlx_cpu_dgemm"
+                                       : "rlx_cpu_gemm_s8";
     MLIRContext *ctx = module.getContext();
     if (!module.lookupSymbol(name)) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-      auto view = MemRefType::get(
-          {ShapedType::kDynamic, ShapedType::kDynamic}, element,
-          StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
-                                 {ShapedType::kDynamic, ShapedType::kDynamic}));
-      auto fn =
-          func::FuncOp::create(b, module.getLoc(), name,
-                               FunctionType::get(ctx, {view, view, view}, {}));
+      auto viewOf = [&](Type t) {
+        return MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, t,
+                               StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
+                                                      {ShapedType::kDynamic,
+                                                       ShapedType::kDynamic}));
+      };
+      Type input = element.isInteger(32) ? b.getI8Type() : element;
+      auto fn = func::FuncOp::create(
+          b, module.getLoc(), name,
+          FunctionType::get(
+              ctx, {viewOf(input), viewOf(input), viewOf(element)}, {}));
       fn.setPrivate();
       fn->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
     }

@@ -86,8 +86,9 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  if (options.blas)
-    pm.addPass(createCPUDispatchBLASPass());
+  CPUDispatchBLASPassOptions dispatch;
+  dispatch.floatGemms = options.blas;
+  pm.addPass(createCPUDispatchBLASPass(dispatch));
   if (options.streamStores) {
     CPUStreamStoresPassOptions stream;
     stream.prefetch = options.streamPrefetch;

@@ -157,7 +157,9 @@ struct CPUVectorizeMatmulPass
       if (!op.hasPureTensorSemantics())
         return;
       std::optional<rlx::GemmLoops> loops = rlx::matchGemmLoops(op);
-      if (!loops)
+      // int8 products go to rlx_cpu_gemm_s8 (rlx-cpu-dispatch-blas).
+      if (!loops || !isa<FloatType>(getElementTypeOrSelf(
+                        op.getDpsInits()[0].getType())))
         return;
       // Whole register tiles only: the vectors have static shapes.
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();

@@ -26,17 +26,22 @@ std::optional<rlx::GemmLoops> rlx::matchGemmLoops(linalg::GenericOp op) {
   // The body is checked here rather than with isaContractionOpInterface,
   // which also rejects the constant-0 map of a broadcast size-1 batch dim.
   auto isMulAdd = [](Operation *mul, Operation *add) {
-    return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add));
+    return (isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add)) ||
+           (isa<arith::MulIOp>(mul) && isa<arith::AddIOp>(add));
   };
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 1 ||
       !linalg::detail::isContractionBody(*op.getBlock(), isMulAdd))
     return std::nullopt;
+  // f32 and f64 products in their own type; int8 products summed in i32
+  // (rlx.int8_matmul), whose operands the body sign-extends.
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  if (!element.isF32() && !element.isF64())
+  Type input =
+      element.isInteger(32) ? IntegerType::get(op.getContext(), 8) : element;
+  if (!element.isF32() && !element.isF64() && !element.isInteger(32))
     return std::nullopt;
-  for (Value operand : op->getOperands())
-    if (getElementTypeOrSelf(operand.getType()) != element)
+  for (Value operand : op.getDpsInputs())
+    if (getElementTypeOrSelf(operand.getType()) != input)
       return std::nullopt;
   if (!llvm::all_of(op.getIndexingMapsArray(), isPlainMap))
     return std::nullopt;

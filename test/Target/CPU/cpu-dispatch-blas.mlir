@@ -1,4 +1,5 @@
 // RUN: rlx-opt %s --rlx-cpu-dispatch-blas --split-input-file | FileCheck %s
+// RUN: rlx-opt %s --rlx-cpu-dispatch-blas=float-gemms=false --split-input-file | FileCheck %s --check-prefix=INT8ONLY
 
 // A 2-D f32 matmul on buffers becomes a call to rlx_cpu_sgemm on 2-D views
 // of its operands (a subview each, cast to a fully dynamic strided layout),
@@ -563,5 +564,51 @@ func.func @grouped_heads(%A: memref<2x8x4x16xf32>, %B: memref<2x2x16x5xf32>, %C:
 // CHECK-NOT:     rlx_cpu
 func.func @named_matmul(%A: memref<4x8xf32>, %B: memref<8x5xf32>, %C: memref<4x5xf32>) {
   linalg.matmul ins(%A, %B : memref<4x8xf32>, memref<8x5xf32>) outs(%C : memref<4x5xf32>)
+  return
+}
+
+// -----
+
+// An int8 contraction summed in i32 (rlx.int8_matmul's lowering) calls
+// rlx_cpu_gemm_s8 on i8 and i32 views, with float gemms dispatched or not.
+// CHECK-LABEL: func.func private @rlx_cpu_gemm_s8(memref<?x?xi8, strided<[?, ?], offset: ?>>, memref<?x?xi8, strided<[?, ?], offset: ?>>, memref<?x?xi32, strided<[?, ?], offset: ?>>)
+// CHECK-LABEL: func.func @int8(
+// CHECK:         call @rlx_cpu_gemm_s8(
+// CHECK-NOT:     linalg.generic
+// INT8ONLY-LABEL: func.func @int8(
+// INT8ONLY:         call @rlx_cpu_gemm_s8(
+#a8 = affine_map<(m, n, k) -> (m, k)>
+#b8 = affine_map<(m, n, k) -> (k, n)>
+#c8 = affine_map<(m, n, k) -> (m, n)>
+func.func @int8(%A: memref<4x8xi8>, %B: memref<8x5xi8>, %C: memref<4x5xi32>) {
+  linalg.generic {indexing_maps = [#a8, #b8, #c8], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<4x8xi8>, memref<8x5xi8>) outs(%C : memref<4x5xi32>) {
+  ^bb0(%x: i8, %y: i8, %o: i32):
+    %xw = arith.extsi %x : i8 to i32
+    %yw = arith.extsi %y : i8 to i32
+    %p = arith.muli %xw, %yw : i32
+    %s = arith.addi %o, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+// With float-gemms=false an f32 contraction stays a linalg.generic.
+// INT8ONLY-LABEL: func.func @float_left(
+// INT8ONLY-NOT:     call
+// INT8ONLY:         linalg.generic
+#af = affine_map<(m, n, k) -> (m, k)>
+#bf = affine_map<(m, n, k) -> (k, n)>
+#cf = affine_map<(m, n, k) -> (m, n)>
+func.func @float_left(%A: memref<4x8xf32>, %B: memref<8x5xf32>, %C: memref<4x5xf32>) {
+  linalg.generic {indexing_maps = [#af, #bf, #cf], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<4x8xf32>, memref<8x5xf32>) outs(%C : memref<4x5xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }

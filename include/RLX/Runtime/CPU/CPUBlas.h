@@ -10,7 +10,8 @@
 // rlx_cpu_sgemm / rlx_cpu_dgemm (C = C + A B on 2-D strided views); these
 // are their C-interface implementations. They call the CBLAS gemm of the
 // BLAS library found at run time (OpenBLAS first), and a plain loop for
-// views no BLAS can take (neither dim contiguous).
+// views no BLAS can take (neither dim contiguous). rlx_cpu_gemm_s8 is RLX's
+// own int8 kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,10 @@ void _mlir_ciface_rlx_cpu_sgemm(mlir::rlx::runtime::MemRef2D<float> *a,
 void _mlir_ciface_rlx_cpu_dgemm(mlir::rlx::runtime::MemRef2D<double> *a,
                                 mlir::rlx::runtime::MemRef2D<double> *b,
                                 mlir::rlx::runtime::MemRef2D<double> *c);
+/// C (i32) += A (i8) B (i8): rlx.int8_matmul's kernel (CPUGemmS8.cpp).
+void _mlir_ciface_rlx_cpu_gemm_s8(mlir::rlx::runtime::MemRef2D<int8_t> *a,
+                                  mlir::rlx::runtime::MemRef2D<int8_t> *b,
+                                  mlir::rlx::runtime::MemRef2D<int32_t> *c);
 }
 
 #endif // RLX_RUNTIME_CPUBLAS_H

@@ -79,7 +79,11 @@ def CPUDispatchBLASPass : Pass<"rlx-cpu-dispatch-blas", "::mlir::ModuleOp"> {
     operand transposed) becomes a loop over its batch dims around a call to
     `rlx_cpu_sgemm` / `rlx_cpu_dgemm` on 2-D strided views, computing
     C += A B. The runtime (`lib/Runtime/CPU/CPUBlas.cpp`) calls the CBLAS gemm
-    of the BLAS library it finds at run time.
+    of the BLAS library it finds at run time. int8 contractions summed in
+    i32 (from `rlx.int8_matmul`) call `rlx_cpu_gemm_s8`, RLX's own int8
+    kernel (AVX-512 VNNI where the CPU has it), since no BLAS has one; the
+    CPU pipeline runs the pass for those always, and for floats with
+    `blas=true`.
 
     ```mlir
     // linalg.generic {matmul maps} ins(%a, %b : memref<64x32xf32>, ...)
@@ -89,6 +93,13 @@ def CPUDispatchBLASPass : Pass<"rlx-cpu-dispatch-blas", "::mlir::ModuleOp"> {
         : (memref<?x?xf32, strided<[?, ?], offset: ?>>, ...) -> ()
     ```
   }];
+  let options = [
+    Option<"floatGemms", "float-gemms", "bool", /*default=*/"true",
+           "Call the BLAS gemm for f32 and f64 contractions">,
+    Option<"int8Gemms", "int8-gemms", "bool", /*default=*/"true",
+           "Call rlx_cpu_gemm_s8 for int8 contractions summed in i32 "
+           "(rlx.int8_matmul)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
