@@ -71,7 +71,7 @@ kernel void vector_constructors(device float4 *out [[buffer(0)]],
   out[4] = float4(ints[0], w);
   // expected-error@*:* {{the parts of a vector constructor must give its lanes}}
   out[5] = float4(w);
-  out[6].x = float(isunordered(w.x, w.y)) + precise::tanh(w.x);
+  out[6].x = float(isunordered(w.x, w.y)) + precise::tanh(w.x) + abs(w.y);
   // expected-error@+1 {{call to 'isunordered' is ambiguous}}
   out[7].x = float(isunordered(ints[0].x, ints[0].y));
 }
