@@ -40,7 +40,10 @@
 // With --target=metal it runs --rlx-metal-pipeline and writes no object:
 // OUT is the kernels' MSL source (rlx-translate --rlx-to-msl) and
 // --host-description (default OUT.json) the JSON a host program follows
-// to run each function (--rlx-to-metal-host; docs/Metal.md).
+// to run each function (--rlx-to-metal-host; docs/Metal.md). With
+// --target=vulkan, --host-description writes the Vulkan program's launches
+// in that JSON, for running SPIRV-Cross's MSL of its SPIR-V modules
+// (--gpu-binaries) on Metal's CPU runner.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +63,8 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -88,7 +93,8 @@ static cl::opt<std::string>
 static cl::opt<std::string> hostDescription(
     "host-description",
     cl::desc("With --target=metal, the JSON host description to write "
-             "(default: the output's name with .json appended)"),
+             "(default: the output's name with .json appended); with "
+             "--target=vulkan, the same JSON of the Vulkan program's launches"),
     cl::value_desc("file.json"), cl::init(""));
 static cl::opt<bool> useBlas("blas",
                              cl::desc("Call the BLAS gemm at run time for "
@@ -356,11 +362,9 @@ static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
   return success();
 }
 
-/// --target=metal: the kernels as MSL in the output, the host functions as
-/// JSON beside it.
-static int compileMetal(ModuleOp module) {
-  // Bufferization makes unsigned element types signless; the host
-  // description names the source signature's (args, then results).
+/// Names each function's element types (args, then results) for the host
+/// description: bufferization makes unsigned element types signless.
+static void setSourceElementTypes(ModuleOp module) {
   for (auto fn : module.getOps<func::FuncOp>()) {
     SmallVector<Attribute> types;
     for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
@@ -370,6 +374,43 @@ static int compileMetal(ModuleOp module) {
     fn->setAttr(rlx::kMetalElementTypesAttr,
                 ArrayAttr::get(module.getContext(), types));
   }
+}
+
+namespace {
+/// --target=vulkan --host-description: the Vulkan pipeline's launches as
+/// the Metal host description's JSON, written just before
+/// gpu-module-to-binary, the last point where the host functions launch the
+/// gpu.funcs of gpu.modules (then they are lowered to LLVM). With the
+/// modules' SPIR-V (--gpu-binaries) through `spirv-cross --msl`,
+/// rlx-metal-cpu-run --spirv-cross runs the Vulkan path's kernels as it
+/// launches them.
+struct VulkanHostDescription : public PassInstrumentation {
+  bool written = false, failed = false;
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (written || pass->getArgument() != "gpu-module-to-binary")
+      return;
+    written = true;
+    std::string error;
+    auto file = openOutputFile(hostDescription, &error);
+    if (!file) {
+      llvm::errs() << "rlx-compile: error: " << error << "\n";
+      failed = true;
+      return;
+    }
+    // Its kernels are SPIRV-Cross's, whose builtins are its own.
+    failed = mlir::failed(rlx::translateToMetalHostDescription(
+        op, file->os(), /*withBuiltins=*/false));
+    if (!failed)
+      file->keep();
+  }
+};
+} // namespace
+
+/// --target=metal: the kernels as MSL in the output, the host functions as
+/// JSON beside it.
+static int compileMetal(ModuleOp module) {
+  setSourceElementTypes(module);
   PassManager pm(module.getContext());
   rlx::buildMetalPipeline(pm, rlx::MetalPipelineOptions());
   if (failed(pm.run(module)))
@@ -425,6 +466,12 @@ int main(int argc, char **argv) {
     return compileMetal(*module);
   }
 
+  if (!hostDescription.empty() && target != "vulkan") {
+    llvm::errs() << "rlx-compile: error: --host-description is for "
+                    "--target=metal and --target=vulkan\n";
+    return 1;
+  }
+
   // The header describes the tensor signatures, which lowering replaces.
   if (!headerFile.empty()) {
     std::string error;
@@ -444,6 +491,7 @@ int main(int argc, char **argv) {
     if (fn.isPublic() && !fn.isExternal())
       rlx::markCPUEntryPoint(fn);
   PassManager pm(&context);
+  VulkanHostDescription *vulkanHost = nullptr;
   if (target == "cuda") {
     rlx::CUDAPipelineOptions options;
     if (failed(options.parseFromString(cudaOptions, llvm::errs()))) {
@@ -477,6 +525,12 @@ int main(int argc, char **argv) {
     }
     overrideKernelChoices(options);
     rlx::buildVulkanPipeline(pm, options);
+    if (!hostDescription.empty()) {
+      setSourceElementTypes(*module);
+      auto writer = std::make_unique<VulkanHostDescription>();
+      vulkanHost = writer.get();
+      pm.addInstrumentation(std::move(writer));
+    }
   } else if (target == "cpu") {
     rlx::CPUPipelineOptions options;
     if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
@@ -490,8 +544,14 @@ int main(int argc, char **argv) {
                  << " (cpu, cuda, rocm, vulkan or metal)\n";
     return 1;
   }
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(*module)) || (vulkanHost && vulkanHost->failed))
     return 1;
+  if (vulkanHost && !vulkanHost->written) {
+    llvm::errs() << "rlx-compile: error: the Vulkan pipeline has no "
+                    "gpu-module-to-binary step to describe the launches "
+                    "before\n";
+    return 1;
+  }
   if (!gpuBinaries.empty() && failed(writeGPUBinaries(*module)))
     return 1;
 

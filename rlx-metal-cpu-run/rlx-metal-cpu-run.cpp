@@ -12,6 +12,7 @@
 //
 //   rlx-metal-cpu-run prog.metal --host=prog.json --input=x.npy ...
 //       --output=y.npy ...
+//   rlx-metal-cpu-run --spirv-cross a.metal b.metal ... --host=vk.json ...
 //
 // It compiles the MSL as C++ with clang++ against RLX's stand-in
 // <metal_stdlib> (every warning an error) together with a launcher of one
@@ -24,10 +25,20 @@
 // area, so that simd_shuffle and simd_sum see every lane. The threadgroups
 // of a launch run one after another.
 //
+// Each kernel is called with the buffers and builtins its signature names
+// (`[[buffer(i)]]`, `[[thread_position_in_threadgroup]]`...), read from
+// the MSL text. Several .metal files are compiled each in a namespace of
+// its own, so that helper types of files written apart do not collide.
+// With --spirv-cross they are SPIRV-Cross's MSL (`spirv-cross --msl`) of
+// the Vulkan path's SPIR-V modules, entry points renamed to the host
+// description's kernels (rlx-compile --target=vulkan --host-description):
+// the cross-check of RLX's MSL emitter (docs/Metal.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Runtime/Common/Npy.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,8 +59,12 @@
 using namespace llvm;
 namespace npy = mlir::rlx::runtime;
 
-static cl::opt<std::string> metalFile(cl::Positional, cl::Required,
-                                      cl::desc("<file.metal>"));
+static cl::list<std::string> metalFiles(cl::Positional, cl::OneOrMore,
+                                        cl::desc("<file.metal>..."));
+static cl::opt<bool> spirvCross(
+    "spirv-cross",
+    cl::desc("The .metal files are SPIRV-Cross's MSL of the Vulkan path's "
+             "SPIR-V modules, launched as the Vulkan host description says"));
 static cl::opt<std::string>
     hostFile("host", cl::Required,
              cl::desc("The host description (rlx-translate "
@@ -69,9 +84,10 @@ static cl::opt<std::string>
                cl::desc("The folder of the stand-in <metal_stdlib>"),
                cl::init(RLX_METAL_CPU_INCLUDE_DIR));
 
-/// A kernel's launcher entry point: its buffers, then the four builtins
+/// A kernel's launcher entry point: its buffers and the four builtins
 /// (threadgroup position, thread position, threadgroups, threads per
-/// threadgroup; three unsigned each).
+/// threadgroup; three unsigned each), which it passes as the kernel's
+/// signature asks.
 using Launcher = void (*)(void **args, const unsigned *builtins);
 
 static int fail(const Twine &message) {
@@ -422,17 +438,102 @@ static const char *const kBuiltinNames[kBuiltinCount] = {
     "threadgroup_position_in_grid", "thread_position_in_threadgroup",
     "threadgroups_per_grid", "threads_per_threadgroup"};
 
-/// Writes the launcher: the .metal file, then per kernel a C entry point
-/// passing the launch's builtins in the kernel's order.
+namespace {
+/// A kernel's parameters, from its MSL signature: for each, its slot in
+/// the launcher (metal_cpu_launch.h), the buffer index of `[[buffer(i)]]`
+/// or a builtin's index in kBuiltinNames after kBuiltinBase; and the
+/// builtins' names in order.
+struct Signature {
+  std::vector<std::string> slots;
+  std::vector<std::string> builtins;
+};
+} // namespace
+
+/// Reads the signature of `kernel void <kernel>(...)` in `text` into `sig`;
+/// returns false where the kernel is not there, and sets `error` where the
+/// runner cannot call it.
+static bool readSignature(StringRef text, StringRef kernel, Signature &sig,
+                          std::string &error) {
+  std::string head = ("kernel void " + kernel + "(").str();
+  size_t at = text.find(head);
+  if (at == StringRef::npos)
+    return false;
+  StringRef rest = text.drop_front(at + head.size());
+  // The parameters end at the parenthesis that closes the list.
+  int depth = 0;
+  size_t end = 0;
+  for (; end < rest.size() && (depth || rest[end] != ')'); ++end) {
+    if (rest[end] == '(')
+      ++depth;
+    else if (rest[end] == ')')
+      --depth;
+  }
+  SmallVector<StringRef> params;
+  SplitString(rest.take_front(end), params, ",");
+  for (StringRef param : params) {
+    size_t open = param.find("[["), close = param.find("]]");
+    if (open == StringRef::npos || close == StringRef::npos) {
+      // A comma inside a parameter's type (none in the signatures here).
+      error = ("kernel " + kernel +
+               ": a parameter without an attribute: " + param.trim())
+                  .str();
+      return true;
+    }
+    StringRef attr = param.slice(open + 2, close).trim();
+    unsigned index;
+    if (attr.consume_front("buffer(") && attr.consume_back(")") &&
+        !attr.trim().getAsInteger(10, index)) {
+      sig.slots.push_back(std::to_string(index) + "u");
+      continue;
+    }
+    unsigned which = 0;
+    while (which < kBuiltinCount && attr != kBuiltinNames[which])
+      ++which;
+    if (which == kBuiltinCount) {
+      error =
+          ("kernel " + kernel + ": the runner has no builtin [[" + attr + "]]")
+              .str();
+      return true;
+    }
+    sig.slots.push_back("rlx_metal_cpu::kBuiltinBase + " +
+                        std::to_string(which) + "u");
+    sig.builtins.push_back(kBuiltinNames[which]);
+  }
+  return true;
+}
+
+/// Writes the launcher: the .metal files (`texts`, at `paths`), then per
+/// kernel a C entry point passing the buffers and builtins its signature
+/// names. A launch's "builtins", where the description lists them, must be
+/// the signature's.
 static bool writeLauncher(const json::Array &steps, StringRef path,
-                          StringRef metal, std::string &error) {
+                          ArrayRef<std::string> paths,
+                          ArrayRef<std::unique_ptr<MemoryBuffer>> texts,
+                          std::string &error) {
   std::error_code ec;
   raw_fd_ostream os(path, ec);
   if (ec) {
     error = ec.message();
     return false;
   }
-  os << "#include \"" << metal << "\"\n#include <metal_cpu_launch.h>\n";
+  // Included here, at file scope, they are not again in the namespaces.
+  os << "#include <metal_stdlib>\n#include <simd/simd.h>\n";
+  if (spirvCross) {
+    // SPIRV-Cross declares threadgroup variables of struct types, which no
+    // clang address space can hold (C++ constructs no class object in
+    // one): there they are plain static storage. Its kernels keep the
+    // Vulkan path's subgroup-size marker, an unused variable by design
+    // (docs/Vulkan.md).
+    os << "#pragma push_macro(\"threadgroup\")\n#undef threadgroup\n"
+       << "#define threadgroup static\n#pragma clang diagnostic push\n"
+       << "#pragma clang diagnostic ignored \"-Wunused-variable\"\n";
+  }
+  for (auto [i, file] : llvm::enumerate(paths))
+    os << "namespace rlx_msl_" << i << " {\n#include \"" << file
+       << "\"\n}\nusing namespace rlx_msl_" << i << ";\n";
+  if (spirvCross)
+    os << "#pragma clang diagnostic pop\n#pragma pop_macro(\"threadgroup\")\n";
+  os << "#include <metal_cpu_launch.h>\n";
   StringSet<> written;
   for (const json::Value &step : steps) {
     const json::Object &s = *step.getAsObject();
@@ -441,24 +542,36 @@ static bool writeLauncher(const json::Array &steps, StringRef path,
     StringRef kernel = *s.getString("kernel");
     if (!written.insert(kernel).second)
       continue;
-    os << "extern \"C\" void rlx_launch_" << kernel
-       << "(void **args, const unsigned *all) {\n"
-       << "  metal::uint3 builtins[4];\n  (void)all;\n  (void)builtins;\n";
-    unsigned k = 0;
-    for (const json::Value &b : *s.getArray("builtins")) {
-      unsigned which = 0;
-      while (which < kBuiltinCount && *b.getAsString() != kBuiltinNames[which])
-        ++which;
-      if (which == kBuiltinCount) {
-        error = "unknown builtin " + b.getAsString()->str();
+    Signature sig;
+    bool found = false;
+    for (const std::unique_ptr<MemoryBuffer> &text : texts)
+      if (!found)
+        found = readSignature(text->getBuffer(), kernel, sig, error);
+    if (!error.empty())
+      return false;
+    if (!found) {
+      error = ("no kernel " + kernel + " in the .metal files").str();
+      return false;
+    }
+    if (const json::Array *listed = s.getArray("builtins")) {
+      std::vector<std::string> names;
+      for (const json::Value &b : *listed)
+        names.push_back(b.getAsString().value_or("").str());
+      if (names != sig.builtins) {
+        error = ("the host description's builtins of " + kernel +
+                 " are not its signature's")
+                    .str();
         return false;
       }
-      os << "  builtins[" << k << "] = metal::uint3{all[" << 3 * which
-         << "], all[" << 3 * which + 1 << "], all[" << 3 * which + 2
-         << "]};\n";
-      ++k;
     }
-    os << "  rlx_metal_cpu::call(" << kernel << ", args, builtins);\n}\n";
+    os << "extern \"C\" void rlx_launch_" << kernel
+       << "(void **args, const unsigned *all) {\n"
+       << "  static const unsigned slots[] = {";
+    for (const std::string &slot : sig.slots)
+      os << slot << ", ";
+    // (One more: no array is empty.)
+    os << "0u};\n  rlx_metal_cpu::call(" << kernel
+       << ", args, all, slots);\n}\n";
   }
   return true;
 }
@@ -499,24 +612,35 @@ int main(int argc, char **argv) {
   if (std::error_code ec =
           sys::fs::createUniqueDirectory("rlx-metal-cpu", dir))
     return fail("temporary folder: " + ec.message());
-  SmallString<128> launcherPath(dir), library(dir), metalPath(metalFile);
+  SmallString<128> launcherPath(dir), library(dir);
   sys::path::append(launcherPath, "launcher.cpp");
   sys::path::append(library, "kernels.so");
-  sys::fs::make_absolute(metalPath);
+  std::vector<std::string> paths;
+  std::vector<std::unique_ptr<MemoryBuffer>> texts;
+  for (const std::string &file : metalFiles) {
+    SmallString<128> path(file);
+    sys::fs::make_absolute(path);
+    auto text = MemoryBuffer::getFile(path);
+    if (!text)
+      return fail(file + ": " + text.getError().message());
+    paths.push_back(path.str().str());
+    texts.push_back(std::move(*text));
+  }
   std::string error;
-  if (!writeLauncher(*fn->getArray("steps"), launcherPath, metalPath, error))
+  if (!writeLauncher(*fn->getArray("steps"), launcherPath, paths, texts, error))
     return fail(error);
   std::string include = "-I" + includeDir;
   SmallVector<StringRef> command = {
-      clang,     "-std=c++20", "-O1",         "-fPIC", "-shared",
-      "-Wall",   "-Wextra",    "-Werror",     include, "-x",
-      "c++",     launcherPath, "-o",          library,
+      clang, "-std=c++20", "-O1", "-fPIC", "-shared", "-Wall", "-Wextra",
+      "-Werror", include,
+      // MSL has no double: its unsuffixed floating literals are float.
+      "-cl-single-precision-constant", "-x", "c++", launcherPath, "-o", library,
       // half and bfloat conversions call compiler-rt's builtins.
       "-rtlib=compiler-rt"};
   std::string message;
   if (sys::ExecuteAndWait(clang, command, std::nullopt, {}, 0, 0, &message) !=
       0)
-    return fail("compiling " + metalFile + " failed " + message);
+    return fail("compiling " + join(metalFiles, ", ") + " failed " + message);
   void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     return fail(Twine("loading the kernels: ") + dlerror());

@@ -97,6 +97,10 @@ if os.path.exists(os.path.join(config.mlir_obj_dir, "rocm-toolkit", "amdgcn",
 # target emits.
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
+# spirv-cross (Debian's) writes MSL of the vulkan target's SPIR-V, which
+# the Metal cross-check runs beside RLX's own MSL.
+if shutil.which("spirv-cross"):
+    config.available_features.add("spirv-cross")
 
 # A Vulkan device (lavapipe in CI): the vulkan tests run on it, compiled
 # for its subgroup size, asked once here.

@@ -24,6 +24,13 @@
 // buffer it views: the kernel applies the view's offset and strides, which
 // its memref type carries.
 //
+// The Vulkan pipeline's host functions, before gpu-module-to-binary, are
+// described too (rlx-compile --target=vulkan --host-description), so that
+// SPIRV-Cross's MSL of its SPIR-V can run as the Vulkan path launches it:
+// its async tokens order nothing more than the list of steps does, and a
+// buffer read as vectors (rlx-vulkan-vector-buffers) is a view. Its
+// launches list no MSL builtins (SPIRV-Cross's kernels choose their own).
+//
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Target/Metal/MSLEmitter.h"
@@ -64,6 +71,7 @@ struct HostFunction {
   llvm::json::Array arguments, temporaries, steps;
   llvm::DenseMap<Value, int64_t> buffers;
   int64_t numArguments = 0;
+  bool withBuiltins = true;
 
   LogicalResult addOp(Operation *op);
   FailureOr<int64_t> bufferOf(Value v, Operation *at);
@@ -135,36 +143,41 @@ LogicalResult HostFunction::addLaunch(gpu::LaunchFuncOp launch) {
     }
     bindings.push_back(std::move(binding));
   }
-  steps.push_back(llvm::json::Object{
+  llvm::json::Object step{
       {"kind", "launch"},
       {"kernel", rlx::getMSLKernelName(module.getName(), func.getName())},
       {"grid", std::move(*grid)},
       {"threadgroup", std::move(*group)},
-      {"buffers", std::move(bindings)},
-      {"builtins", llvm::json::Array(rlx::getMSLKernelBuiltins(func))}});
+      {"buffers", std::move(bindings)}};
+  if (withBuiltins)
+    step["builtins"] = llvm::json::Array(rlx::getMSLKernelBuiltins(func));
+  steps.push_back(std::move(step));
   return success();
 }
 
 LogicalResult HostFunction::addOp(Operation *op) {
-  if (isa<arith::ConstantOp, func::ReturnOp, memref::DeallocOp,
-          gpu::DeallocOp>(op))
+  if (isa<arith::ConstantOp, func::ReturnOp, memref::DeallocOp, gpu::DeallocOp,
+          gpu::WaitOp>(op))
     return success();
   if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
     return addLaunch(launch);
   if (isa<memref::AllocOp, gpu::AllocOp>(op)) {
     auto type = cast<MemRefType>(op->getResult(0).getType());
     FailureOr<int64_t> bytes = memrefBytes(type);
-    if (failed(bytes) || !type.getLayout().isIdentity() ||
-        op->getNumResults() != 1)
-      return op->emitOpError("of a dynamic shape or layout, or async, is not "
-                             "described for Metal");
+    if (failed(bytes) || !type.getLayout().isIdentity())
+      return op->emitOpError("of a dynamic shape or layout is not described "
+                             "for Metal");
     buffers[op->getResult(0)] = numArguments + int64_t(temporaries.size());
     temporaries.push_back(llvm::json::Object{{"bytes", *bytes}});
     return success();
   }
-  if (isa<memref::SubViewOp, memref::ReinterpretCastOp,
-          memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
-          op)) {
+  auto conversion = dyn_cast<UnrealizedConversionCastOp>(op);
+  if (isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CollapseShapeOp,
+          memref::ExpandShapeOp, memref::CastOp>(op) ||
+      (conversion && conversion->getNumOperands() == 1 &&
+       conversion->getNumResults() == 1 &&
+       isa<MemRefType>(conversion.getOperand(0).getType()) &&
+       isa<MemRefType>(conversion.getResult(0).getType()))) {
     FailureOr<int64_t> buffer = bufferOf(op->getOperand(0), op);
     if (failed(buffer))
       return failure();
@@ -172,19 +185,16 @@ LogicalResult HostFunction::addOp(Operation *op) {
     return success();
   }
   if (isa<memref::CopyOp, gpu::MemcpyOp>(op)) {
-    // memref.copy(source, target); gpu.memcpy target, source.
-    bool isGpu = isa<gpu::MemcpyOp>(op);
-    Value sourceValue = op->getOperand(isGpu ? 1 : 0);
-    Value targetValue = op->getOperand(isGpu ? 0 : 1);
+    auto memcpy = dyn_cast<gpu::MemcpyOp>(op);
+    Value sourceValue = memcpy ? memcpy.getSrc() : op->getOperand(0);
+    Value targetValue = memcpy ? memcpy.getDst() : op->getOperand(1);
     auto source = cast<MemRefType>(sourceValue.getType());
     auto target = cast<MemRefType>(targetValue.getType());
     // Copies of whole buffers only: a view's copy needs a kernel.
-    if (op->getNumResults() || !source.getLayout().isIdentity() ||
-        !target.getLayout().isIdentity() ||
+    if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity() ||
         sourceValue.getDefiningOp<ViewLikeOpInterface>() ||
         targetValue.getDefiningOp<ViewLikeOpInterface>())
-      return op->emitOpError("of a view, or async, is not described for "
-                             "Metal");
+      return op->emitOpError("of a view is not described for Metal");
     FailureOr<int64_t> from = bufferOf(sourceValue, op);
     FailureOr<int64_t> to = bufferOf(targetValue, op);
     FailureOr<int64_t> bytes = memrefBytes(source);
@@ -198,12 +208,14 @@ LogicalResult HostFunction::addOp(Operation *op) {
 }
 
 LogicalResult rlx::translateToMetalHostDescription(Operation *op,
-                                                   raw_ostream &os) {
+                                                   raw_ostream &os,
+                                                   bool withBuiltins) {
   llvm::json::Array functions;
   WalkResult result = op->walk([&](func::FuncOp fn) {
     if (fn.isExternal() || fn->getParentOfType<gpu::GPUModuleOp>())
       return WalkResult::advance();
     HostFunction host;
+    host.withBuiltins = withBuiltins;
     auto sourceTypes = fn->getAttrOfType<ArrayAttr>(rlx::kMetalElementTypesAttr);
     if (sourceTypes && sourceTypes.size() != fn.getNumArguments()) {
       fn.emitOpError("has ")

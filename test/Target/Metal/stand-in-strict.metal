@@ -1,8 +1,9 @@
 // RUN: %clangxx -std=c++20 -fsyntax-only -Xclang -verify -Xclang -verify-ignore-unexpected=note -I %metal_stdlib_dir -x c++ %s
 
 // The stand-in <metal_stdlib> rejects what Apple's compiler rejects in the
-// MSL that RLX writes: mixed address spaces, math on types MSL has no
-// overload for, SIMD-group functions on other types. A `threadgroup`
+// MSL that RLX and SPIRV-Cross write: mixed address spaces, math on types
+// MSL has no overload for, SIMD-group functions on other types, vector
+// constructors whose parts do not give the vector's lanes. A `threadgroup`
 // pointer type cannot be spelled with it (`threadgroup` declares static
 // storage, see the header); the emitter writes none.
 
@@ -54,4 +55,23 @@ kernel void vectors(device float *out [[buffer(0)]]) {
   static_assert(sizeof(float3) == 16 && alignof(float3) == 16,
                 "MSL's float3 is a float4's size");
   static_assert(sizeof(half4) == 8 && alignof(half2) == 4, "half vectors");
+}
+
+// MSL's vector constructors (SPIRV-Cross writes them): a scalar fills
+// every lane, a vector of as many lanes converts, otherwise the parts give
+// exactly the lanes, vectors of the same element type.
+kernel void vector_constructors(device float4 *out [[buffer(0)]],
+                                device int2 *ints [[buffer(1)]]) {
+  float2 w = float2(out[0].x, 1.0f);
+  out[1] = float4(w, out[0].zw) + float4(2.0f) + float4(int4(ints[0], 3, 4));
+  out[2] = float4(w, 0.0f, 1);
+  // expected-error@*:* {{the parts of a vector constructor must give its lanes}}
+  out[3] = float4(w, 1.0f);
+  // expected-error@*:* {{a vector part of another element type}}
+  out[4] = float4(ints[0], w);
+  // expected-error@*:* {{the parts of a vector constructor must give its lanes}}
+  out[5] = float4(w);
+  out[6].x = float(isunordered(w.x, w.y)) + precise::tanh(w.x) + abs(w.y);
+  // expected-error@+1 {{call to 'isunordered' is ambiguous}}
+  out[7].x = float(isunordered(ints[0].x, ints[0].y));
 }

@@ -47,9 +47,11 @@ LogicalResult translateToMSL(Operation *op, raw_ostream &os);
 /// Writes the host functions under `op` (func.func with gpu.launch_func)
 /// as JSON: per function its arguments and temporary buffers with their
 /// sizes, and its steps in order (each launch with its kernel, grid and
-/// threadgroup sizes and buffer bindings, each copy). Fails with a
-/// diagnostic at a host op that the description cannot hold.
-LogicalResult translateToMetalHostDescription(Operation *op, raw_ostream &os);
+/// threadgroup sizes, buffer bindings and, `withBuiltins`, the MSL
+/// builtins its kernel takes; each copy). Fails with a diagnostic at a host
+/// op that the description cannot hold.
+LogicalResult translateToMetalHostDescription(Operation *op, raw_ostream &os,
+                                              bool withBuiltins = true);
 
 /// A host function's attribute naming its arguments' element types (an
 /// array of types, results last) where they differ from its memrefs' (the

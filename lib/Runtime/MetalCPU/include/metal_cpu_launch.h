@@ -9,11 +9,12 @@
 // Included, after the .metal file and its <metal_stdlib> stand-in, by the
 // launcher that rlx-metal-cpu-run writes for a program: one C entry point
 // per kernel, which the runner calls for every thread. The kernel's
-// parameter types come from the kernel itself: a buffer is the runner's
-// pointer cast to the parameter's address space, a `constant` scalar the
-// value that pointer points to, and each builtin (uint3) the next of the
-// builtins the host description lists for the launch. No standard header
-// is included: <metal_stdlib>'s address-space macros are defined by now.
+// parameter types come from the kernel itself, and which buffer or builtin
+// each is from its signature's attributes (the launcher's slots): a buffer
+// is the runner's pointer cast to the parameter's address space, a
+// `constant` scalar or a `device` struct what that pointer points to, a
+// builtin (uint3) the runner's value of it. No standard header is
+// included: <metal_stdlib>'s address-space macros are defined by now.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,40 +26,41 @@ namespace rlx_metal_cpu {
 template <unsigned... I> struct indices {};
 template <typename T, T... I> using make_indices = indices<I...>;
 
-/// Parameter `i` of type P: a buffer (pointer), a `constant` scalar
-/// (reference) or a builtin.
+/// A launcher's slots from this one on are builtins (its index in the
+/// runner's builtins, 3 unsigned each); those below are buffer indices.
+constexpr unsigned kBuiltinBase = 1u << 16;
+
+/// Parameter P from its slot: a buffer (pointer), a `constant` scalar or a
+/// SPIRV-Cross `device` struct (reference), or a builtin (uint3).
 template <typename P> struct param;
 template <typename T> struct param<T *> {
-  static T *get(void **args, const metal::uint3 *, unsigned i) {
-    return (T *)args[i];
+  static T *get(void **args, const unsigned *, unsigned slot) {
+    return (T *)args[slot];
   }
 };
 template <typename T> struct param<T &> {
-  static T &get(void **args, const metal::uint3 *, unsigned i) {
-    return *(T *)args[i];
+  static T &get(void **args, const unsigned *, unsigned slot) {
+    return *(T *)args[slot];
   }
 };
 template <> struct param<metal::uint3> {
-  static metal::uint3 get(void **, const metal::uint3 *builtins,
-                          unsigned i) {
-    return builtins[i];
+  static metal::uint3 get(void **, const unsigned *builtins, unsigned slot) {
+    const unsigned *b = builtins + 3 * (slot - kBuiltinBase);
+    return metal::uint3{b[0], b[1], b[2]};
   }
 };
 
-/// Calls the kernel `fn` with the buffers `args` and `builtins` (the uint3s that
-/// follow the buffers, in order).
+/// Calls the kernel `fn` with parameter I from slots[I].
 template <typename... P, unsigned... I>
-void call(void (*fn)(P...), void **args, const metal::uint3 *builtins,
-          indices<I...>) {
-  constexpr unsigned numBuffers =
-      (0u + ... + (__is_same(P, metal::uint3) ? 0u : 1u));
-  fn(param<P>::get(args, builtins,
-                       I < numBuffers ? I : I - numBuffers)...);
+void call(void (*fn)(P...), void **args, const unsigned *builtins,
+          const unsigned *slots, indices<I...>) {
+  fn(param<P>::get(args, builtins, slots[I])...);
 }
 
 template <typename... P>
-void call(void (*fn)(P...), void **args, const metal::uint3 *builtins) {
-  call(fn, args, builtins,
+void call(void (*fn)(P...), void **args, const unsigned *builtins,
+          const unsigned *slots) {
+  call(fn, args, builtins, slots,
        __make_integer_seq<make_indices, unsigned, sizeof...(P)>{});
 }
 
