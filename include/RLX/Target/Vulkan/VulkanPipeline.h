@@ -25,6 +25,33 @@ struct VulkanPipelineOptions
                      "NVIDIA, 8 on lavapipe (rlx-vulkan-run "
                      "--print-subgroup-size queries a device)"),
       llvm::cl::init(32)};
+  PassOptions::Option<bool> tiledMatmul{
+      *this, "tiled-matmul",
+      llvm::cl::desc("Run matmuls as kernels tiled through workgroup memory "
+                     "(rlx-gpu-tile-matmul); without it, one thread per "
+                     "output (rlx-gpu-map-linalg's pointwise kernel)"),
+      llvm::cl::init(true)};
+  // The tiled matmul's shape (rlx-gpu-tile-matmul's options).
+  PassOptions::Option<int64_t> matmulTileM{
+      *this, "matmul-tile-m",
+      llvm::cl::desc("Output rows per workgroup of the tiled matmul"),
+      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> matmulTileN{
+      *this, "matmul-tile-n",
+      llvm::cl::desc("Output columns per workgroup of the tiled matmul"),
+      llvm::cl::init(64)};
+  PassOptions::Option<int64_t> matmulTileK{
+      *this, "matmul-tile-k",
+      llvm::cl::desc("Reduction steps staged at once by the tiled matmul"),
+      llvm::cl::init(16)};
+  PassOptions::Option<int64_t> matmulThreadM{
+      *this, "matmul-thread-m",
+      llvm::cl::desc("Output rows per thread of the tiled matmul"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> matmulThreadN{
+      *this, "matmul-thread-n",
+      llvm::cl::desc("Output columns per thread of the tiled matmul"),
+      llvm::cl::init(4)};
   PassOptions::Option<std::string> spirvVersion{
       *this, "spirv-version",
       llvm::cl::desc("The SPIR-V version of the modules (v1.5 is Vulkan "
