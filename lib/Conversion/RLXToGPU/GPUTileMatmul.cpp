@@ -9,11 +9,12 @@
 // rlx-gpu-tile-matmul, the GPU front's schedule for matmuls where no library
 // computes them: one workgroup per output block, a register tile of sums per
 // thread, the reduction staged through workgroup memory (the classic shared
-// memory SGEMM). rlx-gpu-map-linalg's pointwise schedule gives a matmul one
-// thread per output that reads its whole row of A and column of B from
-// global memory; here each element loaded into workgroup memory serves
-// tile-m (or tile-n) products and each value a thread reads from there
-// serves thread-n (or thread-m) of its sums.
+// memory SGEMM). rlx-gpu-map-linalg gives a matmul a subgroup per output
+// (its row-reduction schedule, k being the row) or a thread per output,
+// each reading its whole row of A and column of B from global memory; here
+// each element loaded into workgroup memory serves tile-n (or tile-m)
+// products and each value a thread reads from there serves thread-n (or
+// thread-m) of its sums.
 //
 // Upstream's linalg tiling + promoteSubViews would stage the same blocks,
 // but through memref.subview/memref.copy into workgroup buffers and
@@ -45,7 +46,7 @@ namespace {
 
 /// Vulkan guarantees 65535 workgroups along each grid dim
 /// (maxComputeWorkGroupCount); CUDA's y and z have the same limit.
-constexpr int64_t kMaxGridYZ = 65535;
+constexpr int64_t kMaxGrid = 65535;
 
 struct Tiles {
   int64_t m, n, k, threadM, threadN;
@@ -97,7 +98,7 @@ bool isOperand(Value v, BlockArgument arg, Type acc, bool &ext) {
 }
 
 /// Matches C[batch, m, n] += ext(A[..m..k..]) * ext(B[..k..n..]) on static,
-/// non-empty buffers with a float accumulator.
+/// non-empty buffers with an f32 or f64 accumulator.
 std::optional<Matmul> matchMatmul(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumLoops() < 3 ||
@@ -122,8 +123,11 @@ std::optional<Matmul> matchMatmul(linalg::GenericOp op) {
 
   // The body: out + ext(a) * ext(b), either operand order.
   Block *body = op.getBlock();
+  // 16-bit accumulators (not what rlx.matmul lowers to) would need 16-bit
+  // workgroup memory, which the Vulkan path does not lower for bf16.
   mm.acc = body->getArgument(2).getType();
-  if (!isa<FloatType>(mm.acc) || body->getOperations().size() > 5)
+  if (!(mm.acc.isF32() || mm.acc.isF64()) ||
+      body->getOperations().size() > 5)
     return std::nullopt;
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
@@ -194,25 +198,43 @@ SmallVector<Value> indices(ImplicitLocOpBuilder &b, AffineMap map,
   return result;
 }
 
-/// Copies this thread's share of the block at (row0, k0) into
-/// `s.shared`: element e = tid + r * threads of the block, zero where it
-/// lies beyond the operand.
-void stage(ImplicitLocOpBuilder &b, const Staging &s, const Matmul &mm,
-           SmallVector<Value> ivs, Value tid, Value row0, Value k0,
-           int64_t threads, int64_t tileK) {
+/// One element of a thread's share of a staged block: its row and k within
+/// the block, and its index in workgroup memory ([k][row]).
+struct Slot {
+  Value row, k, at;
+};
+
+/// This thread's share of a staged block: element e = tid + r * threads of
+/// the block for each r.
+SmallVector<Slot> shareOf(ImplicitLocOpBuilder &b, const Staging &s,
+                          Value tid, int64_t threads, int64_t tileK) {
   int64_t fast = s.kContiguous ? tileK : s.rows;
+  SmallVector<Slot> share;
   for (int64_t r = 0; r < s.rows * tileK / threads; ++r) {
     Value e = arith::AddIOp::create(b, tid, cst(b, r * threads));
     Value lo = arith::RemUIOp::create(b, e, cst(b, fast));
     Value hi = arith::DivUIOp::create(b, e, cst(b, fast));
-    Value row = s.kContiguous ? hi : lo, kk = s.kContiguous ? lo : hi;
-    ivs[s.dimRow] = arith::AddIOp::create(b, row0, row);
-    ivs[mm.dimK()] = arith::AddIOp::create(b, k0, kk);
+    Value row = s.kContiguous ? hi : lo, k = s.kContiguous ? lo : hi;
+    Value at = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, k, cst(b, s.stride)), row);
+    share.push_back({row, k, at});
+  }
+  return share;
+}
+
+/// Loads this thread's share of the block at (row0, k0) in the accumulator
+/// type, zero where it lies beyond the operand.
+SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
+                             const Matmul &mm, SmallVector<Value> ivs,
+                             ArrayRef<Slot> share, Value row0, Value k0) {
+  SmallVector<Value> values;
+  for (const Slot &slot : share) {
+    ivs[s.dimRow] = arith::AddIOp::create(b, row0, slot.row);
+    ivs[mm.dimK()] = arith::AddIOp::create(b, k0, slot.k);
     auto load = [&](ImplicitLocOpBuilder &b) -> Value {
       Value v = memref::LoadOp::create(b, s.buffer, indices(b, s.map, ivs));
       return s.ext ? arith::ExtFOp::create(b, mm.acc, v) : v;
     };
-    Value value;
     Value guard;
     auto both = [&](Value c) {
       guard = guard ? arith::AndIOp::create(b, guard, c) : c;
@@ -222,23 +244,28 @@ void stage(ImplicitLocOpBuilder &b, const Staging &s, const Matmul &mm,
     if (s.guardK)
       both(inRange(b, ivs[mm.dimK()], mm.ranges[mm.dimK()]));
     if (!guard) {
-      value = load(b);
-    } else {
-      auto ifOp = scf::IfOp::create(b, mm.acc, guard, /*withElse=*/true);
-      ImplicitLocOpBuilder then(b.getLoc(), ifOp.thenBlock(),
-                                ifOp.thenBlock()->begin());
-      scf::YieldOp::create(then, load(then));
-      ImplicitLocOpBuilder other(b.getLoc(), ifOp.elseBlock(),
-                                 ifOp.elseBlock()->begin());
-      scf::YieldOp::create(
-          other, arith::ConstantOp::create(other, b.getFloatAttr(mm.acc, 0.0))
-                     .getResult());
-      value = ifOp.getResult(0);
+      values.push_back(load(b));
+      continue;
     }
-    Value at = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, kk, cst(b, s.stride)), row);
-    memref::StoreOp::create(b, value, s.shared, at);
+    auto ifOp = scf::IfOp::create(b, mm.acc, guard, /*withElse=*/true);
+    ImplicitLocOpBuilder then(b.getLoc(), ifOp.thenBlock(),
+                              ifOp.thenBlock()->begin());
+    scf::YieldOp::create(then, load(then));
+    ImplicitLocOpBuilder other(b.getLoc(), ifOp.elseBlock(),
+                               ifOp.elseBlock()->begin());
+    scf::YieldOp::create(
+        other, arith::ConstantOp::create(other, b.getFloatAttr(mm.acc, 0.0))
+                   .getResult());
+    values.push_back(ifOp.getResult(0));
   }
+  return values;
+}
+
+/// Stores a share that loadShare loaded into `s.shared`.
+void storeShare(ImplicitLocOpBuilder &b, const Staging &s,
+                ArrayRef<Slot> share, ValueRange values) {
+  for (auto [slot, value] : llvm::zip(share, values))
+    memref::StoreOp::create(b, value, s.shared, slot.at);
 }
 
 /// Rows of a [k][row] block padded so that threads walking k store to
@@ -259,7 +286,7 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
     batch *= mm.ranges[d];
   int64_t gridX = llvm::divideCeil(sizeN, t.n),
           gridY = llvm::divideCeil(sizeM, t.m);
-  if (gridY > kMaxGridYZ || batch > kMaxGridYZ)
+  if (gridX > kMaxGrid || gridY > kMaxGrid || batch > kMaxGrid)
     return failure();
 
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -308,16 +335,41 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
       z = arith::DivUIOp::create(b, z, cst(b, mm.ranges[d]));
   }
 
+  // The loop carries the sums and the next step's share of A and B, loaded
+  // into registers while the current step's products run (the loads'
+  // latency hides behind them).
+  auto shareA = shareOf(b, sa, tid, t.threads(), t.k);
+  auto shareB = shareOf(b, sb, tid, t.threads(), t.k);
   Value zero = arith::ConstantOp::create(b, b.getFloatAttr(mm.acc, 0.0));
   SmallVector<Value> init(t.threadM * t.threadN, zero);
+  int64_t numSums = init.size(), numA = shareA.size();
+  llvm::append_range(init, loadShare(b, sa, mm, ivs, shareA, row0, cst(b, 0)));
+  llvm::append_range(init, loadShare(b, sb, mm, ivs, shareB, col0, cst(b, 0)));
   auto loop = scf::ForOp::create(b, cst(b, 0), cst(b, sizeK), cst(b, t.k),
                                  init);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
-  stage(b, sa, mm, ivs, tid, row0, k0, t.threads(), t.k);
-  stage(b, sb, mm, ivs, tid, col0, k0, t.threads(), t.k);
+  ValueRange carried = loop.getRegionIterArgs();
+  storeShare(b, sa, shareA, carried.slice(numSums, numA));
+  storeShare(b, sb, shareB, carried.drop_front(numSums + numA));
   gpu::BarrierOp::create(b);
-  SmallVector<Value> sums(loop.getRegionIterArgs());
+  Value nextK0 = arith::AddIOp::create(b, k0, cst(b, t.k));
+  SmallVector<Type> shareTypes(carried.size() - numSums, mm.acc);
+  auto prefetch = scf::IfOp::create(b, shareTypes, inRange(b, nextK0, sizeK),
+                                    /*withElse=*/true);
+  {
+    ImplicitLocOpBuilder then(b.getLoc(), prefetch.thenBlock(),
+                              prefetch.thenBlock()->begin());
+    SmallVector<Value> next =
+        loadShare(then, sa, mm, ivs, shareA, row0, nextK0);
+    llvm::append_range(next,
+                       loadShare(then, sb, mm, ivs, shareB, col0, nextK0));
+    scf::YieldOp::create(then, next);
+    ImplicitLocOpBuilder other(b.getLoc(), prefetch.elseBlock(),
+                               prefetch.elseBlock()->begin());
+    scf::YieldOp::create(other, SmallVector<Value>(shareTypes.size(), zero));
+  }
+  SmallVector<Value> sums(carried.take_front(numSums));
   for (int64_t kk = 0; kk < t.k; ++kk) {
     SmallVector<Value> as, bs;
     for (int64_t i = 0; i < t.threadM; ++i)
@@ -339,6 +391,7 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   }
   // The next step's staging overwrites what this one read.
   gpu::BarrierOp::create(b);
+  llvm::append_range(sums, prefetch.getResults());
   scf::YieldOp::create(b, sums);
 
   b.setInsertionPointAfter(loop);

@@ -3,22 +3,33 @@
 // RUN:   | FileCheck %s
 
 // An odd-shaped f32 matmul: one workgroup of (8/2) x (8/2) = 16 threads per
-// 8 x 8 block (grid 2 x 1 x 1), A and B staged in workgroup memory between
-// two barriers, loads masked to zero beyond M = 7, N = 13 and K = 5, and
-// the sums added into C under a guard.
+// 8 x 8 block (grid 2 x 1 x 1). Each thread loads its share of the first
+// step's A and B blocks, masked to zero beyond M = 7, N = 13 and K = 5;
+// each step stores the share into workgroup memory, then, between two
+// barriers, loads the next step's share (if there is one) and computes the
+// products from workgroup memory; the sums are added into C under a guard.
 // CHECK-LABEL: func.func @odd_f32
 // CHECK:       gpu.launch blocks({{.*}}) in ({{[^)]*}} = %c2, {{[^)]*}} = %c1, {{[^)]*}} = %c1)
 // CHECK-SAME:    threads({{.*}}) in ({{[^)]*}} = %c16, {{[^)]*}} = %c1, {{[^)]*}} = %c1)
 // CHECK-SAME:    workgroup(%[[AS:[a-z0-9_]+]] : memref<64xf32, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9_]+]] : memref<32xf32, #gpu.address_space<workgroup>>)
-// CHECK:         %[[SUMS:[0-9]+]]:4 = scf.for %{{.+}} = %c0 to %c5 step %c4 iter_args
-// CHECK:           scf.if %{{.+}} -> (f32) {
-// CHECK:             memref.load %arg0
-// CHECK:           } else {
-// CHECK:             scf.yield %cst
-// CHECK:           memref.store %{{.+}}, %[[AS]]
+// CHECK:         %[[A0:[0-9]+]] = scf.if %{{.+}} -> (f32) {
+// CHECK:           memref.load %arg0
+// CHECK:         } else {
+// CHECK:           scf.yield %cst
+// CHECK:         %[[B0:[0-9]+]] = scf.if %{{.+}} -> (f32) {
 // CHECK:           memref.load %arg1
+// CHECK:         %[[LOOP:[0-9]+]]:8 = scf.for %[[K0:[a-z0-9_]+]] = %c0 to %c5 step %c4
+// CHECK-SAME:      iter_args({{.*}} = %cst, %[[AR:[a-z0-9_]+]] = %[[A0]], {{.*}} = %[[B0]],
+// CHECK:           memref.store %[[AR]], %[[AS]]
 // CHECK:           memref.store %{{.+}}, %[[BS]]
 // CHECK:           gpu.barrier
+// CHECK:           %[[NEXT:.+]] = arith.addi %[[K0]], %c4
+// CHECK:           %[[MORE:.+]] = arith.cmpi ult, %[[NEXT]], %c5
+// CHECK:           scf.if %[[MORE]] -> (f32, f32, f32, f32) {
+// CHECK:             memref.load %arg0
+// CHECK:             memref.load %arg1
+// CHECK:           } else {
+// CHECK:             scf.yield %cst, %cst, %cst, %cst
 // CHECK:           memref.load %[[AS]]
 // CHECK:           memref.load %[[BS]]
 // CHECK:           arith.mulf
@@ -27,7 +38,7 @@
 // CHECK:           scf.yield
 // CHECK:         scf.if
 // CHECK:           %[[OLD:.+]] = memref.load %arg2
-// CHECK:           %[[NEW:.+]] = arith.addf %[[OLD]], %[[SUMS]]#0
+// CHECK:           %[[NEW:.+]] = arith.addf %[[OLD]], %[[LOOP]]#0
 // CHECK:           memref.store %[[NEW]], %arg2
 func.func @odd_f32(%a: memref<7x5xf32>, %b: memref<5x13xf32>, %c: memref<7x13xf32>) {
   linalg.matmul ins(%a, %b : memref<7x5xf32>, memref<5x13xf32>)
@@ -37,9 +48,14 @@ func.func @odd_f32(%a: memref<7x5xf32>, %b: memref<5x13xf32>, %c: memref<7x13xf3
 
 // -----
 
-// Sizes the tiles divide need no guards.
+// Sizes the tiles divide need no masks: the one scf.if left is whether
+// there is a next step to load.
 // CHECK-LABEL: func.func @divisible
 // CHECK:       gpu.launch blocks({{.*}}) in ({{[^)]*}} = %c2, {{[^)]*}} = %c3, {{[^)]*}} = %c1)
+// CHECK-NOT:   scf.if
+// CHECK:       scf.for
+// CHECK-NOT:   scf.if
+// CHECK:       scf.if %{{.+}} -> (f32, f32, f32, f32) {
 // CHECK-NOT:   scf.if
 // CHECK:       gpu.terminator
 func.func @divisible(%a: memref<24x8xf32>, %b: memref<8x16xf32>, %c: memref<24x16xf32>) {
@@ -112,19 +128,23 @@ func.func @batched_broadcast(%a: memref<2x1x8x4xf32>, %b: memref<3x4x8xf32>, %c:
 
 // -----
 
-// What is not a float matmul stays for rlx-gpu-map-linalg: an integer
-// product (generalized, as rlx-gpu-map-linalg would), and a body that does
-// more than multiply and add.
+// What is not an f32 or f64 matmul stays for rlx-gpu-map-linalg: an
+// integer product (generalized, as rlx-gpu-map-linalg would), an f16
+// accumulator, and a body that does more than multiply and add.
 // CHECK-LABEL: func.func @not_matmuls
 // CHECK-NOT:   gpu.launch
 // CHECK:       linalg.generic {{.+}} ins(%{{.+}} : memref<4x4xi32>, memref<4x4xi32>)
 // CHECK:         arith.muli
+// CHECK:       linalg.generic {{.+}} outs(%{{.+}} : memref<4x4xf16>)
 // CHECK:       linalg.generic
 // CHECK:         math.absf
 func.func @not_matmuls(%a: memref<4x4xi32>, %b: memref<4x4xi32>, %c: memref<4x4xi32>,
+                       %h: memref<4x4xf16>,
                        %x: memref<4x4xf32>, %y: memref<4x4xf32>, %z: memref<4x4xf32>) {
   linalg.matmul ins(%a, %b : memref<4x4xi32>, memref<4x4xi32>)
                 outs(%c : memref<4x4xi32>)
+  linalg.matmul ins(%h, %h : memref<4x4xf16>, memref<4x4xf16>)
+                outs(%h : memref<4x4xf16>)
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                    affine_map<(m, n, k) -> (k, n)>,
                                    affine_map<(m, n, k) -> (m, n)>],

@@ -2,10 +2,10 @@
 # Matmuls through the Vulkan pipeline's tiled kernel (rlx-gpu-tile-matmul:
 # blocks staged in workgroup memory, a register tile per thread) on shapes
 # its tiles do not divide: a single element, odd sizes below one tile,
-# sizes one past a tile (129 = 2 x 64 + 1), several k steps with a partial
+# sizes one past a tile (129 = 128 + 1), several k steps with a partial
 # last one, transposes, batches and broadcast batch dims, in f32, f16 and
 # bf16 (f32 accumulation; bf16 stored as 16-bit words). Each case runs with
-# the pipeline's default tiles (64 x 64 x 16, 4 x 4 per thread) and with
+# the pipeline's default tiles (128 x 128 x 8, 8 x 8 per thread) and with
 # small tiles (16 x 16 x 4, 2 x 2 per thread), so that modest shapes span
 # many workgroups and k steps. Fresh operands uniform in [-1, 1), results
 # poisoned first, against NumPy in float64 with rlxtest.matmul_tolerance:

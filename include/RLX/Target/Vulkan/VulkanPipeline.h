@@ -28,30 +28,34 @@ struct VulkanPipelineOptions
   PassOptions::Option<bool> tiledMatmul{
       *this, "tiled-matmul",
       llvm::cl::desc("Run matmuls as kernels tiled through workgroup memory "
-                     "(rlx-gpu-tile-matmul); without it, one thread per "
-                     "output (rlx-gpu-map-linalg's pointwise kernel)"),
+                     "(rlx-gpu-tile-matmul); without it, the front's "
+                     "generic kernels (rlx-gpu-map-linalg)"),
       llvm::cl::init(true)};
-  // The tiled matmul's shape (rlx-gpu-tile-matmul's options).
+  // The tiled matmul's shape (rlx-gpu-tile-matmul's options). 8 x 8 sums
+  // per thread make 4 products per value read from workgroup memory (4 x 4
+  // make 2): what keeps an NVIDIA SM's FMA units busy if its shared memory
+  // delivers 128 bytes per clock against 4 warp FMAs (an estimate from
+  // the figures, to be measured: docs/Vulkan.md).
   PassOptions::Option<int64_t> matmulTileM{
       *this, "matmul-tile-m",
       llvm::cl::desc("Output rows per workgroup of the tiled matmul"),
-      llvm::cl::init(64)};
+      llvm::cl::init(128)};
   PassOptions::Option<int64_t> matmulTileN{
       *this, "matmul-tile-n",
       llvm::cl::desc("Output columns per workgroup of the tiled matmul"),
-      llvm::cl::init(64)};
+      llvm::cl::init(128)};
   PassOptions::Option<int64_t> matmulTileK{
       *this, "matmul-tile-k",
       llvm::cl::desc("Reduction steps staged at once by the tiled matmul"),
-      llvm::cl::init(16)};
+      llvm::cl::init(8)};
   PassOptions::Option<int64_t> matmulThreadM{
       *this, "matmul-thread-m",
       llvm::cl::desc("Output rows per thread of the tiled matmul"),
-      llvm::cl::init(4)};
+      llvm::cl::init(8)};
   PassOptions::Option<int64_t> matmulThreadN{
       *this, "matmul-thread-n",
       llvm::cl::desc("Output columns per thread of the tiled matmul"),
-      llvm::cl::init(4)};
+      llvm::cl::init(8)};
   PassOptions::Option<std::string> spirvVersion{
       *this, "spirv-version",
       llvm::cl::desc("The SPIR-V version of the modules (v1.5 is Vulkan "
