@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 import rlxtest
-from rlxtest import FLOATS, INTS, Case, Suite, rand
+from rlxtest import FLOATS, INTS, Case, Suite, matmul_tolerance, rand
 from rlxtest import tensor_type as T
 
 KNOWN_FAILURES = []
@@ -18,13 +18,6 @@ suites = [Suite("matmul", KNOWN_FAILURES),
           Suite("matmul --blas", KNOWN_FAILURES, flags=["--blas"])]
 r = rlxtest.rng()
 CPLX = "complex<f32>"
-
-
-def tolerance(elem, k):
-    s = max(1.0, k ** 0.5)
-    return {"f32": (1e-5 * s, 1e-5 * s), "f64": (1e-12 * s, 1e-12 * s),
-            "f16": (1e-2, 1e-2 * s), "bf16": (1.5e-2, 2e-2 * s),
-            CPLX: (1e-5 * s, 1e-5 * s)}.get(elem, (0, 0))
 
 
 def operand(elem, shape):
@@ -59,7 +52,7 @@ def case(elem, sa, sb, ta=False, tb=False, da=None, db=None, dr=None, tag=""):
     return Case(name, [("%a", tya, a), ("%b", tyb, b)],
                 "%c = rlx.matmul %a, %b{} : {}".format(attrs, types),
                 [("%c", T(dr or e.shape, elem))], [e],
-                tolerance(elem, at.shape[-1]))
+                matmul_tolerance(elem, at.shape[-1]))
 
 
 def run_all(cases):

@@ -101,6 +101,16 @@ TOL = {"f32": (1e-5, 1e-6), "f64": (1e-12, 1e-13), "f16": (1e-2, 1e-3),
        "complex<f64>": (1e-12, 1e-13)}
 
 
+def matmul_tolerance(elem, k):
+    """(rtol, atol) of a product of operands in [-1, 1) over a reduction
+    of length k, against float64: rounding grows as sqrt(k); f16 and bf16
+    results are rounded to their type (f32 accumulation)."""
+    s = max(1.0, k ** 0.5)
+    return {"f32": (1e-5 * s, 1e-5 * s), "f64": (1e-12 * s, 1e-12 * s),
+            "f16": (1e-2, 1e-2 * s), "bf16": (1.5e-2, 2e-2 * s),
+            "complex<f32>": (1e-5 * s, 1e-5 * s)}.get(elem, (0, 0))
+
+
 def rng():
     return np.random.default_rng(SEED)
 

@@ -452,6 +452,87 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Run matmuls on buffers as kernels tiled through workgroup "
+                "memory";
+  let description = [{
+    A schedule of the GPU front that a target's pipeline may run just
+    before `rlx-gpu-map-linalg` (the Vulkan pipeline does; the CUDA one
+    calls its library instead). Each matmul on static buffers (a
+    `linalg.generic`, or a named contraction generalized on the way, with
+    one reduction loop `k` last, parallel loops `[batch..., m, n]` that
+    the output reads in order, A reading `m` and `k`, B reading `k` and
+    `n`, each a projected permutation up to broadcast (constant) dims, and
+    the body `out + ext(a) * ext(b)` in f32 or f64 with the `arith.extf`s
+    optional) becomes a `gpu.launch` of one workgroup per `tile-m` x
+    `tile-n` block of the output (grid x: column blocks, y: row blocks, z:
+    batch). Each of its `(tile-m / thread-m) * (tile-n / thread-n)`
+    threads accumulates `thread-m` x `thread-n` outputs in registers, at
+    rows and columns strided by the threads' grid (so that a subgroup's
+    reads of the tiles are broadcasts or consecutive words). The `k` loop
+    steps by `tile-k`: the workgroup stages the A and B blocks into
+    workgroup memory in the accumulator type (converted on the way: bf16
+    and f16 operands accumulate in f32), consecutive threads reading
+    consecutive elements of each operand's contiguous dim, between two
+    `gpu.barrier`s, and each thread then reads its `thread-m` + `thread-n`
+    values per step of `k` from there. Each thread loads its share of the
+    next step's blocks into registers before the current step's products
+    (carried by the `k` loop), so that the loads' latency hides behind
+    them. Loads beyond an edge that a tile
+    does not divide read 0 and stores beyond it are skipped; the guards
+    are emitted only for the dims that need them. At the end each thread
+    adds its sums into the output (linalg's `out +=`).
+
+    Other generics are left to `rlx-gpu-map-linalg`, and so is a matmul
+    whose grid exceeds 65535 blocks along a dim (Vulkan's guaranteed
+    minimum). Tile sizes that do not divide (`thread-m` into `tile-m`,
+    the threads into the staged blocks), exceed `max-threads-per-block`
+    or, for an op's accumulator type, `shared-memory-bytes` are errors.
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<7x5xf32>, memref<5x13xf32>)
+                  outs(%c : memref<7x13xf32>)
+    // becomes
+    gpu.launch blocks(%bx, %by, %bz) in (%c1, %c1, %c1)
+               threads(%tx, %ty, %tz) in (%c256, %c1, %c1)
+               workgroup(%as : memref<1056xf32, #gpu.address_space<workgroup>>,
+                         %bs : memref<1024xf32, #gpu.address_space<workgroup>>) {
+      ... scf.if (in range) memref.load %a ... (the first step's share)
+      %sums:72 = scf.for %k0 = %c0 to %c5 step %c8 iter_args(...) {
+        ... memref.store ..., %as[...] (this step's share)
+        gpu.barrier
+        ... scf.if (next step in range) memref.load %a ... (its share)
+        ... memref.load %as[...], memref.load %bs[...], arith.mulf, arith.addf
+        gpu.barrier
+        scf.yield ...
+      }
+      ... scf.if (in range) C[...] = C[...] + %sums#i
+    }
+    ```
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", "128",
+           "Output rows per workgroup">,
+    Option<"tileN", "tile-n", "int64_t", "128",
+           "Output columns per workgroup">,
+    Option<"tileK", "tile-k", "int64_t", "8",
+           "Steps of the reduction staged in workgroup memory at once">,
+    Option<"threadM", "thread-m", "int64_t", "8",
+           "Output rows per thread">,
+    Option<"threadN", "thread-n", "int64_t", "8",
+           "Output columns per thread">,
+    Option<"maxThreadsPerBlock", "max-threads-per-block", "int64_t", "1024",
+           "The most threads one block may have on the target">,
+    Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
+           "The workgroup memory one block may allocate on the target">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUSinkConstantsPass
     : Pass<"rlx-gpu-sink-constants", "::mlir::func::FuncOp"> {
   let summary = "Read constant buffers in kernels from the kernels' module";

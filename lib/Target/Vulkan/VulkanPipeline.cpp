@@ -25,6 +25,7 @@
 
 #include "RLX/Target/Vulkan/VulkanPipeline.h"
 
+#include "RLX/Conversion/Passes.h"
 #include "RLX/Target/Metal/Passes.h"
 #include "RLX/Target/Vulkan/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -64,8 +65,24 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
     choices.blockSize =
         std::min<int64_t>(choices.blockSize, options.subgroupSize *
                                                  options.subgroupSize);
-  buildRLXToGPUPipeline(pm, choices,
-                        getVulkanTargetDescription(options.subgroupSize));
+  GPUTargetDescription description =
+      getVulkanTargetDescription(options.subgroupSize);
+  // No library computes matmuls here: they are tiled through workgroup
+  // memory before the front maps what is left.
+  auto tileMatmuls = [&](OpPassManager &pm) {
+    if (!options.tiledMatmul)
+      return;
+    GPUTileMatmulPassOptions tile;
+    tile.tileM = options.matmulTileM;
+    tile.tileN = options.matmulTileN;
+    tile.tileK = options.matmulTileK;
+    tile.threadM = options.matmulThreadM;
+    tile.threadN = options.matmulThreadN;
+    tile.maxThreadsPerBlock = description.maxThreadsPerBlock;
+    tile.sharedMemoryBytes = description.sharedMemoryBytes;
+    pm.addNestedPass<func::FuncOp>(createGPUTileMatmulPass(tile));
+  };
+  buildRLXToGPUPipeline(pm, choices, description, tileMatmuls);
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
   // GLSL.std.450 has no erf either: the same polynomial as for Metal.

@@ -25,6 +25,37 @@ struct VulkanPipelineOptions
                      "NVIDIA, 8 on lavapipe (rlx-vulkan-run "
                      "--print-subgroup-size queries a device)"),
       llvm::cl::init(32)};
+  PassOptions::Option<bool> tiledMatmul{
+      *this, "tiled-matmul",
+      llvm::cl::desc("Run matmuls as kernels tiled through workgroup memory "
+                     "(rlx-gpu-tile-matmul); without it, the front's "
+                     "generic kernels (rlx-gpu-map-linalg)"),
+      llvm::cl::init(true)};
+  // The tiled matmul's shape (rlx-gpu-tile-matmul's options). 8 x 8 sums
+  // per thread make 4 products per value read from workgroup memory (4 x 4
+  // make 2): what keeps an NVIDIA SM's FMA units busy if its shared memory
+  // delivers 128 bytes per clock against 4 warp FMAs (an estimate from
+  // the figures, to be measured: docs/Vulkan.md).
+  PassOptions::Option<int64_t> matmulTileM{
+      *this, "matmul-tile-m",
+      llvm::cl::desc("Output rows per workgroup of the tiled matmul"),
+      llvm::cl::init(128)};
+  PassOptions::Option<int64_t> matmulTileN{
+      *this, "matmul-tile-n",
+      llvm::cl::desc("Output columns per workgroup of the tiled matmul"),
+      llvm::cl::init(128)};
+  PassOptions::Option<int64_t> matmulTileK{
+      *this, "matmul-tile-k",
+      llvm::cl::desc("Reduction steps staged at once by the tiled matmul"),
+      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> matmulThreadM{
+      *this, "matmul-thread-m",
+      llvm::cl::desc("Output rows per thread of the tiled matmul"),
+      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> matmulThreadN{
+      *this, "matmul-thread-n",
+      llvm::cl::desc("Output columns per thread of the tiled matmul"),
+      llvm::cl::init(8)};
   PassOptions::Option<std::string> spirvVersion{
       *this, "spirv-version",
       llvm::cl::desc("The SPIR-V version of the modules (v1.5 is Vulkan "
