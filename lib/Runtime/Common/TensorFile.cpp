@@ -207,9 +207,15 @@ std::unique_ptr<TensorFile> TensorFile::open(const std::string &path,
     error = "cannot read '" + path + "': " + buffer.getError().message();
     return nullptr;
   }
+  return open(std::move(*buffer), path, error);
+}
+
+std::unique_ptr<TensorFile>
+TensorFile::open(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                 const std::string &path, std::string &error) {
   std::unique_ptr<TensorFile> file(new TensorFile());
   file->path = path;
-  file->buffer = std::move(*buffer);
+  file->buffer = std::move(buffer);
   llvm::StringRef bytes = file->buffer->getBuffer();
   file->gguf =
       bytes.starts_with("GGUF") || llvm::StringRef(path).ends_with(".gguf");

@@ -4,6 +4,13 @@
 // has the bad bindings.
 // RUN: rm -rf %t && %python %S/../../Tools/Inputs/weight_files.py %t
 // RUN: rlx-opt %s --rlx-specialize-params="files=%t/w.safetensors,%t/w.gguf map=x=h" | FileCheck %s
+// RUN: not rlx-opt %s --rlx-specialize-params="files=%t/magic.gguf" 2>&1 | FileCheck %s --check-prefix=BADFILE
+// RUN: not rlx-opt %s --rlx-specialize-params="files=%t/w.gguf map=x" 2>&1 | FileCheck %s --check-prefix=BADMAP
+// RUN: not rlx-opt %s --rlx-specialize-params 2>&1 | FileCheck %s --check-prefix=NOFILES
+
+// BADFILE: error: rlx-specialize-params: '{{.*}}magic.gguf' (GGUF): bad magic: the file does not start with "GGUF"
+// BADMAP: error: rlx-specialize-params: bad param rename 'x': expected PARAM=TENSOR
+// NOFILES: error: rlx-specialize-params needs dir=PATH or files=PATHS to bind param "w"
 
 // The first file holding a name wins (w from the safetensors file); x is
 // renamed to h; q's packed Q4_0 rows come from the GGUF file.

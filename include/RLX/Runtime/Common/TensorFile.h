@@ -58,6 +58,11 @@ public:
   /// which names the file.
   static std::unique_ptr<TensorFile> open(const std::string &path,
                                           std::string &error);
+  /// As open, on the bytes of `buffer` named `path` (the fuzz target
+  /// rlx-fuzz-weights feeds it).
+  static std::unique_ptr<TensorFile>
+  open(std::unique_ptr<llvm::MemoryBuffer> buffer, const std::string &path,
+       std::string &error);
   ~TensorFile();
 
   const std::string &getPath() const { return path; }
