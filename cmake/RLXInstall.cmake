@@ -36,7 +36,7 @@ install(TARGETS rlx-plugin LIBRARY DESTINATION lib)
 # helpers); the other libraries join it, and it is installed as
 # RLXTargets.cmake with the RLX:: namespace.
 set(RLX_PLAIN_LIBRARIES rlx_c rlx_mlir_c rlx_cpu_runtime rlx_cuda_runtime
-    rlx_rocm_runtime RLXRuntime RLXAllPasses)
+    rlx_rocm_runtime RLXRuntime RLXTensorFile RLXAllPasses)
 install(TARGETS ${RLX_PLAIN_LIBRARIES} EXPORT MLIRTargets
         LIBRARY DESTINATION lib ARCHIVE DESTINATION lib)
 

@@ -8,7 +8,8 @@ examples/*.mlir, bench/gpu/*.mlir) split at `// -----` into one file per
 split, with comment lines dropped (RUN and CHECK lines are not input).
 OUT/npy: .npy files of every dtype RLX reads, in several shapes, written by
 NumPy, plus a few damaged copies (truncated data, truncated header, a
-shape larger than the data)."""
+shape larger than the data).
+OUT/weights: the safetensors and GGUF files of the tests and examples."""
 
 import glob
 import hashlib
@@ -68,13 +69,34 @@ def npy_corpus(out_dir):
     return count
 
 
+def weights_corpus(root, out_dir):
+    """The safetensors and GGUF files of the tests and examples (written by
+    test/Tools/Inputs/weight_files.py, whole, truncated and damaged)."""
+    sys.path.insert(0, os.path.join(root, "test", "Tools", "Inputs"))
+    import weight_files
+    tmp = os.path.join(out_dir, "tmp")
+    weight_files.error_files(tmp)
+    paths = [os.path.join(tmp, f) for f in sorted(os.listdir(tmp))]
+    paths += [os.path.join(root, "docs", "examples", f)
+              for f in ("params.safetensors", "dequant.gguf")]
+    for path in paths:
+        with open(path, "rb") as f:
+            write(out_dir, f.read())
+    for f in os.listdir(tmp):
+        os.remove(os.path.join(tmp, f))
+    os.rmdir(tmp)
+    return len(paths)
+
+
 def main():
     root, out = sys.argv[1], sys.argv[2]
-    for sub in ("mlir", "npy"):
+    for sub in ("mlir", "npy", "weights"):
         os.makedirs(os.path.join(out, sub), exist_ok=True)
     n = mlir_corpus(root, os.path.join(out, "mlir"))
     m = npy_corpus(os.path.join(out, "npy"))
-    print("fuzz corpora: %d MLIR inputs, %d .npy inputs in %s" % (n, m, out))
+    w = weights_corpus(root, os.path.join(out, "weights"))
+    print("fuzz corpora: %d MLIR inputs, %d .npy inputs, %d weight files in "
+          "%s" % (n, m, w, out))
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ mkdir -p "$WORK/corpus" "$WORK/artifacts" "$WORK/logs"
 TARGETS=(
   "parser rlx-fuzz-parser mlir - 0"
   "npy rlx-fuzz-npy npy - 0"
+  "weights rlx-fuzz-weights weights - 0"
   "optimize-cpu rlx-fuzz-pipeline mlir rlx-optimize{target=cpu} 0"
   "optimize-cuda rlx-fuzz-pipeline mlir rlx-optimize{target=cuda} 0"
   "optimize-rocm rlx-fuzz-pipeline mlir rlx-optimize{target=rocm} 0"

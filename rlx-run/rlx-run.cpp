@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // rlx-run FILE.mlir [--entry=FUNC] [--input=PATH.npy]... [--output=PATH.npy]...
-//         [--param=NAME=PATH.npy]... [--seed=N] [--bench=N] [--blas]
+//         [--param=NAME=PATH.npy]... [--params=FILE]... [--param-map=P=T]...
+//         [--seed=N] [--bench=N] [--blas]
 //         [--arena] [--check-bounds] [--alloc-stats]
 //
 // Compiles the entry function of FILE as an rlx::CPUProgram (its
@@ -16,7 +17,10 @@
 // arguments in order and each param to the --param file of its name (random
 // ones from --seed where none are given, params after the ordinary
 // arguments), runs it, and writes the results in order. A --param that
-// names no param is an error. Every buffer the program allocates
+// names no param is an error. --params binds the params no --param names
+// to the tensors of safetensors or GGUF files (of their name, or the one
+// --param-map gives), as --rlx-specialize-params files=... does; a param
+// they do not hold is then an error. Every buffer the program allocates
 // (rlx::host_allocator) is filled with 0xFF bytes first (NaN for floats, -1 for integers), so an element
 // the program fails to write shows up in the results (timed --bench runs
 // skip the fill). --blas sends f32/f64 matmuls to the BLAS library found
@@ -30,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Dialect/MIR/IR/NpyDtype.h"
+#include "RLX/Dialect/MIR/Transforms/ParamFiles.h"
 #include "RLX/ExecutionEngine/CPUProgram.h"
 #include "RLX/ExecutionEngine/HostAllocator.h"
 #include "RLX/InitAllDialects.h"
@@ -57,8 +62,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <map>
+#include <random>
+#include <set>
 #include <unistd.h>
 
 using namespace mlir;
@@ -82,6 +88,17 @@ static cl::list<std::string>
                                  "entry function's rlx.param \"NAME\" "
                                  "(repeatable; random where not given)"),
                cl::value_desc("NAME=PATH.npy"));
+static cl::list<std::string>
+    paramFilePaths("params",
+                   cl::desc("A safetensors or GGUF file whose tensors bind "
+                            "the params no --param names (repeatable; the "
+                            "first file holding a name wins)"),
+                   cl::value_desc("FILE"));
+static cl::list<std::string>
+    paramRenames("param-map",
+                 cl::desc("Bind param PARAM to the --params tensor TENSOR "
+                          "(repeatable)"),
+                 cl::value_desc("PARAM=TENSOR"));
 static cl::opt<unsigned> seed("seed",
                               cl::desc("Seed of the random inputs (normal "
                                        "floats, integers in [0, 4))"),
@@ -375,6 +392,37 @@ int main(int argc, char **argv) {
   }
   std::string name = entry.getName().str();
 
+  // Read the --params tensors of the entry's params before compiling, while
+  // the rlx.param ops are there to check against (and to report at).
+  std::map<std::string, NpyArray> fileParams;
+  if (!paramFilePaths.empty()) {
+    std::string error;
+    FailureOr<rlx::ParamFiles> files =
+        rlx::ParamFiles::open(paramFilePaths, paramRenames, error);
+    if (failed(files)) {
+      llvm::errs() << "rlx-run: error: " << error << "\n";
+      return 1;
+    }
+    std::set<std::string> fromNpyFiles;
+    for (const std::string &spec : paramSpecs)
+      fromNpyFiles.insert(spec.substr(0, spec.find('=')));
+    WalkResult walk = entry.walk([&](rlx::ParamOp param) {
+      std::string paramName = param.getName().str();
+      if (fromNpyFiles.count(paramName) || fileParams.count(paramName))
+        return WalkResult::advance();
+      FailureOr<NpyArray> array = files->read(param);
+      if (failed(array))
+        return WalkResult::interrupt();
+      fileParams.emplace(paramName, std::move(*array));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return 1;
+  } else if (!paramRenames.empty()) {
+    llvm::errs() << "rlx-run: error: --param-map needs --params\n";
+    return 1;
+  }
+
   // Compile.
   rlx::CPUPipelineOptions options;
   if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
@@ -448,6 +496,13 @@ int main(int argc, char **argv) {
       auto it = paramPaths.find(param);
       if (it != paramPaths.end())
         path = it->second;
+      auto fromFile = fileParams.find(param);
+      if (fromFile != fileParams.end()) {
+        // Checked against the param's type when read.
+        if (!fromNpy(fromFile->second, type, what, "--params", inputs[i]))
+          return 1;
+        continue;
+      }
     }
     if (path.empty()) {
       inputs[i] = randomTensor(type, rng);

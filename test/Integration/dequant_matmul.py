@@ -9,6 +9,15 @@
 # - gguf_q4_k, _q5_k, _q6_k, _q8_k: random super-blocks (finite, moderate
 #   scales) decoded by a transcription of ggml's dequantize_row_q*_K; a
 #   case with x = I (y = W^T) compares the decoded weights one by one.
+# - gguf_q4_0, _q8_0, _q2_k, _q3_k and nvfp4: random blocks (every byte
+#   random, then f16 scales of both signs; nvfp4's e4m3 scale bytes any
+#   finite one, and a per-tensor f32 scale of either sign) decoded by
+#   NumPy decoders written from the block layouts (llama.cpp's block_q4_0,
+#   block_q8_0, block_q2_K, block_q3_K; nvfp4 as #rlx.quant documents it),
+#   vectorized over all blocks: q3_K's scales are unpacked through ggml's
+#   32-bit words and kmask1/kmask2 rather than per-index formulas. Each
+#   decoder is first checked on hand-built blocks and its random inputs
+#   are checked to reach every code (nibble, 2/3-bit quant, 4/6-bit scale).
 
 import struct
 
@@ -374,8 +383,243 @@ def check_gguf_reference():
         assert y[i] == 0.25 * (i // 16 - 8) * (i % 64 - 32), (i, y[i])
 
 
+# --- GGUF Q4_0, Q8_0, Q2_K, Q3_K and NVFP4 -----------------------------------
+# Decoders written from the block layouts, vectorized over blocks [B, bytes]
+# (uint8) to weights [B, block] in float64. Multi-byte fields are
+# little-endian.
+
+def f16_field(blk, off):
+    return blk[:, off:off + 2].copy().view("<f2")[:, 0].astype(np.float64)
+
+
+def decode_q4_0(blk):
+    """block_q4_0 {half d; u8 qs[16]}: the 16 low nibbles are weights 0-15,
+    the 16 high nibbles weights 16-31; w = (q - 8) * d."""
+    qs = blk[:, 2:18].astype(np.int64)
+    q = np.concatenate([qs & 15, qs >> 4], axis=1) - 8
+    return q * f16_field(blk, 0)[:, None]
+
+
+def decode_q8_0(blk):
+    """block_q8_0 {half d; i8 qs[32]}: w = qs * d."""
+    q = blk[:, 2:34].copy().view(np.int8).astype(np.float64)
+    return q * f16_field(blk, 0)[:, None]
+
+
+def two_bit_quants(qs):
+    """The 256 2-bit quants of qs [B, 64] (q2_K, q3_K): each half of 128
+    weights has 32 bytes, whose bit pairs 0-1, 2-3, 4-5, 6-7 hold its four
+    runs of 32 weights."""
+    qs = qs.astype(np.int64).reshape(-1, 2, 1, 32)
+    return ((qs >> (2 * np.arange(4)[None, None, :, None])) & 3).reshape(
+        -1, 256)
+
+
+def decode_q2_k(blk):
+    """block_q2_K {u8 scales[16]; u8 qs[64]; half d; half dmin}: weights
+    16 s .. 16 s + 15 take scale (scales[s] & 15) * d and min
+    (scales[s] >> 4) * dmin; w = scale * q - min."""
+    sc = np.repeat(blk[:, 0:16].astype(np.int64), 16, axis=1)
+    q = two_bit_quants(blk[:, 16:80])
+    d, dmin = f16_field(blk, 80)[:, None], f16_field(blk, 82)[:, None]
+    return d * (sc & 15) * q - dmin * (sc >> 4)
+
+
+KMASK1, KMASK2 = 0x03030303, 0x0F0F0F0F
+
+
+def q3_k_scales(raw):
+    """The 16 6-bit scales of q3_K's 12 bytes [B, 12], unpacked as ggml does:
+    three little-endian u32 words; words 0 and 1 give the low nibbles (low
+    nibbles then high nibbles), word 2 the top 2 bits, and a byte sums them
+    per lane with kmask2 (0x0f0f0f0f) and kmask1 (0x03030303)."""
+    aux = raw.copy().view("<u4").astype(np.uint64)
+    a0, a1, tmp = aux[:, 0], aux[:, 1], aux[:, 2]
+    words = [(a0 & KMASK2) | (((tmp >> 0) & KMASK1) << 4),
+             (a1 & KMASK2) | (((tmp >> 2) & KMASK1) << 4),
+             ((a0 >> 4) & KMASK2) | (((tmp >> 4) & KMASK1) << 4),
+             ((a1 >> 4) & KMASK2) | (((tmp >> 6) & KMASK1) << 4)]
+    return np.stack(words, 1).astype("<u4").view(np.uint8).astype(np.int64)
+
+
+def decode_q3_k(blk):
+    """block_q3_K {u8 hmask[32]; u8 qs[64]; u8 scales[12]; half d}: weight
+    j has the 2-bit quant of two_bit_quants and its high bit in bit j / 32
+    of hmask[j % 32]; q = low - 4 when that bit is clear. w = d * (scale -
+    32) * q with scale the 6-bit scale of weights 16 s .. 16 s + 15."""
+    hm = blk[:, 0:32].astype(np.int64)
+    high = (hm[:, None, :] >> np.arange(8)[None, :, None]) & 1  # [B, 8, 32]
+    q = two_bit_quants(blk[:, 32:96]) - 4 * (1 - high.reshape(-1, 256))
+    sc = np.repeat(q3_k_scales(blk[:, 96:108]) - 32, 16, axis=1)
+    return f16_field(blk, 108)[:, None] * sc * q
+
+
+def e2m1_value(c):
+    """FP4 E2M1: sign, 2 exponent bits (bias 1), 1 mantissa bit; exponent 0
+    is subnormal (m * 0.5)."""
+    sign = -1.0 if c & 8 else 1.0
+    e, m = (c >> 1) & 3, c & 1
+    return sign * (m * 0.5 if e == 0 else (1 + m / 2) * 2.0 ** (e - 1))
+
+
+E2M1 = np.array([e2m1_value(c) for c in range(16)])
+
+
+def decode_nvfp4(blk, tensor_scale):
+    """nvfp4 {u8 e4m3 scale; u8 qs[8]}: weight 2i is the low nibble of qs[i],
+    2i + 1 the high one; w = e2m1(q) * e4m3(scale) * tensor_scale."""
+    qs = blk[:, 1:9].astype(np.int64)
+    q = np.stack([qs & 15, qs >> 4], axis=2).reshape(-1, 16)
+    return E2M1[q] * FP8["fp8_e4m3"][blk[:, 0]][:, None] * tensor_scale
+
+
+BLOCKS = {"gguf_q4_0": (32, 18, decode_q4_0), "gguf_q8_0": (32, 34, decode_q8_0),
+          "gguf_q2_k": (256, 84, decode_q2_k), "gguf_q3_k": (256, 110, decode_q3_k),
+          "nvfp4": (16, 9, decode_nvfp4)}
+
+
+def blocks_decode(scheme, w, *extra):
+    """W [N, K] from packed rows [N, K / block * bytes]."""
+    weights, size, dec = BLOCKS[scheme]
+    n = w.shape[0]
+    return dec(w.reshape(-1, size), *extra).reshape(n, -1)
+
+
+def pack_q3_k(levels, scales6, d):
+    """A block_q3_K as ggml's quantize_row_q3_K_ref lays it out, from 256
+    levels L in 0..7 (q = L - 4) and 16 6-bit scales."""
+    blk = [0] * 96 + list(pack_q3_k_scales(np.array([scales6]))[0]) + [0, 0]
+    for j in range(256):
+        if levels[j] > 3:
+            blk[j % 32] |= 1 << (j // 32)
+    for j in range(0, 256, 128):
+        for l in range(32):
+            blk[32 + j // 4 + l] = sum((levels[j + l + 32 * t] & 3) << (2 * t)
+                                       for t in range(4))
+    blk[108:110] = list(np.float16(d).tobytes())
+    return np.array([blk], np.uint8)
+
+
+def check_block_references():
+    """The decoders on hand-built blocks."""
+    half = lambda v: list(np.float16(v).tobytes())
+    y = decode_q4_0(np.array([half(0.5) + [i | (15 - i) << 4
+                                          for i in range(16)]], np.uint8))[0]
+    assert list(y) == [(i - 8) * 0.5 for i in range(16)] + \
+        [(15 - i - 8) * 0.5 for i in range(16)], y
+    y = decode_q8_0(np.array([half(-2.0) + [v & 0xFF for v in range(-16, 16)]],
+                             np.uint8))[0]
+    assert list(y) == [-2.0 * v for v in range(-16, 16)], y
+    # q2_K as ggml's quantize_row_q2_K_ref packs it: scale s + 1 and min
+    # 15 - s for sub-block s, level j % 4 for weight j.
+    levels = [(j * 7 + j // 64) % 4 for j in range(256)]
+    blk = [(s % 15 + 1) | ((15 - s) << 4) for s in range(16)]
+    for j in range(0, 256, 128):
+        for l in range(32):
+            blk.append(sum(levels[j + l + 32 * t] << (2 * t) for t in range(4)))
+    y = decode_q2_k(np.array([blk + half(0.5) + half(-0.25)], np.uint8))[0]
+    for j in range(256):
+        s = j // 16
+        assert y[j] == 0.5 * (s % 15 + 1) * levels[j] + 0.25 * (15 - s), j
+    # q3_K: all 8 levels and 6-bit scales spanning 0..63 (top bits set).
+    levels = [(j * 5 + j // 32) % 8 for j in range(256)]
+    scales6 = [(s * 17 + 5) % 64 for s in range(16)]
+    y = decode_q3_k(pack_q3_k(levels, scales6, -0.125))[0]
+    for j in range(256):
+        assert y[j] == -0.125 * (scales6[j // 16] - 32) * (levels[j] - 4), j
+    # nvfp4: the 16 codes in order, scale byte 0x38 (1.0), tensor scale 2.
+    assert list(E2M1[:8]) == [0, 0.5, 1, 1.5, 2, 3, 4, 6]
+    assert list(E2M1[8:]) == [-v for v in E2M1[:8]]
+    blk = np.array([[0x38] + [2 * i | (2 * i + 1) << 4 for i in range(8)]],
+                   np.uint8)
+    assert list(decode_nvfp4(blk, 2.0)[0]) == list(2 * E2M1)
+
+
+def signed_halves(count):
+    """`count` f16 scales of both signs, moderate magnitude, as bytes
+    [count, 2]."""
+    v = r.uniform(0.001, 0.05, count) * r.choice([-1.0, 1.0], count)
+    return v.astype("<f2")[:, None].view(np.uint8)
+
+
+def pack_q3_k_scales(scales6):
+    """q3_K's 12 scale bytes [B, 12] for 6-bit scales [B, 16], laid out as
+    ggml's quantize_row_q3_K_ref does: low nibbles of 0-7 in bytes 0-7, of
+    8-15 in the high nibbles of bytes 0-7, top 2 bits of scale s in bits
+    2 (s / 4), +1 of byte 8 + s % 4."""
+    out = np.zeros((scales6.shape[0], 12), np.int64)
+    for s in range(16):
+        out[:, s % 8] |= (scales6[:, s] & 15) << (4 * (s // 8))
+        out[:, 8 + s % 4] |= (scales6[:, s] >> 4) << (2 * (s // 4))
+    return out.astype(np.uint8)
+
+
+def block_weights(scheme, n, k, cover=False):
+    """Random blocks: every byte random, then the f16 scales (both signs);
+    nvfp4's scale byte is any finite e4m3 (both signs). With `cover`, a few
+    bytes are set so that every code the scheme has occurs (every nibble,
+    2-bit quant, q2_K scale/min byte and q3_K 6-bit scale), which is then
+    asserted."""
+    weights, size, _ = BLOCKS[scheme]
+    w = r.integers(0, 256, (n, k // weights, size)).astype(np.uint8)
+    blk = w.reshape(-1, size)
+    nibbles = None
+    if scheme in ("gguf_q4_0", "gguf_q8_0"):
+        blk[:, 0:2] = signed_halves(len(blk))
+        nibbles = blk[:, 2:18]
+        if cover:
+            nibbles[0] = [i | (15 - i) << 4 for i in range(16)]
+    elif scheme in ("gguf_q2_k", "gguf_q3_k"):
+        at = 16 if scheme == "gguf_q2_k" else 32
+        if scheme == "gguf_q2_k":
+            blk[:, 80:82] = signed_halves(len(blk))
+            blk[:, 82:84] = signed_halves(len(blk))
+        else:
+            blk[:, 108:110] = signed_halves(len(blk))
+        if cover:
+            blk[0, at] = 0b11100100  # the 2-bit quants 0, 1, 2, 3
+            assert len(blk) * 16 >= 256
+            if scheme == "gguf_q2_k":
+                blk[:, 0:16] = r.permutation(
+                    np.resize(np.arange(256), len(blk) * 16)).reshape(-1, 16)
+            else:
+                blk[:, 96:108] = pack_q3_k_scales(r.permutation(
+                    np.resize(np.arange(64), len(blk) * 16)).reshape(-1, 16))
+        quants = two_bit_quants(blk[:, at:at + 64])
+    else:
+        finite = np.flatnonzero(np.isfinite(FP8["fp8_e4m3"])).astype(np.uint8)
+        blk[:, 0] = r.choice(finite, len(blk))
+        nibbles = blk[:, 1:9]
+        if cover:
+            nibbles[0] = [2 * i | (2 * i + 1) << 4 for i in range(8)]
+    if cover and nibbles is not None and scheme != "gguf_q8_0":
+        assert len(np.unique(np.concatenate([nibbles & 15, nibbles >> 4]))) \
+            == 16
+    if cover and scheme in ("gguf_q2_k", "gguf_q3_k"):
+        assert len(np.unique(quants)) == 4
+        scales = blk[:, 0:16] if scheme == "gguf_q2_k" else \
+            q3_k_scales(blk[:, 96:108])
+        assert len(np.unique(scales)) == (256 if scheme == "gguf_q2_k" else 64)
+    return w.reshape(n, k // weights * size)
+
+
+def block_case(scheme, xshape, n, elem="f32", eye=False, cover=False):
+    k = xshape[-1]
+    w = block_weights(scheme, n, k, cover)
+    x = np.eye(k, dtype=np.float32) if eye else rand(r, xshape, elem)
+    params, extra = [], ()
+    if scheme == "nvfp4":
+        s = np.float32(r.uniform(0.5, 2.0) * r.choice([-1.0, 1.0]))
+        params, extra = [np.array(s, np.float32)], (np.float64(s),)
+    return matmul_case("%s/%s/%s/n%d" % (scheme, elem, "eye%d" % k if eye
+                                         else shape_name(xshape), n),
+                       scheme, x, w, params, blocks_decode(scheme, w, *extra),
+                       n, elem)
+
+
 suite.check("fp8/reference_tables", check_fp8_tables)
 suite.check("gguf/reference_decoders", check_gguf_reference)
+suite.check("blocks/reference_decoders", check_block_references)
 
 cases = []
 for scheme in ("int8_block", "int8_block_asym", "int4_block"):
@@ -392,5 +636,11 @@ for scheme in GGUF_BYTES:
               gguf_case(scheme, (2, 3, 256), 5),
               gguf_case(scheme, (5, 512), 4, "bf16"),
               gguf_case(scheme, (256, 256), 6, eye=True)]
+for scheme, (block, _, _) in BLOCKS.items():
+    k = max(block, 64)
+    cases += [block_case(scheme, (4, 2 * k), 16, cover=True),
+              block_case(scheme, (2, 3, k), 5),
+              block_case(scheme, (5, 2 * k), 12, "bf16"),
+              block_case(scheme, (k, k), 6, eye=True)]
 suite.run(cases)
 suite.finish()

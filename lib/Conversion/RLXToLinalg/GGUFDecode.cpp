@@ -1,4 +1,4 @@
-//===- GGUFDecode.cpp - decoding of GGUF K-quant super-blocks -------------===//
+//===- GGUFDecode.cpp - decoding of GGUF and nvfp4 blocks -----------------===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,13 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// llama.cpp's K-quants pack 256 weights into a super-block whose scales live
-// among the packed bytes. The decoded weight is one linalg.generic over
-// (n, k) whose body reads, with tensor.extract, the few bytes that weight
-// (n, k) depends on and computes it as ggml's dequantize_row_q4_K, _q5_K,
-// _q6_K and _q8_K (ggml-quants.c) do, in the same f32 operations and order.
-// Multi-byte fields (f16 halves, q8_K's f32 scale) are little-endian, as
-// GGUF files store them.
+// llama.cpp's GGUF quants pack 32 or 256 weights into a block whose scales
+// live among the packed bytes; nvfp4 packs 16 weights and their e4m3 scale
+// the same way. The decoded weight is one linalg.generic over (n, k) whose
+// body reads, with tensor.extract, the few bytes that weight (n, k) depends
+// on and computes it as ggml's dequantize_row_q4_0, _q8_0, _q2_K, _q3_K,
+// _q4_K, _q5_K, _q6_K and _q8_K (ggml-quants.c) do, in the same f32
+// operations and order. Multi-byte fields (f16 halves, q8_K's f32 scale)
+// are little-endian, as GGUF files store them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,16 +203,134 @@ static Value decodeQ8K(SuperBlock &s) {
   return arith::MulFOp::create(s.b, s.loc, s.f32(0), s.toFloat(q));
 }
 
-Value rlx::buildGgufDecode(OpBuilder &b, Location loc, QuantSchemeAttr scheme,
-                           Value packed, int64_t n, int64_t k) {
+/// dequantize_row_q4_0: block {half d; u8 qs[16]}. Weight j < 16 is the low
+/// nibble of qs[j], weight j >= 16 the high nibble of qs[j - 16].
+/// w = (q - 8) * d.
+static Value decodeQ4_0(SuperBlock &s) {
+  Value packedByte = s.byte(s.add(s.rem(s.j, 16), 2));
+  Value q = arith::SubIOp::create(
+      s.b, s.loc, s.bits(packedByte, s.mul(s.div(s.j, 16), 4), 15), s.i32(8));
+  return arith::MulFOp::create(s.b, s.loc, s.toFloat(q), s.half(0));
+}
+
+/// dequantize_row_q8_0: block {half d; i8 qs[32]}. w = qs[j] * d.
+static Value decodeQ8_0(SuperBlock &s) {
+  Value q = s.byte(s.add(s.j, 2), /*isSigned=*/true);
+  return arith::MulFOp::create(s.b, s.loc, s.toFloat(q), s.half(0));
+}
+
+/// The 2-bit quant of weight j in the qs[64] at `offset` shared by q2_K and
+/// q3_K: each half h = j / 128 uses 32 bytes, its quarter t = j % 128 / 32
+/// takes bits 2t, 2t + 1 of qs[32 h + j % 32]. Returns (q, t).
+static std::pair<Value, Value> twoBitQuant(SuperBlock &s, int64_t offset) {
+  Value h = s.div(s.j, 128), t = s.div(s.rem(s.j, 128), 32);
+  Value at = s.add(s.add(s.mul(h, 32), s.rem(s.j, 32)), offset);
+  return {s.bits(s.byte(at), s.mul(t, 2), 3), t};
+}
+
+/// dequantize_row_q2_K: block {u8 scales[16]; u8 qs[64]; half d, dmin}.
+/// scales[j / 16] holds the sub-block's scale (low nibble) and min (high
+/// nibble). w = d * sc * q - dmin * m.
+static Value decodeQ2K(SuperBlock &s) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value q = twoBitQuant(s, 16).first;
+  Value packedScale = s.byte(s.div(s.j, 16));
+  Value dl = arith::MulFOp::create(b, loc, s.half(80),
+                                   s.toFloat(s.bits(packedScale, 0, 15)));
+  Value ml = arith::MulFOp::create(b, loc, s.half(82),
+                                   s.toFloat(s.bits(packedScale, 4, 15)));
+  return arith::SubFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, dl, s.toFloat(q)), ml);
+}
+
+/// dequantize_row_q3_K: block {u8 hmask[32]; u8 qs[64]; u8 scales[12]; half
+/// d}. The 2-bit quant is q2_K's; the third bit is bit 4 h + t of
+/// hmask[j % 32] (hmask is not advanced between halves), and a clear bit
+/// subtracts 4. The 16 6-bit scales (ggml unpacks them with kmask1 and
+/// kmask2): sub-block is = j / 16 takes its low 4 bits from the nibble
+/// is / 8 of scales[is % 8] and its top 2 bits from bits 2 (is / 4), +1 of
+/// scales[8 + is % 4]. w = d * (sc - 32) * q.
+static Value decodeQ3K(SuperBlock &s) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  auto [low, t] = twoBitQuant(s, 32);
+  Value h = s.div(s.j, 128);
+  Value high = s.bits(s.byte(s.rem(s.j, 32)), s.add(s.mul(h, 4), t), 1);
+  // q = low - (high ? 0 : 4) = low + 4 high - 4.
+  Value q = arith::SubIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, low,
+                            arith::ShLIOp::create(b, loc, high, s.i32(2))),
+      s.i32(4));
+  Value is = s.div(s.j, 16);
+  Value scLow = s.bits(s.byte(s.add(s.rem(is, 8), 96)),
+                       s.mul(s.div(is, 8), 4), 15);
+  Value scHigh = s.bits(s.byte(s.add(s.rem(is, 4), 104)),
+                        s.mul(s.div(is, 4), 2), 3);
+  Value sc = arith::SubIOp::create(
+      b, loc,
+      arith::OrIOp::create(b, loc, scLow,
+                           arith::ShLIOp::create(b, loc, scHigh, s.i32(4))),
+      s.i32(32));
+  Value dl = arith::MulFOp::create(b, loc, s.half(108), s.toFloat(sc));
+  return arith::MulFOp::create(b, loc, dl, s.toFloat(q));
+}
+
+/// nvfp4: block {u8 scale (e4m3); u8 qs[8]}: weight j is nibble j % 2 of
+/// qs[j / 2], an e2m1 code (sign, 2 exponent bits of bias 1, 1 mantissa
+/// bit). w = e2m1(q) * e4m3(scale) * tensorScale; the first product is
+/// exact in f32 (2 + 4 significant bits).
+static Value decodeNvfp4(SuperBlock &s, Value tensorScale) {
+  OpBuilder &b = s.b;
+  Location loc = s.loc;
+  Value code = s.bits(s.byte(s.add(s.div(s.j, 2), 1)),
+                      s.mul(s.rem(s.j, 2), 4), 15);
+  // Twice the magnitude as an integer: m for exponent 0 (0 or 0.5), else
+  // (2 + m) << (e - 1) (1, 1.5, 2, 3, 4, 6).
+  Value e = s.bits(code, 1, 3), m = s.bits(code, 0, 1);
+  Value normal = arith::ShLIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, m, s.i32(2)),
+      arith::SubIOp::create(b, loc, e, s.i32(1)));
+  Value isSubnormal =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, e, s.i32(0));
+  Value twice = arith::SelectOp::create(b, loc, isSubnormal, m, normal);
+  Value mag = arith::MulFOp::create(
+      b, loc, s.toFloat(twice),
+      createScalarConstant(b, loc, b.getF32Type(), 0.5));
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         s.bits(code, 3, 1), s.i32(0));
+  Value v = arith::SelectOp::create(
+      b, loc, negative, arith::NegFOp::create(b, loc, mag), mag);
+  Value scaleByte = arith::TruncIOp::create(b, loc, b.getI8Type(),
+                                            s.byte(s.index(0)));
+  Value scaled =
+      arith::MulFOp::create(b, loc, v, decodeE4M3FN(b, loc, scaleByte));
+  return arith::MulFOp::create(b, loc, scaled, tensorScale);
+}
+
+Value rlx::buildPackedBlockDecode(OpBuilder &b, Location loc,
+                                  QuantSchemeAttr scheme, Value packed,
+                                  ValueRange params, int64_t n, int64_t k) {
   int64_t weights = scheme.getEffectiveBlockSize();
   int64_t bytes = scheme.getPackedRowBytes(weights);
   QuantKind kind = scheme.getKind();
+  // nvfp4's per-tensor scale is the generic's one (rank 0) input.
+  SmallVector<AffineMap> maps(params.size(),
+                              AffineMap::get(2, 0, {}, b.getContext()));
   return buildMappedGeneric(
-      b, loc, RankedTensorType::get({n, k}, b.getF32Type()), {}, {}, {},
-      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+      b, loc, RankedTensorType::get({n, k}, b.getF32Type()), {}, params, maps,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         SuperBlock s(nb, l, packed, weights, bytes);
         switch (kind) {
+        case QuantKind::GgufQ4_0:
+          return decodeQ4_0(s);
+        case QuantKind::GgufQ8_0:
+          return decodeQ8_0(s);
+        case QuantKind::GgufQ2K:
+          return decodeQ2K(s);
+        case QuantKind::GgufQ3K:
+          return decodeQ3K(s);
         case QuantKind::GgufQ4K:
           return decodeQ4KOrQ5K(s, /*q5=*/false);
         case QuantKind::GgufQ5K:
@@ -220,8 +339,10 @@ Value rlx::buildGgufDecode(OpBuilder &b, Location loc, QuantSchemeAttr scheme,
           return decodeQ6K(s);
         case QuantKind::GgufQ8K:
           return decodeQ8K(s);
+        case QuantKind::Nvfp4:
+          return decodeNvfp4(s, args[0]);
         default:
-          llvm_unreachable("not a GGUF scheme");
+          llvm_unreachable("not a packed-block scheme");
         }
       });
 }

@@ -9,8 +9,8 @@
 // Affine (de)quantization is elementwise: each element reads its scale and
 // zero point per tensor or per channel of `axis`. Rounding is half to even,
 // as PyTorch's. dequant_matmul decodes its packed weight into a float
-// tensor and multiplies by it; the GGUF K-quant decoding is in
-// GGUFDecode.cpp.
+// tensor and multiplies by it; the decoding of the schemes whose scales
+// live among the packed bytes (GGUF, nvfp4) is in GGUFDecode.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,10 +78,9 @@ static std::optional<int64_t> axisOf(std::optional<uint64_t> axis,
   return positiveAxis(static_cast<int64_t>(*axis), rank);
 }
 
-/// The e4m3fn value of the byte `bits` (i8) in f32: bias 7, subnormals at
-/// exponent 0, no infinities, NaN for S.1111.111. Decoded with integer
-/// operations because arith-to-llvm does not lower f8 types.
-static Value decodeE4M3FN(OpBuilder &b, Location loc, Value bits) {
+// Decoded with integer operations because arith-to-llvm does not lower f8
+// types.
+Value rlx::decodeE4M3FN(OpBuilder &b, Location loc, Value bits) {
   Type i32 = b.getI32Type(), f32 = b.getF32Type();
   auto c = [&](Type type, double v) {
     return createScalarConstant(b, loc, type, v);
@@ -300,12 +299,14 @@ struct DequantMatmulPattern : OpConversionPattern<DequantMatmulOp> {
     if (xType.getRank() < 2)
       return rewriter.notifyMatchFailure(op, "needs an input of rank >= 2");
     // With K static, the verifier has checked that it is a multiple of the
-    // block size (256 for GGUF) and, where static, the packed row width.
+    // block size and, where static, the packed row width.
     int64_t n = wType.getDimSize(0);
-    Value decoded = scheme.isGguf()
-                        ? buildGgufDecode(rewriter, loc, scheme, packed, n, k)
-                        : decodeScaled(rewriter, loc, scheme, packed,
-                                       adaptor.getParams(), n, k);
+    Value decoded =
+        scheme.hasPackedBlocks()
+            ? buildPackedBlockDecode(rewriter, loc, scheme, packed,
+                                     adaptor.getParams(), n, k)
+            : decodeScaled(rewriter, loc, scheme, packed, adaptor.getParams(),
+                           n, k);
     Value weight = castTensor(rewriter, loc, decoded, xType.getElementType());
     auto resultType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));

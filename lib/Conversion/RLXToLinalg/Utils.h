@@ -116,10 +116,17 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                   bool transposeA, bool transposeB,
                   RankedTensorType resultType);
 
-/// The f32 [n, k] weight that `packed` (i8 [n, k / 256 * block bytes]) holds
-/// in the GGUF K-quant `scheme` (see GGUFDecode.cpp); k is a multiple of 256.
-Value buildGgufDecode(OpBuilder &b, Location loc, QuantSchemeAttr scheme,
-                      Value packed, int64_t n, int64_t k);
+/// The f32 [n, k] weight that `packed` (i8 [n, k / block * block bytes])
+/// holds in the packed-block `scheme` (GGUF or nvfp4, see GGUFDecode.cpp)
+/// with its operands `params` (nvfp4's per-tensor scale); k is a multiple of
+/// the block size.
+Value buildPackedBlockDecode(OpBuilder &b, Location loc,
+                             QuantSchemeAttr scheme, Value packed,
+                             ValueRange params, int64_t n, int64_t k);
+
+/// The e4m3fn value of the byte `bits` (i8) in f32: bias 7, subnormals at
+/// exponent 0, no infinities, NaN for S.1111.111.
+Value decodeE4M3FN(OpBuilder &b, Location loc, Value bits);
 
 /// The row statistics of a stable softmax along `axis` of `input`: (max,
 /// sum of exp(x - max)) in the accumulation type `acc`, both without

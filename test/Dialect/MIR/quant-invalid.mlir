@@ -472,6 +472,88 @@ func.func @dequant_matmul_q8_k_row_bytes(%x: tensor<4x256xf32>, %w: tensor<16x25
 
 // -----
 
+// rlx.dequant_matmul: gguf_q4_0 rows hold 18 bytes per 32 weights.
+func.func @dequant_matmul_q4_0_row_bytes(%x: tensor<4x64xf32>, %w: tensor<16x32xui8>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op operand 'weight' dim 1 (32) must match the packed row size for the reduction dim of 'input' (36)}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_q4_0> %x, %w : tensor<4x64xf32>, tensor<16x32xui8>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: gguf_q8_0 rows hold 34 bytes per 32 weights.
+func.func @dequant_matmul_q8_0_row_bytes(%x: tensor<4x64xf32>, %w: tensor<16x64xui8>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op operand 'weight' dim 1 (64) must match the packed row size for the reduction dim of 'input' (68)}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_q8_0> %x, %w : tensor<4x64xf32>, tensor<16x64xui8>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: gguf_q2_k rows hold 84 bytes per 256 weights.
+func.func @dequant_matmul_q2_k_row_bytes(%x: tensor<4x512xf32>, %w: tensor<16x84xui8>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op operand 'weight' dim 1 (84) must match the packed row size for the reduction dim of 'input' (168)}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_q2_k> %x, %w : tensor<4x512xf32>, tensor<16x84xui8>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: gguf_q3_k rows hold 110 bytes per 256 weights.
+func.func @dequant_matmul_q3_k_row_bytes(%x: tensor<4x256xf32>, %w: tensor<16x112xui8>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op operand 'weight' dim 1 (112) must match the packed row size for the reduction dim of 'input' (110)}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_q3_k> %x, %w : tensor<4x256xf32>, tensor<16x112xui8>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: nvfp4 rows hold 9 bytes per 16 weights.
+func.func @dequant_matmul_nvfp4_row_bytes(%x: tensor<4x64xf32>, %w: tensor<16x32xui8>, %s: tensor<f32>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op operand 'weight' dim 1 (32) must match the packed row size for the reduction dim of 'input' (36)}}
+  %0 = rlx.dequant_matmul #rlx.quant<nvfp4> %x, %w, %s : tensor<4x64xf32>, tensor<16x32xui8>, tensor<f32>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: gguf_q4_0 K is a multiple of 32.
+func.func @dequant_matmul_q4_0_block_multiple(%x: tensor<4x48xf32>, %w: tensor<16x27xui8>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op the reduction dim of 'input' (48) must be a multiple of the block size 32}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_q4_0> %x, %w : tensor<4x48xf32>, tensor<16x27xui8>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: nvfp4 takes its per-tensor scale.
+func.func @dequant_matmul_nvfp4_no_scale(%x: tensor<4x64xf32>, %w: tensor<16x36xui8>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op scheme 'nvfp4' takes 1 scale/zero-point operands, got 0}}
+  %0 = rlx.dequant_matmul #rlx.quant<nvfp4> %x, %w : tensor<4x64xf32>, tensor<16x36xui8>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: nvfp4's scale is per tensor (rank 0); its block
+// scales are in the packed bytes.
+func.func @dequant_matmul_nvfp4_scale_rank(%x: tensor<4x64xf32>, %w: tensor<16x36xui8>, %s: tensor<16x4xf32>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op operand 'scale' must have rank 0, got 2}}
+  %0 = rlx.dequant_matmul #rlx.quant<nvfp4> %x, %w, %s : tensor<4x64xf32>, tensor<16x36xui8>, tensor<16x4xf32>
+  return
+}
+
+// -----
+
+// rlx.dequant_matmul: nvfp4 packs raw bytes (ui8).
+func.func @dequant_matmul_nvfp4_i8(%x: tensor<4x64xf32>, %w: tensor<16x36xi8>, %s: tensor<f32>) {
+  // expected-error @+1 {{'rlx.dequant_matmul' op scheme 'nvfp4' packs its weight as ui8, got 'i8'}}
+  %0 = rlx.dequant_matmul #rlx.quant<nvfp4> %x, %w, %s : tensor<4x64xf32>, tensor<16x36xi8>, tensor<f32>
+  return
+}
+
+// -----
+
 // rlx.dequant_matmul: a block scale is [N, K / block].
 func.func @dequant_matmul_scale_rank(%x: tensor<4x64xf32>, %w: tensor<16x64xi8>, %p0: tensor<16xf32>) {
   // expected-error @+1 {{'rlx.dequant_matmul' op operand 'scale' must have rank 2, got 1}}
@@ -629,11 +711,29 @@ func.func @quant_gguf_q6_k_block_512(%x: tensor<4x256xf32>, %w: tensor<16x210xui
 
 // -----
 
-// #rlx.quant: the scheme is one of the nine.
+// #rlx.quant: gguf_q4_0 blocks are fixed at 32 weights.
+func.func @quant_q4_0_block_256(%x: tensor<4x256xf32>, %w: tensor<16x144xui8>) {
+  // expected-error @+1 {{scheme 'gguf_q4_0' has a fixed block size of 32, got 256}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_q4_0, 256> %x, %w : tensor<4x256xf32>, tensor<16x144xui8>
+  return
+}
+
+// -----
+
+// #rlx.quant: nvfp4 blocks are fixed at 16 weights.
+func.func @quant_nvfp4_block_32(%x: tensor<4x64xf32>, %w: tensor<16x36xui8>, %s: tensor<f32>) {
+  // expected-error @+1 {{scheme 'nvfp4' has a fixed block size of 16, got 32}}
+  %0 = rlx.dequant_matmul #rlx.quant<nvfp4, 32> %x, %w, %s : tensor<4x64xf32>, tensor<16x36xui8>, tensor<f32>
+  return
+}
+
+// -----
+
+// #rlx.quant: the scheme is one of the fourteen.
 func.func @quant_unknown_scheme(%x: tensor<4x256xf32>, %w: tensor<16x144xui8>) {
   // expected-error @+2 {{failed to parse RLX_QuantSchemeAttr parameter 'kind' which is to be a `::mlir::rlx::QuantKind`}}
-  // expected-error @+1 {{expected ::mlir::rlx::QuantKind to be one of: int8_block, int8_block_asym, int4_block, fp8_e4m3, fp8_e5m2, gguf_q4_k, gguf_q5_k, gguf_q6_k, gguf_q8_k}}
-  %0 = rlx.dequant_matmul #rlx.quant<gguf_q3_k> %x, %w : tensor<4x256xf32>, tensor<16x144xui8>
+  // expected-error @+1 {{expected ::mlir::rlx::QuantKind to be one of: int8_block, int8_block_asym, int4_block, fp8_e4m3, fp8_e5m2, gguf_q4_k, gguf_q5_k, gguf_q6_k, gguf_q8_k, gguf_q4_0, gguf_q8_0, gguf_q2_k, gguf_q3_k, nvfp4}}
+  %0 = rlx.dequant_matmul #rlx.quant<gguf_iq2_xxs> %x, %w : tensor<4x256xf32>, tensor<16x144xui8>
   return
 }
 

@@ -191,6 +191,29 @@ func.func @dequant_matmul_gguf(%x: tensor<4x256xf32>, %q4: tensor<16x144xui8>, %
   return %a, %b, %c, %d : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>
 }
 
+// GGUF Q4_0 / Q8_0 (32-weight blocks of 18 and 34 bytes), Q2_K / Q3_K
+// (256-weight blocks of 84 and 110 bytes) take no scale operands; nvfp4
+// (16-weight blocks of 9 bytes) takes a per-tensor f32 scale.
+// CHECK-LABEL: func.func @dequant_matmul_blocks
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<4x256xf32>, %[[Q40:[^:]+]]: tensor<16x144xui8>, %[[Q80:[^:]+]]: tensor<16x272xui8>, %[[Q2:[^:]+]]: tensor<16x84xui8>, %[[Q3:[^:]+]]: tensor<16x110xui8>, %[[F4:[^:]+]]: tensor<16x144xui8>, %[[S:[^:]+]]: tensor<f32>)
+func.func @dequant_matmul_blocks(%x: tensor<4x256xf32>, %q40: tensor<16x144xui8>, %q80: tensor<16x272xui8>,
+                                 %q2: tensor<16x84xui8>, %q3: tensor<16x110xui8>, %f4: tensor<16x144xui8>,
+                                 %s: tensor<f32>)
+    -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
+  // CHECK: %[[A:.+]] = rlx.dequant_matmul #rlx.quant<gguf_q4_0> %[[X]], %[[Q40]] : tensor<4x256xf32>, tensor<16x144xui8>{{$}}
+  %a = rlx.dequant_matmul #rlx.quant<gguf_q4_0> %x, %q40 : tensor<4x256xf32>, tensor<16x144xui8>
+  // CHECK: %[[B:.+]] = rlx.dequant_matmul #rlx.quant<gguf_q8_0, 32> %[[X]], %[[Q80]] : tensor<4x256xf32>, tensor<16x272xui8>{{$}}
+  %b = rlx.dequant_matmul #rlx.quant<gguf_q8_0, 32> %x, %q80 : tensor<4x256xf32>, tensor<16x272xui8>
+  // CHECK: %[[C:.+]] = rlx.dequant_matmul #rlx.quant<gguf_q2_k> %[[X]], %[[Q2]] : tensor<4x256xf32>, tensor<16x84xui8>{{$}}
+  %c = rlx.dequant_matmul #rlx.quant<gguf_q2_k> %x, %q2 : tensor<4x256xf32>, tensor<16x84xui8>
+  // CHECK: %[[D:.+]] = rlx.dequant_matmul #rlx.quant<gguf_q3_k> %[[X]], %[[Q3]] : tensor<4x256xf32>, tensor<16x110xui8>{{$}}
+  %d = rlx.dequant_matmul #rlx.quant<gguf_q3_k> %x, %q3 : tensor<4x256xf32>, tensor<16x110xui8>
+  // CHECK: %[[E:.+]] = rlx.dequant_matmul #rlx.quant<nvfp4> %[[X]], %[[F4]], %[[S]] : tensor<4x256xf32>, tensor<16x144xui8>, tensor<f32>{{$}}
+  %e = rlx.dequant_matmul #rlx.quant<nvfp4> %x, %f4, %s : tensor<4x256xf32>, tensor<16x144xui8>, tensor<f32>
+  // CHECK: return %[[A]], %[[B]], %[[C]], %[[D]], %[[E]]
+  return %a, %b, %c, %d, %e : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>
+}
+
 // A GGUF block size may be spelled out as 256 (the only one allowed); two
 // super-blocks per row double the packed bytes.
 // CHECK-LABEL: func.func @dequant_matmul_gguf_block_size
@@ -226,11 +249,13 @@ func.func @dequant_matmul_shapes_and_types(%x3: tensor<2x3x64xbf16>, %x1: tensor
 
 // #rlx.quant as a free-standing attribute, in every scheme.
 // CHECK-LABEL: func.func @quant_attribute
-// CHECK-SAME:    rlx.schemes = [#rlx.quant<int8_block, 32>, #rlx.quant<int8_block_asym, 64>, #rlx.quant<int4_block, 2>, #rlx.quant<fp8_e4m3>, #rlx.quant<fp8_e5m2>, #rlx.quant<gguf_q4_k>, #rlx.quant<gguf_q5_k>, #rlx.quant<gguf_q6_k>, #rlx.quant<gguf_q8_k>, #rlx.quant<gguf_q6_k, 256>]
+// CHECK-SAME:    rlx.schemes = [#rlx.quant<int8_block, 32>, #rlx.quant<int8_block_asym, 64>, #rlx.quant<int4_block, 2>, #rlx.quant<fp8_e4m3>, #rlx.quant<fp8_e5m2>, #rlx.quant<gguf_q4_k>, #rlx.quant<gguf_q5_k>, #rlx.quant<gguf_q6_k>, #rlx.quant<gguf_q8_k>, #rlx.quant<gguf_q6_k, 256>, #rlx.quant<gguf_q4_0>, #rlx.quant<gguf_q8_0>, #rlx.quant<gguf_q2_k>, #rlx.quant<gguf_q3_k>, #rlx.quant<nvfp4>]
 func.func @quant_attribute() attributes {rlx.schemes = [
     #rlx.quant<int8_block, 32>, #rlx.quant<int8_block_asym, 64>, #rlx.quant<int4_block, 2>,
     #rlx.quant<fp8_e4m3>, #rlx.quant<fp8_e5m2>, #rlx.quant<gguf_q4_k>, #rlx.quant<gguf_q5_k>,
-    #rlx.quant<gguf_q6_k>, #rlx.quant<gguf_q8_k>, #rlx.quant<gguf_q6_k, 256>]} {
+    #rlx.quant<gguf_q6_k>, #rlx.quant<gguf_q8_k>, #rlx.quant<gguf_q6_k, 256>,
+    #rlx.quant<gguf_q4_0>, #rlx.quant<gguf_q8_0>, #rlx.quant<gguf_q2_k>, #rlx.quant<gguf_q3_k>,
+    #rlx.quant<nvfp4>]} {
   return
 }
 

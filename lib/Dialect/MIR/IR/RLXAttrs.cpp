@@ -31,40 +31,58 @@ void RLXDialect::registerAttributes() {
 // QuantSchemeAttr
 //===----------------------------------------------------------------------===//
 
-/// The GGUF K-quant super-block: 256 weights in the byte sizes of llama.cpp's
-/// block_q4_K (2 halves + 12 scale bytes + 128 nibble bytes), block_q5_K (+32
-/// high-bit bytes), block_q6_K (128 + 64 + 16 scales + 1 half) and block_q8_K
-/// (f32 scale + 256 bytes + 16 i16 sums).
-static constexpr int64_t kGgufBlock = 256;
-
-static int64_t ggufBlockBytes(QuantKind kind) {
+/// Weights and bytes of one block of the packed-block schemes, as llama.cpp
+/// sizes them: block_q4_0 (half d + 16 nibble bytes), block_q8_0 (half d +
+/// 32 bytes), block_q2_K (16 scale bytes + 64 bytes of 2-bit quants + half d,
+/// dmin), block_q3_K (32 high-bit bytes + 64 bytes of 2-bit quants + 12 scale
+/// bytes + half d), block_q4_K (2 halves + 12 scale bytes + 128 nibble
+/// bytes), block_q5_K (+32 high-bit bytes), block_q6_K (128 + 64 + 16 scales
+/// + 1 half), block_q8_K (f32 scale + 256 bytes + 16 i16 sums); nvfp4 is one
+/// e4m3 scale byte + 8 bytes of 16 e2m1 nibbles. {0, 0} for other schemes.
+static std::pair<int64_t, int64_t> packedBlock(QuantKind kind) {
   switch (kind) {
+  case QuantKind::GgufQ4_0:
+    return {32, 18};
+  case QuantKind::GgufQ8_0:
+    return {32, 34};
+  case QuantKind::GgufQ2K:
+    return {256, 84};
+  case QuantKind::GgufQ3K:
+    return {256, 110};
   case QuantKind::GgufQ4K:
-    return 144;
+    return {256, 144};
   case QuantKind::GgufQ5K:
-    return 176;
+    return {256, 176};
   case QuantKind::GgufQ6K:
-    return 210;
+    return {256, 210};
   case QuantKind::GgufQ8K:
-    return 292;
+    return {256, 292};
+  case QuantKind::Nvfp4:
+    return {16, 9};
   default:
-    return 0;
+    return {0, 0};
   }
 }
 
+bool QuantSchemeAttr::hasPackedBlocks() const {
+  return packedBlock(getKind()).first != 0;
+}
+
 bool QuantSchemeAttr::isGguf() const {
-  return ggufBlockBytes(getKind()) != 0;
+  return hasPackedBlocks() && getKind() != QuantKind::Nvfp4;
 }
 
 int64_t QuantSchemeAttr::getEffectiveBlockSize() const {
-  return isGguf() ? kGgufBlock : getBlockSize();
+  return hasPackedBlocks() ? packedBlock(getKind()).first : getBlockSize();
 }
 
 int64_t QuantSchemeAttr::getPackedRowBytes(int64_t k) const {
   if (ShapedType::isDynamic(k))
     return k;
-  if (isGguf())
-    return k / kGgufBlock * ggufBlockBytes(getKind());
+  if (hasPackedBlocks()) {
+    auto [weights, bytes] = packedBlock(getKind());
+    return k / weights * bytes;
+  }
   if (getKind() == QuantKind::Int4Block)
     return k / 2;
   return k;
@@ -76,6 +94,7 @@ unsigned QuantSchemeAttr::getNumParamOperands() const {
   case QuantKind::Int4Block:
   case QuantKind::Fp8E4M3:
   case QuantKind::Fp8E5M2:
+  case QuantKind::Nvfp4:
     return 1;
   case QuantKind::Int8BlockAsym:
     return 2;
@@ -107,11 +126,12 @@ QuantSchemeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "scheme '" << name
                          << "' takes no block size, got " << blockSize;
     return success();
-  default:
-    if (blockSize != 0 && blockSize != kGgufBlock)
-      return emitError() << "scheme '" << name
-                         << "' has a fixed block size of 256, got "
-                         << blockSize;
+  default: {
+    int64_t fixed = packedBlock(kind).first;
+    if (blockSize != 0 && blockSize != fixed)
+      return emitError() << "scheme '" << name << "' has a fixed block size of "
+                         << fixed << ", got " << blockSize;
     return success();
+  }
   }
 }

@@ -150,7 +150,9 @@ LogicalResult DequantMatmulOp::inferReturnTypes(MLIRContext *,
   if (failed(checkDim(loc, name, "weight", w, 1, scheme.getPackedRowBytes(k),
                       "the packed row size for the reduction dim of 'input'")))
     return failure();
-  // Scales (and zero points) are per output row and block, or per row.
+  // Scales (and zero points) are per output row and block, or per row;
+  // nvfp4's block scales are in its bytes and its operand is per tensor.
+  bool perTensor = scheme.getKind() == QuantKind::Nvfp4;
   for (auto [i, p] : llvm::enumerate(adaptor.getParams())) {
     auto type = cast<RankedTensorType>(p.getType());
     StringRef pname = i == 0 ? "scale" : "zero_point";
@@ -158,6 +160,11 @@ LogicalResult DequantMatmulOp::inferReturnTypes(MLIRContext *,
       return emitInferError(loc, name, "operand '", pname,
                             "' must have element type f32, got ",
                             type.getElementType());
+    if (perTensor) {
+      if (failed(checkRank(loc, name, pname, type, 0)))
+        return failure();
+      continue;
+    }
     bool perBlock = block > 0;
     if (failed(checkRank(loc, name, pname, type, perBlock ? 2 : 1)) ||
         failed(checkDim(loc, name, pname, type, 0, n,

@@ -1,4 +1,4 @@
-//===- SpecializeParams.cpp - rlx.param to constants from .npy files ------===//
+//===- SpecializeParams.cpp - rlx.param to constants from weight files ----===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -8,6 +8,7 @@
 
 #include "RLX/Dialect/MIR/IR/NpyDtype.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
+#include "RLX/Dialect/MIR/Transforms/ParamFiles.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Runtime/Common/Npy.h"
 
@@ -48,34 +49,11 @@ static uint16_t toBF16(float f) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
-/// The contents of `path` as the value of a constant of `type`; on failure
-/// an error at `param`.
-static FailureOr<DenseElementsAttr> readParam(ParamOp param,
-                                              const std::string &path) {
+/// `array` (of the param's .npy dtype and shape) as the value of a constant
+/// of the param's type.
+static DenseElementsAttr toAttr(ParamOp param, NpyArray array) {
   auto type = cast<RankedTensorType>(param.getType());
   Type element = type.getElementType();
-  std::string want = npyDtype(element);
-  if (want.empty())
-    return param.emitError("param \"")
-           << param.getName() << "\" has element type " << element
-           << ", which has no .npy dtype";
-  if (!type.hasStaticShape())
-    return param.emitError("param \"")
-           << param.getName() << "\" has the dynamic type " << type
-           << "; only static shapes can be specialized";
-  NpyArray array;
-  std::string error;
-  if (!runtime::readNpy(path, array, error))
-    return param.emitError("param \"")
-           << param.getName() << "\": " << error;
-  if (array.dtype != want || ArrayRef<int64_t>(array.shape) !=
-                                 type.getShape())
-    return param.emitError("param \"")
-           << param.getName() << "\" of type " << type << " needs npy dtype '"
-           << want << "' of shape " << shapeStr(type.getShape()) << ", but '"
-           << path << "' holds dtype '" << array.dtype << "' of shape "
-           << shapeStr(array.shape);
-
   int64_t n = array.numElements();
   if (element.isInteger(1)) {
     SmallVector<bool> bits(n);
@@ -102,6 +80,36 @@ static FailureOr<DenseElementsAttr> readParam(ParamOp param,
   return DenseElementsAttr::getFromRawBuffer(type, raw);
 }
 
+/// The contents of the .npy file `path` as the value of a constant of the
+/// param's type; on failure an error at `param`.
+static FailureOr<DenseElementsAttr> readNpyParam(ParamOp param,
+                                                 const std::string &path) {
+  auto type = cast<RankedTensorType>(param.getType());
+  Type element = type.getElementType();
+  std::string want = npyDtype(element);
+  if (want.empty())
+    return param.emitError("param \"")
+           << param.getName() << "\" has element type " << element
+           << ", which has no .npy dtype";
+  if (!type.hasStaticShape())
+    return param.emitError("param \"")
+           << param.getName() << "\" has the dynamic type " << type
+           << "; only static shapes can be specialized";
+  NpyArray array;
+  std::string error;
+  if (!runtime::readNpy(path, array, error))
+    return param.emitError("param \"")
+           << param.getName() << "\": " << error;
+  if (array.dtype != want || ArrayRef<int64_t>(array.shape) !=
+                                 type.getShape())
+    return param.emitError("param \"")
+           << param.getName() << "\" of type " << type << " needs npy dtype '"
+           << want << "' of shape " << shapeStr(type.getShape()) << ", but '"
+           << path << "' holds dtype '" << array.dtype << "' of shape "
+           << shapeStr(array.shape);
+  return toAttr(param, std::move(array));
+}
+
 namespace {
 
 struct SpecializeParamsPass
@@ -116,22 +124,40 @@ struct SpecializeParamsPass
 
     SmallVector<ParamOp> params;
     getOperation()->walk([&](ParamOp param) { params.push_back(param); });
+    if (params.empty())
+      return;
+    std::string error;
+    FailureOr<ParamFiles> weightFiles = ParamFiles::open(files, map, error);
+    if (failed(weightFiles)) {
+      getOperation().emitError("rlx-specialize-params: ") << error;
+      return signalPassFailure();
+    }
+    if (weightFiles->empty() && dir.empty()) {
+      params.front().emitError("rlx-specialize-params needs dir=PATH or "
+                               "files=PATHS to bind param \"")
+          << params.front().getName() << "\"";
+      return signalPassFailure();
+    }
     bool ok = true;
     for (ParamOp param : params) {
-      if (dir.empty()) {
-        param.emitError("rlx-specialize-params needs dir=PATH to bind param "
-                        "\"")
-            << param.getName() << "\"";
-        return signalPassFailure();
-      }
+      // The files first; `dir` for what they do not hold. Without `dir`,
+      // ParamFiles::read reports a name no file holds.
+      bool inFiles = !weightFiles->empty() &&
+                     (dir.empty() || weightFiles->lookup(param.getName()).first);
       if (failedNames.contains(param.getName()))
         continue;
       DenseElementsAttr value = cache.lookup(param.getName());
       if (!value || value.getType() != param.getType()) {
-        SmallString<256> path(dir);
-        llvm::sys::path::append(path, param.getName() + ".npy");
-        FailureOr<DenseElementsAttr> read =
-            readParam(param, std::string(path));
+        FailureOr<DenseElementsAttr> read;
+        if (inFiles) {
+          FailureOr<NpyArray> array = weightFiles->read(param);
+          read = failed(array) ? FailureOr<DenseElementsAttr>(failure())
+                               : toAttr(param, std::move(*array));
+        } else {
+          SmallString<256> path(dir);
+          llvm::sys::path::append(path, param.getName() + ".npy");
+          read = readNpyParam(param, std::string(path));
+        }
         if (failed(read)) {
           failedNames.insert(param.getName());
           ok = false;

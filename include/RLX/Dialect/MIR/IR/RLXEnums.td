@@ -73,6 +73,11 @@ def RLX_QuantKind : RLX_Enum<"QuantKind", "weight quantization scheme", [
   I32EnumAttrCase<"GgufQ4K", 5, "gguf_q4_k">,
   I32EnumAttrCase<"GgufQ5K", 6, "gguf_q5_k">,
   I32EnumAttrCase<"GgufQ6K", 7, "gguf_q6_k">,
-  I32EnumAttrCase<"GgufQ8K", 8, "gguf_q8_k">]>;
+  I32EnumAttrCase<"GgufQ8K", 8, "gguf_q8_k">,
+  I32EnumAttrCase<"GgufQ4_0", 9, "gguf_q4_0">,
+  I32EnumAttrCase<"GgufQ8_0", 10, "gguf_q8_0">,
+  I32EnumAttrCase<"GgufQ2K", 11, "gguf_q2_k">,
+  I32EnumAttrCase<"GgufQ3K", 12, "gguf_q3_k">,
+  I32EnumAttrCase<"Nvfp4", 13, "nvfp4">]>;
 
 #endif // RLX_DIALECT_MIR_IR_RLXENUMS_TD

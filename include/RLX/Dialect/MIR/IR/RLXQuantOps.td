@@ -105,14 +105,18 @@ def RLX_DequantMatmulOp : RLX_InferredOp<"dequant_matmul"> {
     `y` [..., N], in `x`'s float type. The `params` operands are what the
     scheme needs besides the packed bytes: `scale` for `int8_block`,
     `int4_block` and the fp8 schemes, `scale` and `zero_point` for
-    `int8_block_asym`, nothing for the GGUF K-quants (their scales are
-    inside the blocks). K must be a multiple of the block size.
+    `int8_block_asym`, nothing for the GGUF schemes (their scales are
+    inside the blocks), the per-tensor f32 `scale` (rank 0) for `nvfp4`
+    (its block scales are inside the blocks). K must be a multiple of the
+    block size.
 
     ```mlir
     %y = rlx.dequant_matmul #rlx.quant<int8_block, 32> %x, %w, %s
         : tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf32>
     %z = rlx.dequant_matmul #rlx.quant<gguf_q4_k> %x, %g
         : tensor<4x256xf32>, tensor<16x144xui8>
+    %f = rlx.dequant_matmul #rlx.quant<nvfp4> %x, %n, %t
+        : tensor<4x256xf32>, tensor<16x144xui8>, tensor<f32>
     ```
   }];
   let arguments = (ins RLX_FloatTensor:$input, RLX_PackedTensor:$weight,

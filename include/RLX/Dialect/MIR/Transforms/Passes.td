@@ -483,7 +483,7 @@ def PromoteParamsPass : Pass<"rlx-promote-params", "::mlir::ModuleOp"> {
 
 def SpecializeParamsPass : Pass<"rlx-specialize-params",
                                 "::mlir::ModuleOp"> {
-  let summary = "Replace every rlx.param by a constant read from a .npy file";
+  let summary = "Replace every rlx.param by a constant from a weight file";
   let description = [{
     Replaces each `rlx.param "NAME" : T` by `rlx.constant` holding the
     array of the file `DIR/NAME.npy`, where `DIR` is the `dir` option. The
@@ -504,10 +504,30 @@ def SpecializeParamsPass : Pass<"rlx-specialize-params",
 
     Each file is read once; every param of its name gets a constant of
     that value.
+
+    With `files`, params bind the tensors of safetensors and GGUF files
+    first (by name, or by the tensor `map` renames them to; the first file
+    holding it wins), and `dir` only serves params no file holds. A file
+    tensor binds a param of the same type and shape: F32/F16/F64/BF16 and
+    the integer types their element type, a GGUF quantized tensor (Q4_0,
+    Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, Q8_K) a ui8 param of its packed
+    rows ([..., ne[0] / block * block bytes]; GGUF's ne[0] is the last dim),
+    which an `rlx.dequant_matmul` of the matching `gguf_*` scheme must be
+    the one to use as its weight. A param no file holds (and no `dir`), an
+    unreadable or truncated file, and a type, shape or scheme mismatch are
+    errors at the param naming the file and both types.
+
+    ```
+    --rlx-specialize-params="files=model.gguf map=w1=blk.0.ffn_up.weight"
+    ```
   }];
   let options = [
     Option<"dir", "dir", "std::string", /*default=*/"\"\"",
            "Directory holding one NAME.npy file per param">,
+    ListOption<"files", "files", "std::string",
+               "safetensors or GGUF files whose tensors bind params">,
+    ListOption<"map", "map", "std::string",
+               "PARAM=TENSOR: param PARAM binds file tensor TENSOR">,
   ];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
