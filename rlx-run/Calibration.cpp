@@ -125,8 +125,10 @@ Calibrator::Calibrator(ArrayRef<std::string> names, ArrayRef<int64_t> axes)
     taps.emplace_back(axis);
 }
 
-bool Calibrator::observe(unsigned pass, unsigned index,
+bool Calibrator::observe(unsigned pass, unsigned batch, unsigned index,
                          const runtime::NpyArray &value, std::string &error) {
+  if (!wants(batch, index))
+    return true;
   TapStatistics &tap = taps[index];
   std::string why;
   bool ok = toDoubles(value, scratch, why);

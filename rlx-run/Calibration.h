@@ -44,11 +44,17 @@ class Calibrator {
 public:
   Calibrator(ArrayRef<std::string> names, ArrayRef<int64_t> axes);
 
-  /// Observes tap `index`'s value of one batch, in the first pass (the
-  /// extremes) or the second (the histograms). Fails with a message naming
-  /// the tap on a value it cannot take.
-  bool observe(unsigned pass, unsigned index,
+  /// Observes tap `index`'s value in batch `batch`, in the first pass (the
+  /// extremes) or the second (the histograms). A weight holds the same
+  /// values in every batch, so only its first is counted. Fails with a
+  /// message naming the tap on a value it cannot take.
+  bool observe(unsigned pass, unsigned batch, unsigned index,
                const runtime::NpyArray &value, std::string &error);
+
+  /// Whether tap `index` needs its value of batch `batch` at all.
+  bool wants(unsigned batch, unsigned index) const {
+    return batch == 0 || !taps[index].isPerChannel();
+  }
 
   /// The record of `batches` batches, percentiles at `q`.
   CalibrationRecord record(double q, int64_t batches) const;

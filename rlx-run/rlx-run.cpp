@@ -414,14 +414,16 @@ static int calibrate(rlx::CPUProgram &program, std::vector<HostTensor> &inputs,
   unsigned firstTap = resultTypes.size() - names.size();
   rlx::Calibrator calibrator(names, axes);
   std::vector<HostTensor> taps(names.size());
+  unsigned batchIndex = 0;
   auto intoTaps = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
-    if (i < firstTap)
+    if (i < firstTap || !calibrator.wants(batchIndex, i - firstTap))
       return nullptr;
     return shapeHostTensor(taps[i - firstTap],
                            resultTypes[i].getElementType(), shape);
   };
   for (unsigned pass = 0; pass < 2; ++pass) {
-    for (const std::vector<std::string> &batch : batches) {
+    for (auto [index, batch] : llvm::enumerate(batches)) {
+      batchIndex = index;
       for (unsigned i = 0; i < numOrdinary; ++i) {
         NpyArray array;
         if (!rlx::runtime::readNpy(batch[i], array, error)) {
@@ -440,7 +442,7 @@ static int calibrate(rlx::CPUProgram &program, std::vector<HostTensor> &inputs,
         return 1;
       }
       for (unsigned k = 0; k < taps.size(); ++k) {
-        if (!calibrator.observe(pass, k, toNpy(taps[k]), error)) {
+        if (!calibrator.observe(pass, index, k, toNpy(taps[k]), error)) {
           llvm::errs() << "rlx-run: error: " << error << " (batch of '"
                        << batch.front() << "')\n";
           return 1;
@@ -526,7 +528,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!(percentileQ > 50 && percentileQ <= 100)) {
-    llvm::errs() << "rlx-run: error: --percentile=" << percentileQ
+    llvm::errs() << "rlx-run: error: --percentile="
+                 << llvm::format("%g", percentileQ.getValue())
                  << " is not in (50, 100]\n";
     return 1;
   }
