@@ -135,7 +135,7 @@ bool Calibrator::observe(unsigned pass, unsigned batch, unsigned index,
   if (ok && pass == 0)
     ok = tap.observeExtremes(scratch, value.shape, why);
   else if (ok)
-    tap.observeHistogram(scratch, value.shape);
+    tap.observeValues(scratch, value.shape);
   if (!ok)
     error = "quantization tap \"" + names[index] + "\" cannot be calibrated: " +
             why;

@@ -8,6 +8,8 @@
 
 #include "TapStatistics.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -56,55 +58,98 @@ bool TapStatistics::observeExtremes(llvm::ArrayRef<double> values,
   return true;
 }
 
-void TapStatistics::observeHistogram(llvm::ArrayRef<double> values,
-                                     llvm::ArrayRef<int64_t> shape) {
+void TapStatistics::observeValues(llvm::ArrayRef<double> values,
+                                  llvm::ArrayRef<int64_t> shape) {
   int64_t channels, inner;
   layout(shape, channels, inner);
-  if (counts.empty()) {
-    counts.assign(channels * kBins, 0);
-    totals.assign(channels, 0);
+  if (isPerChannel()) {
+    channelValues.resize(channels);
+    for (size_t i = 0; i < values.size(); ++i)
+      channelValues[(i / inner) % channels].push_back(values[i]);
+    for (std::vector<double> &v : channelValues)
+      std::sort(v.begin(), v.end());
+    return;
   }
-  for (size_t i = 0; i < values.size(); ++i) {
-    size_t c = (i / inner) % channels;
-    double w = binWidth(c);
-    int64_t bin = w > 0 ? int64_t((values[i] - lo[c]) / w) : 0;
-    ++counts[c * kBins + std::clamp<int64_t>(bin, 0, kBins - 1)];
-    ++totals[c];
+  counts.resize(kBins);
+  double w = binWidth();
+  for (double v : values) {
+    int64_t bin = w > 0 ? int64_t((v - lo[0]) / w) : 0;
+    ++counts[std::clamp<int64_t>(bin, 0, kBins - 1)];
+    zeros += v == 0;
   }
+  total += values.size();
 }
 
-double TapStatistics::orderStatistic(size_t channel, uint64_t rank) const {
+double TapStatistics::orderStatistic(uint64_t rank) const {
   if (rank == 0)
-    return lo[channel];
-  if (rank + 1 >= totals[channel])
-    return hi[channel];
-  const uint64_t *bins = &counts[channel * kBins];
+    return lo[0];
+  if (rank + 1 >= total)
+    return hi[0];
   uint64_t below = 0;
   for (int64_t k = 0; k < kBins; ++k) {
-    if (rank < below + bins[k]) {
-      double inBin = (double(rank - below) + 0.5) / double(bins[k]);
-      return std::clamp(lo[channel] + binWidth(channel) * (k + inBin),
-                        lo[channel], hi[channel]);
+    if (rank < below + counts[k]) {
+      double inBin = (double(rank - below) + 0.5) / double(counts[k]);
+      return std::clamp(lo[0] + binWidth() * (k + inBin), lo[0], hi[0]);
     }
-    below += bins[k];
+    below += counts[k];
   }
-  return hi[channel];
+  return hi[0];
+}
+
+template <typename OrderStatistic>
+double TapStatistics::interpolate(double q, uint64_t n, OrderStatistic at) {
+  double rank = q / 100 * double(n - 1);
+  double floor = std::floor(rank);
+  double a = at(uint64_t(floor)), b = at(uint64_t(std::ceil(rank)));
+  return a + (rank - floor) * (b - a);
 }
 
 ChannelRanges TapStatistics::percentile(double q) const {
   ChannelRanges r;
-  for (size_t c = 0; c < lo.size(); ++c) {
-    double last = double(totals[c] - 1);
-    auto at = [&](double rank) {
-      double floor = std::floor(rank);
-      double a = orderStatistic(c, uint64_t(floor));
-      double b = orderStatistic(c, uint64_t(std::ceil(rank)));
-      return a + (rank - floor) * (b - a);
-    };
-    r.min.push_back(at((1 - q / 100) * last));
-    r.max.push_back(at(q / 100 * last));
+  if (!isPerChannel()) {
+    auto at = [&](uint64_t rank) { return orderStatistic(rank); };
+    r.min.push_back(interpolate(100 - q, total, at));
+    r.max.push_back(interpolate(q, total, at));
+    return r;
+  }
+  for (const std::vector<double> &v : channelValues) {
+    auto at = [&](uint64_t rank) { return v[rank]; };
+    r.min.push_back(interpolate(100 - q, v.size(), at));
+    r.max.push_back(interpolate(q, v.size(), at));
   }
   return r;
+}
+
+/// The t of least expected error of [-t, t] (254 steps of t / 127) for
+/// `values`: with the k largest |x| clipped and t between the k-th and
+/// (k+1)-th largest, the cost (n - k) c t^2 + sum of (|x_i| - t)^2 over the
+/// clipped, c = 1 / (12 * 127^2), is least at t = S_k / ((n - k) c + k),
+/// S_k the sum of the clipped |x_i|, or at the interval's nearer end.
+static double bestSymmetricRange(llvm::ArrayRef<double> values) {
+  std::vector<double> a;
+  for (double v : values)
+    a.push_back(std::abs(v));
+  std::sort(a.begin(), a.end(), std::greater<double>());
+  const double c = 1.0 / (12 * 127 * 127);
+  // Zeros (last) are exact, never clipped: they cost nothing.
+  double n = a.size() - llvm::count(a, 0.0), sum = 0, sumSquares = 0;
+  double best = std::numeric_limits<double>::infinity(), bestT = a[0];
+  for (size_t k = 0; k <= a.size(); ++k) {
+    double upper = a[k == 0 ? 0 : k - 1];
+    double lower = k < a.size() ? a[k] : 0.0;
+    double curvature = std::max(n - k, 0.0) * c + k;
+    double t = std::clamp(sum / curvature, lower, upper);
+    double cost = curvature * t * t - 2 * t * sum + sumSquares;
+    if (cost < best) {
+      best = cost;
+      bestT = t;
+    }
+    if (k < a.size()) {
+      sum += a[k];
+      sumSquares += a[k] * a[k];
+    }
+  }
+  return bestT;
 }
 
 namespace {
@@ -153,42 +198,39 @@ private:
 
 ChannelRanges TapStatistics::mse() const {
   ChannelRanges r;
-  for (size_t c = 0; c < lo.size(); ++c) {
-    double a0 = std::min(lo[c], 0.0), b0 = std::max(hi[c], 0.0);
-    double t0 = std::max(-a0, b0);
-    // A channel of one value keeps its min/max range (symmetric for a
-    // weight).
-    double bestA = isPerChannel() ? -t0 : a0, bestB = isPerChannel() ? t0 : b0;
-    if (binWidth(c) > 0) {
-      ErrorModel model(&counts[c * kBins], kBins, lo[c], binWidth(c));
-      double best = std::numeric_limits<double>::infinity();
-      auto consider = [&](double a, double b, double step) {
-        double e = model.error(a, b, step);
+  if (isPerChannel()) {
+    for (const std::vector<double> &v : channelValues) {
+      double t = bestSymmetricRange(v);
+      r.min.push_back(-t);
+      r.max.push_back(t);
+    }
+    return r;
+  }
+  double lo0 = std::min(lo[0], 0.0), hi0 = std::max(hi[0], 0.0);
+  double bestA = lo0, bestB = hi0;
+  // A tensor of one value keeps its min/max range.
+  if (binWidth() > 0) {
+    std::vector<uint64_t> nonzero = counts;
+    nonzero[std::clamp<int64_t>(int64_t(-lo[0] / binWidth()), 0, kBins - 1)] -=
+        zeros;
+    ErrorModel model(nonzero.data(), kBins, lo[0], binWidth());
+    double best = std::numeric_limits<double>::infinity();
+    constexpr int kSteps = 256;
+    for (int i = 0; i <= kSteps; ++i) {
+      for (int j = 0; j <= kSteps; ++j) {
+        double a = lo0 * i / kSteps, b = hi0 * j / kSteps;
+        if (!(b > a))
+          continue;
+        double e = model.error(a, b, (b - a) / 255);
         if (e < best) {
           best = e;
           bestA = a;
           bestB = b;
         }
-      };
-      if (isPerChannel()) {
-        constexpr int kSteps = 2048;
-        for (int k = 1; k <= kSteps; ++k) {
-          double t = t0 * k / kSteps;
-          consider(-t, t, t / 127);
-        }
-      } else {
-        constexpr int kSteps = 256;
-        for (int i = 0; i <= kSteps; ++i) {
-          for (int j = 0; j <= kSteps; ++j) {
-            double a = a0 * i / kSteps, b = b0 * j / kSteps;
-            if (b > a)
-              consider(a, b, (b - a) / 255);
-          }
-        }
       }
     }
-    r.min.push_back(bestA);
-    r.max.push_back(bestB);
   }
+  r.min.push_back(bestA);
+  r.max.push_back(bestB);
   return r;
 }

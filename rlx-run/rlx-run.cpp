@@ -396,7 +396,7 @@ static LogicalResult exposeQuantTaps(ModuleOp module, func::FuncOp entry,
 }
 
 /// Runs `program` on every batch of --calibration-data, twice (extremes,
-/// then histograms: TapStatistics.h), and writes the record. `inputs` hold
+/// then the distributions: TapStatistics.h), and writes the record. `inputs` hold
 /// the params; the ordinary arguments are read from each batch. The taps
 /// are the program's last results.
 static int calibrate(rlx::CPUProgram &program, std::vector<HostTensor> &inputs,
