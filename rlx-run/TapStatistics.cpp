@@ -35,6 +35,11 @@ bool TapStatistics::observeExtremes(llvm::ArrayRef<double> values,
             std::to_string(shape.size());
     return false;
   }
+  // Percentiles and ranges need a value (per channel).
+  if (values.empty()) {
+    error = "it has no elements";
+    return false;
+  }
   int64_t channels, inner;
   layout(shape, channels, inner);
   if (lo.empty()) {

@@ -12,6 +12,8 @@
 // RUN: not rlx-run %s --calibrate=%t/r.json --calibration-data=%t/missing 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not rlx-run %s --calibrate=%t/r.json --calibration-data=%t/extra 2>&1 | FileCheck %s --check-prefix=EXTRA
 // RUN: not rlx-run %s --calibrate=%t/r.json --calibration-data=%t/shape 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: not rlx-run %s --calibrate=%t/r.json --calibration-data=%t/nan 2>&1 | FileCheck %s --check-prefix=NAN
+// RUN: not rlx-run %S/Inputs/calibrate-dynamic.mlir --calibrate=%t/r.json --calibration-data=%t/no-rows 2>&1 | FileCheck %s --check-prefix=NOROWS
 // RUN: not rlx-run %s --calibrate=%t/no/such/dir/r.json --calibration-data=%t/good 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // RUN: not rlx-run %s --calibrate=%t/r.json 2>&1 | FileCheck %s --check-prefix=ALONE
 // RUN: not rlx-run %s --calibrate=%t/r.json --calibration-data=%t/good --input=%t/good/b0/arg0.npy 2>&1 | FileCheck %s --check-prefix=INPUT
@@ -85,6 +87,8 @@
 // MISSING: rlx-run: error: calibration batch '{{.*}}missing{{/|\\}}b1' lacks arg1.npy (the entry function takes 2 arguments)
 // EXTRA: rlx-run: error: calibration batch '{{.*}}extra{{/|\\}}b0' holds arg2.npy (the entry function takes 2 arguments)
 // SHAPE: rlx-run: error: argument #0 expects tensor<4x8xf32> (npy dtype 'f4'), but '{{.*}}arg0.npy' holds dtype 'f4' of shape [4, 9]
+// NAN: rlx-run: error: quantization tap "main/matmul0/lhs" cannot be calibrated: it holds a NaN or infinite value (batch of '{{.*}}nan{{/|\\}}b0{{/|\\}}arg0.npy')
+// NOROWS: rlx-run: error: quantization tap "dynamic/matmul0/lhs" cannot be calibrated: it has no elements (batch of '{{.*}}arg0.npy')
 // UNWRITABLE: rlx-run: error: cannot write calibration record '{{.*}}r.json': No such file or directory
 // ALONE: rlx-run: error: --calibrate and --calibration-data go together
 // INPUT: rlx-run: error: --calibrate reads its inputs from --calibration-data and takes no --input, --output or --bench

@@ -11,9 +11,12 @@ root = sys.argv[1]
 r = np.random.default_rng()
 
 
-def batch(path, names=("arg0", "arg1"), x_shape=(4, 8)):
+def batch(path, names=("arg0", "arg1"), x_shape=(4, 8), nan=False):
     os.makedirs(path, exist_ok=True)
-    arrays = {"arg0": r.standard_normal(x_shape).astype(np.float32),
+    x = r.standard_normal(x_shape).astype(np.float32)
+    if nan:
+        x[0, 0] = np.nan
+    arrays = {"arg0": x,
               "arg1": r.standard_normal((8, 3)).astype(np.float32),
               "arg2": r.standard_normal((2,)).astype(np.float32)}
     for n in names:
@@ -27,5 +30,7 @@ batch(os.path.join(root, "missing", "b0"))
 batch(os.path.join(root, "missing", "b1"), names=("arg0",))
 batch(os.path.join(root, "extra", "b0"), names=("arg0", "arg1", "arg2"))
 batch(os.path.join(root, "shape", "b0"), x_shape=(4, 9))
+batch(os.path.join(root, "nan", "b0"), nan=True)
+batch(os.path.join(root, "no-rows", "b0"), x_shape=(0, 8))
 with open(os.path.join(root, "file"), "w") as f:
     f.write("not a folder\n")
