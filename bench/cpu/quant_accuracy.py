@@ -152,7 +152,7 @@ def run(args, what):
 def train(x, y, weights, epochs, lr, rng, passes=()):
     """`epochs` epochs of shuffled minibatches from `weights` (velocities
     from 0), the training program first run through rlx-opt `passes`;
-    returns the new weights and the losses of every step."""
+    returns the new weights, the losses of every step and the program."""
     per_epoch = len(x) // BATCH
     order = np.concatenate([rng.permutation(len(x))[:per_epoch * BATCH]
                             for _ in range(epochs)])
@@ -171,7 +171,7 @@ def train(x, y, weights, epochs, lr, rng, passes=()):
     rc, log, outs = rlxtest.run(source, [np.asarray(a) for a in inputs], 9)
     if rc != 0:
         raise RuntimeError("training failed (%d):\n%s" % (rc, log))
-    return outs[:4], outs[8]
+    return outs[:4], outs[8], source
 
 
 def save_params(d, weights):
@@ -214,8 +214,10 @@ def quantized_model(weights, x_calibration, method="minmax"):
 
 
 def measure(seed):
-    """The test accuracies (percent) of f32, PTQ int8 and QAT int8, and the
-    first and last training losses."""
+    """The test accuracies (percent) of f32, PTQ int8 and QAT int8; the
+    first and last training losses; the f32 weights and the test set; the
+    number of rlx.int8_matmul ops in the PTQ program and of
+    rlx.fake_quantize ops in the QAT training program."""
     x, y, x_test, y_test = digits()
     rng = np.random.default_rng(seed)
     init = [(rng.standard_normal(SHAPES[0]) / np.sqrt(FEATURES)),
@@ -223,13 +225,16 @@ def measure(seed):
             (rng.standard_normal(SHAPES[2]) / np.sqrt(HIDDEN)),
             np.zeros(CLASSES)]
     init = [w.astype(np.float32) for w in init]
-    weights, losses = train(x, y, init, EPOCHS, LR, rng)
+    weights, losses, _ = train(x, y, init, EPOCHS, LR, rng)
     result = {"f32": accuracy(MODEL, weights, x_test, y_test),
-              "loss_first": float(losses[0]), "loss_last": float(losses[-1])}
-    result["ptq"] = accuracy(quantized_model(weights, x), weights, x_test,
-                             y_test)
-    qat, _ = train(x, y, weights, QAT_EPOCHS, QAT_LR, rng,
-                   passes=["--rlx-insert-fake-quant"])
+              "loss_first": float(losses[0]), "loss_last": float(losses[-1]),
+              "weights": weights, "x_test": x_test, "y_test": y_test}
+    ptq = quantized_model(weights, x)
+    result["ptq"] = accuracy(ptq, weights, x_test, y_test)
+    result["int8_matmuls"] = ptq.count("rlx.int8_matmul")
+    qat, _, program = train(x, y, weights, QAT_EPOCHS, QAT_LR, rng,
+                            passes=["--rlx-insert-fake-quant"])
+    result["fake_quantizes"] = program.count("rlx.fake_quantize")
     result["qat"] = accuracy(quantized_model(qat, x), qat, x_test, y_test)
     return result
 
