@@ -50,8 +50,8 @@ bool mlir::rlx::listCalibrationBatches(
     return false;
   }
   std::sort(batchDirs.begin(), batchDirs.end());
-  auto takes = " (the entry function takes " + std::to_string(numInputs) +
-               " arguments)";
+  auto takes =
+      " (the entry function takes " + std::to_string(numInputs) + " arguments)";
   for (const std::string &batch : batchDirs) {
     std::set<unsigned> present;
     for (fs::directory_iterator it(batch, ec), end; it != end && !ec;
@@ -137,8 +137,8 @@ bool Calibrator::observe(unsigned pass, unsigned batch, unsigned index,
   else if (ok)
     tap.observeValues(scratch, value.shape);
   if (!ok)
-    error = "quantization tap \"" + names[index] + "\" cannot be calibrated: " +
-            why;
+    error = "quantization tap \"" + names[index] +
+            "\" cannot be calibrated: " + why;
   return ok;
 }
 

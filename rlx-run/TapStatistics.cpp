@@ -164,8 +164,8 @@ namespace {
 class ErrorModel {
 public:
   ErrorModel(const uint64_t *bins, int64_t numBins, double lo, double width)
-      : numBins(numBins), lo(lo), width(width), n(numBins + 1),
-        s1(numBins + 1), s2(numBins + 1) {
+      : numBins(numBins), lo(lo), width(width), n(numBins + 1), s1(numBins + 1),
+        s2(numBins + 1) {
     for (int64_t k = 0; k < numBins; ++k) {
       double x = lo + (k + 0.5) * width, m = double(bins[k]);
       n[k + 1] = n[k] + m;

@@ -396,9 +396,9 @@ static LogicalResult exposeQuantTaps(ModuleOp module, func::FuncOp entry,
 }
 
 /// Runs `program` on every batch of --calibration-data, twice (extremes,
-/// then the distributions: TapStatistics.h), and writes the record. `inputs` hold
-/// the params; the ordinary arguments are read from each batch. The taps
-/// are the program's last results.
+/// then the distributions: TapStatistics.h), and writes the record.
+/// `inputs` hold the params; the ordinary arguments are read from each
+/// batch. The taps are the program's last results.
 static int calibrate(rlx::CPUProgram &program, std::vector<HostTensor> &inputs,
                      unsigned numOrdinary, ArrayRef<std::string> names,
                      ArrayRef<int64_t> axes) {
@@ -418,8 +418,8 @@ static int calibrate(rlx::CPUProgram &program, std::vector<HostTensor> &inputs,
   auto intoTaps = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
     if (i < firstTap || !calibrator.wants(batchIndex, i - firstTap))
       return nullptr;
-    return shapeHostTensor(taps[i - firstTap],
-                           resultTypes[i].getElementType(), shape);
+    return shapeHostTensor(taps[i - firstTap], resultTypes[i].getElementType(),
+                           shape);
   };
   for (unsigned pass = 0; pass < 2; ++pass) {
     for (auto [index, batch] : llvm::enumerate(batches)) {
@@ -456,9 +456,8 @@ static int calibrate(rlx::CPUProgram &program, std::vector<HostTensor> &inputs,
     llvm::errs() << "rlx-run: error: " << error << "\n";
     return 1;
   }
-  llvm::outs() << "calibrated " << names.size() << " taps on "
-               << batches.size() << " batches into '" << calibrationRecord
-               << "'\n";
+  llvm::outs() << "calibrated " << names.size() << " taps on " << batches.size()
+               << " batches into '" << calibrationRecord << "'\n";
   return 0;
 }
 
