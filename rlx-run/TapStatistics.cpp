@@ -158,7 +158,7 @@ static double bestSymmetricRange(llvm::ArrayRef<double> values) {
 }
 
 namespace {
-/// Prefix sums over one channel's bins of the counts, and of the counts
+/// Prefix sums over a histogram's bins of the counts, and of the counts
 /// times the bin center and its square: the expected int8 error of a
 /// clipping range in O(1).
 class ErrorModel {
@@ -174,8 +174,9 @@ public:
     }
   }
 
-  /// Values in [a, b] cost step^2 / 12 (rounding), the others their
-  /// squared distance to the nearer end (clipping).
+  /// Values (at their bins' centers) inside [a, b] cost step^2 / 12
+  /// (rounding), the others their squared distance to the nearer end
+  /// (clipping).
   double error(double a, double b, double step) const {
     // Bins [0, below) have centers under a, bins [above, numBins) over b.
     int64_t below = firstBinAtOrOver(a, false);
