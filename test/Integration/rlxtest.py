@@ -281,6 +281,17 @@ def run(source, inputs, n_outputs, entry=None, extra=()):
         return 0, log, [np.load(o) for o in outs]
 
 
+def opt(source, *passes):
+    """`source` after `rlx-opt PASSES...` (RLX_OPT names rlx-opt); raises
+    AssertionError with rlx-opt's diagnostics when it fails."""
+    p = subprocess.run([os.environ.get("RLX_OPT", "rlx-opt")] + list(passes),
+                       input=source, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, "rlx-opt %s failed:\n%s" % (
+        " ".join(passes), p.stderr)
+    return p.stdout
+
+
 class Case:
     """One checked computation.
 

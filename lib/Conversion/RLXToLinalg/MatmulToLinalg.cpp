@@ -116,6 +116,20 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
   }
 };
 
+/// The int8 product is the same contraction with i32 as the accumulator:
+/// each i8 element is sign-extended before the multiply.
+struct Int8MatmulPattern : OpConversionPattern<Int8MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Int8MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildMatmul(rewriter, op.getLoc(), adaptor.getLhs(),
+                                       adaptor.getRhs(), op.getTransposeA(),
+                                       op.getTransposeB(), op.getType()));
+    return success();
+  }
+};
+
 /// One contraction whose loops are (batch, lhs free, rhs free,
 /// contracting), in the order of the result's dims then the contraction.
 struct DotGeneralPattern : OpConversionPattern<DotGeneralOp> {
@@ -186,6 +200,6 @@ struct DotGeneralPattern : OpConversionPattern<DotGeneralOp> {
 
 void rlx::populateMatmulToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<MatmulPattern, DotGeneralPattern>(converter,
-                                                 patterns.getContext());
+  patterns.add<MatmulPattern, Int8MatmulPattern, DotGeneralPattern>(
+      converter, patterns.getContext());
 }

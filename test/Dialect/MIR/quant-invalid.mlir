@@ -645,3 +645,25 @@ func.func @e(%x: tensor<4x64xf32>, %w: tensor<16x64xi8>, %s: tensor<16x2xf16>) {
   %0 = rlx.dequant_matmul #rlx.quant<int8_block, 32> %x, %w, %s : tensor<4x64xf32>, tensor<16x64xi8>, tensor<16x2xf16>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// rlx.int8_matmul
+//===----------------------------------------------------------------------===//
+
+// rlx.int8_matmul takes int8 operands only.
+func.func @int8_matmul_float(%a: tensor<4x8xf32>, %b: tensor<8x2xi8>) {
+  // expected-error @+1 {{'rlx.int8_matmul' op operand #0 must be ranked tensor of 8-bit signless integer values, but got 'tensor<4x8xf32>'}}
+  %0 = rlx.int8_matmul %a, %b : tensor<4x8xf32>, tensor<8x2xi8>
+  return
+}
+
+// -----
+
+// rlx.int8_matmul: the contracted dims must agree, as for rlx.matmul.
+func.func @int8_matmul_k(%a: tensor<4x8xi8>, %b: tensor<7x2xi8>) {
+  // expected-error @+1 {{'rlx.int8_matmul' op contracting dims differ: 'lhs' has 8, 'rhs' has 7}}
+  %0 = rlx.int8_matmul %a, %b : tensor<4x8xi8>, tensor<7x2xi8>
+  return
+}

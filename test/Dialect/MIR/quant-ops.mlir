@@ -233,3 +233,12 @@ func.func @quant_attribute() attributes {rlx.schemes = [
     #rlx.quant<gguf_q6_k>, #rlx.quant<gguf_q8_k>, #rlx.quant<gguf_q6_k, 256>]} {
   return
 }
+
+// CHECK-LABEL: func.func @int8_matmul
+// CHECK: rlx.int8_matmul %{{.+}}, %{{.+}} : tensor<4x8xi8>, tensor<8x2xi8>
+// CHECK: rlx.int8_matmul %{{.+}}, %{{.+}} transpose_b true : tensor<3x4x8xi8>, tensor<2x8xi8>
+func.func @int8_matmul(%a: tensor<4x8xi8>, %b: tensor<8x2xi8>, %c: tensor<3x4x8xi8>, %d: tensor<2x8xi8>) -> (tensor<4x2xi32>, tensor<3x4x2xi32>) {
+  %0 = rlx.int8_matmul %a, %b : tensor<4x8xi8>, tensor<8x2xi8>
+  %1 = rlx.int8_matmul %c, %d transpose_b true : tensor<3x4x8xi8>, tensor<2x8xi8>
+  return %0, %1 : tensor<4x2xi32>, tensor<3x4x2xi32>
+}

@@ -8,7 +8,7 @@
 // The claim sets, sorted, one op per line. cpu claims every op that
 // convert-rlx-to-linalg lowers: all but rlx.grad/jvp/vmap and rlx.param.
 
-// CPU: // target 'cpu' claims 83 ops
+// CPU: // target 'cpu' claims 84 ops
 // CPU-NEXT: // broadcasts: general
 // CPU-NEXT: rlx.abs
 // CPU-NEXT: rlx.add
@@ -18,6 +18,7 @@
 // CPU: rlx.fused_transformer_layer
 // CPU-NOT: rlx.grad
 // CPU: rlx.if
+// CPU-NEXT: rlx.int8_matmul
 // CPU-NOT: rlx.jvp
 // CPU-NOT: rlx.param
 // CPU: rlx.while

@@ -94,8 +94,7 @@ static std::optional<int64_t> getViewOffset(Operation *op) {
 /// Ops that compute each result element from the same element of their
 /// operands (NumPy-broadcast ones included: a broadcast operand has another
 /// shape and is never the one overwritten), so that the result may take
-/// the bytes of an operand of its own shape. The binary ops broadcast and
-/// so do not carry upstream's Elementwise trait; they are listed here.
+/// the bytes of an operand of its own shape.
 static bool isElementwise(Operation *op) {
   if (op->getNumResults() != 1)
     return false;
@@ -103,8 +102,7 @@ static bool isElementwise(Operation *op) {
     return true;
   return op->getNumRegions() == 0 &&
          (op->hasTrait<OpTrait::Elementwise>() ||
-          isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, WhereOp,
-              FmaOp, CastOp>(op));
+          isBroadcastingElementwise(op) || isa<CastOp>(op));
 }
 
 namespace {

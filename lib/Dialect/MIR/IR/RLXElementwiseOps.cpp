@@ -134,3 +134,8 @@ LogicalResult ElementwiseRegionOp::verifyRegions() {
   }
   return success();
 }
+
+bool mlir::rlx::isBroadcastingElementwise(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, WhereOp,
+             FmaOp>(op);
+}

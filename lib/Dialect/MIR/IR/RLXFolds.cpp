@@ -30,11 +30,20 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 /// back gives the original: a wider float, or a wider signless integer
 /// (sign-extended, then truncated back).
 static bool isExactWidening(Type from, Type to) {
-  if (isa<FloatType>(from) && isa<FloatType>(to))
-    return APFloat::isRepresentableAsNormalIn(
-               cast<FloatType>(from).getFloatSemantics(),
-               cast<FloatType>(to).getFloatSemantics()) &&
-           from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+  if (isa<FloatType>(from) && isa<FloatType>(to)) {
+    // Every value of `from`, subnormals included, is one of `to`: enough
+    // precision and exponent range, and a smallest subnormal no larger
+    // (bf16 -> f32 is exact although bf16's subnormals are f32's).
+    const llvm::fltSemantics &f = cast<FloatType>(from).getFloatSemantics();
+    const llvm::fltSemantics &t = cast<FloatType>(to).getFloatSemantics();
+    int pf = APFloat::semanticsPrecision(f), pt = APFloat::semanticsPrecision(t);
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth() &&
+           pt >= pf &&
+           APFloat::semanticsMaxExponent(t) >=
+               APFloat::semanticsMaxExponent(f) &&
+           APFloat::semanticsMinExponent(t) - pt <=
+               APFloat::semanticsMinExponent(f) - pf;
+  }
   return from.isSignlessInteger() && to.isSignlessInteger() &&
          !from.isInteger(1) &&
          from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();

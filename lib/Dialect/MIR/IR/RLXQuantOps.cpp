@@ -174,3 +174,23 @@ LogicalResult DequantMatmulOp::inferReturnTypes(MLIRContext *,
   types.push_back(x.clone(shape));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Int8MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Int8MatmulOp::inferReturnTypes(MLIRContext *context,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(adaptor.getRhs().getType());
+  FailureOr<SmallVector<int64_t>> shape = inferMatmulShape(
+      loc, getOperationName(), lhs, rhs,
+      boolOr(adaptor.getTransposeAAttr(), false),
+      boolOr(adaptor.getTransposeBAttr(), false));
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, IntegerType::get(context, 32)));
+  return success();
+}

@@ -174,13 +174,6 @@ static bool isTrailingBroadcast(RankedTensorType operand,
          !llvm::any_of(shape, ShapedType::isDynamic);
 }
 
-/// The broadcasting elementwise ops whose operands `LegalizeBroadcast`
-/// materializes.
-static bool isBroadcastingElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, WhereOp,
-             FmaOp>(op);
-}
-
 /// The operands of the broadcasting elementwise `op` whose broadcast to the
 /// result is not trailing.
 static SmallVector<OpOperand *> nonTrailingOperands(Operation *op) {

@@ -19,9 +19,7 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// Whether `v` is a weight: a param or constant seen through ops that only
-/// move or convert its elements.
-static bool isWeight(Value v) {
+bool mlir::rlx::isWeight(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (isa<ParamOp, ConstantOp>(def))
       return true;
@@ -42,9 +40,9 @@ SmallVector<QuantTap> mlir::rlx::collectQuantTaps(func::FuncOp fn) {
     if (!type || !isa<FloatType>(type.getElementType()))
       return;
     QuantTap tap;
-    tap.name = (fn.getName() + "/" + kind + Twine(counts[kind]) + "/" +
-                operandName)
-                   .str();
+    tap.name =
+        (fn.getName() + "/" + kind + Twine(counts[kind]) + "/" + operandName)
+            .str();
     tap.op = op;
     tap.operandIndex = index;
     if (isWeight(v))
@@ -105,7 +103,7 @@ static bool readRange(const llvm::json::Object &obj, TapRange &range,
   }
   for (size_t i = 0; i < range.min.size(); ++i) {
     if (!(range.min[i] <= range.max[i])) {
-      error = llvm::formatv("{0}: min {1} exceeds max {2} at channel {3}",
+      error = llvm::formatv("{0}: min {1:e} exceeds max {2:e} at channel {3}",
                             where, range.min[i], range.max[i], i)
                   .str();
       return false;
@@ -134,14 +132,15 @@ mlir::rlx::readCalibrationRecord(StringRef path, std::string &error) {
   }
   const llvm::json::Object *root = json->getAsObject();
   if (!root || root->getString("format") != "rlx-calibration") {
-    error = ("'" + path + "' is not an rlx calibration record (no "
-                          "\"format\": \"rlx-calibration\")")
+    error = ("'" + path +
+             "' is not an rlx calibration record (no "
+             "\"format\": \"rlx-calibration\")")
                 .str();
     return failure();
   }
   if (root->getInteger("version") != 1) {
-    error = ("calibration record '" + path + "' has a version other than 1")
-                .str();
+    error =
+        ("calibration record '" + path + "' has a version other than 1").str();
     return failure();
   }
   CalibrationRecord record;
@@ -174,10 +173,9 @@ mlir::rlx::readCalibrationRecord(StringRef path, std::string &error) {
       error = where + ": a per-tensor tap (axis null) has one min and max";
       return failure();
     }
-    for (auto [method, slot] :
-         {std::pair<StringRef, std::optional<TapRange> *>{"percentile",
-                                                          &entry.percentile},
-          {"mse", &entry.mse}}) {
+    for (auto [method, slot] : {std::pair<StringRef, std::optional<TapRange> *>{
+                                    "percentile", &entry.percentile},
+                                {"mse", &entry.mse}}) {
       const llvm::json::Object *m = obj->getObject(method);
       if (!m)
         continue;
@@ -214,7 +212,8 @@ bool mlir::rlx::writeCalibrationRecord(const CalibrationRecord &record,
   for (const auto &entry : record.taps) {
     const CalibrationEntry &e = entry.getValue();
     llvm::json::Object obj = toJson(e.minMax);
-    obj["axis"] = e.axis ? llvm::json::Value(*e.axis) : llvm::json::Value(nullptr);
+    obj["axis"] =
+        e.axis ? llvm::json::Value(*e.axis) : llvm::json::Value(nullptr);
     if (e.percentile)
       obj["percentile"] = toJson(*e.percentile);
     if (e.mse)

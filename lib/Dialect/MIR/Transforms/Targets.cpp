@@ -90,6 +90,9 @@ static const StringRef kDotGeneral[] = {"rlx.dot_general"};
 static const StringRef kQuant[] = {"rlx.dequant_matmul", "rlx.dequantize",
                                    "rlx.fake_quantize", "rlx.quantize"};
 
+/// Integer products, made by rlx-quant-propagate.
+static const StringRef kInt8Matmul[] = {"rlx.int8_matmul"};
+
 static const StringRef kBackward[] = {
     "rlx.attention_backward", "rlx.conv2d_backward_input",
     "rlx.conv2d_backward_weight", "rlx.layer_norm_backward",
@@ -137,7 +140,7 @@ static std::vector<TargetDef> targetDefs() {
     return all;
   };
   auto full = with({kDotGeneral, kSpectral, kSolve, kCustomFn, kLoops,
-                    kFusedKernels, kFusedAttention, kFusedLayer});
+                    kFusedKernels, kFusedAttention, kFusedLayer, kInt8Matmul});
   // What the CUDA pipeline compiles: no loop carries buffers on the host
   // and no kernel reads a value back to choose what runs next, so the ops
   // that need either are left out (rlx-legalize rewrites rlx.if into

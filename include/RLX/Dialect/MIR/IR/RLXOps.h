@@ -59,4 +59,15 @@
 #define GET_OP_CLASSES
 #include "RLX/Dialect/MIR/IR/RLXBackwardOps.h.inc"
 
+namespace mlir {
+namespace rlx {
+
+/// Whether `op` is one of the elementwise ops that broadcast their operands
+/// (add ... pow, cmp, where, fma). They do not carry upstream's Elementwise
+/// trait, which requires operands of one shape; the unary ops do.
+bool isBroadcastingElementwise(Operation *op);
+
+} // namespace rlx
+} // namespace mlir
+
 #endif // RLX_DIALECT_MIR_IR_RLXOPS_H

@@ -125,4 +125,34 @@ def RLX_DequantMatmulOp : RLX_InferredOp<"dequant_matmul"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Int8MatmulOp
+//===----------------------------------------------------------------------===//
+
+def RLX_Int8MatmulOp : RLX_InferredOp<"int8_matmul"> {
+  let summary = "Matrix product of int8 tensors with int32 accumulation";
+  let description = [{
+    `rlx.matmul` of two i8 tensors whose products are summed exactly in
+    i32: the result is the i32 tensor of the same shape `rlx.matmul` gives
+    (transposes and batch broadcasting as there). The sums wrap only past
+    2^31, which needs K above 2^17 of -128 * -128 products. Made by
+    `rlx-quant-propagate` from matmuls of dequantized int8 values; the
+    scales are applied to its result.
+
+    ```mlir
+    %acc = rlx.int8_matmul %qx, %qw transpose_b true
+        : tensor<8x64xi8>, tensor<16x64xi8>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[I8]>:$lhs, RankedTensorOf<[I8]>:$rhs,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_a` $transpose_a^)?
+    (`transpose_b` $transpose_b^)? attr-dict `:`
+    type($lhs) `,` type($rhs)
+  }];
+}
+
 #endif // RLX_DIALECT_MIR_IR_RLXQUANTOPS_TD

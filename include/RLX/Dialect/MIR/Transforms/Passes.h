@@ -29,6 +29,9 @@ Value buildActivation(OpBuilder &b, Location loc, Value x,
 /// Patterns rewriting each fused op into its primitive chain.
 void populateUnfusePatterns(RewritePatternSet &patterns);
 
+/// int8 products from matmuls of dequantized values (rlx-quant-propagate).
+void populateQuantPropagatePatterns(RewritePatternSet &patterns);
+
 /// Patterns fusing matmul → add(bias) → activation into
 /// rlx.fused_matmul_bias_act.
 void populateFuseMatmulBiasActPatterns(RewritePatternSet &patterns);

@@ -571,6 +571,73 @@ def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
 // Precision and quantization
 //===----------------------------------------------------------------------===//
 
+def AutoMixedPrecisionPass : Pass<"rlx-auto-mixed-precision",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Run each op category in the precision a policy gives it";
+  let description = [{
+    Rewrites every function of the module so that the ops of each category
+    compute in the float type the policy names, as `torch.autocast` does.
+    The categories and their ops:
+
+    | category | ops | default |
+    |---|---|---|
+    | `matmul` | `rlx.matmul`, `rlx.dot_general`, `rlx.dequant_matmul` (its input), the fused matmuls | `bf16` |
+    | `conv` | `rlx.conv`, `rlx.conv_transpose2d` | `bf16` |
+    | `attention` | `rlx.attention`, `rlx.fused_attention_block` | `bf16` |
+    | `softmax` | `rlx.softmax`, `rlx.log_softmax` | `f32` |
+    | `norm` | `rlx.layer_norm`, `rlx.rms_norm`, `rlx.group_norm`, `rlx.batch_norm_inference`, the fused residual norms | `f32` |
+    | `reduction` | `rlx.reduce`, `rlx.cumsum` | `f32` |
+    | `loss` | `rlx.softmax_cross_entropy` | `f32` |
+    | `elementwise` | elementwise and data-movement ops | `follow` |
+
+    An op of a category with a type gets its float operands cast to that
+    type (f32 operands of a bf16 matmul become bf16), and its float
+    results take it. `follow` ops compute in their operands' type when all
+    their float operands share one, and otherwise in the widest of them
+    (a bf16 activation added to an f32 residual is added in f32), so a
+    chain matmul -> bias -> gelu -> matmul stays in bf16. Every other op,
+    and every function result, gets its operands back in their original
+    types. Casts are made once per value and type, and a cast of a cast
+    that widened exactly (bf16 -> f32 -> bf16) folds to the value.
+
+    Low-precision products keep an f32 accumulator: `rlx.matmul`,
+    `rlx.conv` and `rlx.attention` of bf16 or f16 accumulate in f32 in
+    every backend and round once at the end.
+
+    The policy is `policy` (`category=type` pairs separated by commas,
+    with `type` one of `f32`, `f16`, `bf16`, `f64` or, for `elementwise`,
+    `follow`), or the JSON object of `policy-file` (`{"matmul": "f16",
+    ...}`); categories left out keep their defaults. Run it before
+    `rlx-expand-autodiff`: the gradient of a function that `rlx.grad`
+    differentiates then follows the same policy, since the derivative of a
+    cast is a cast. With `loss-scale=S`, each `rlx.grad` differentiates
+    the loss times S and divides the loss and the gradients by S after,
+    which keeps small f16 gradients from flushing to zero.
+
+    ```mlir
+    %y = rlx.matmul %x, %w : tensor<8x16xf32>, tensor<16x4xf32>
+    // with policy "matmul=bf16" becomes
+    %xb = rlx.cast %x : tensor<8x16xf32> -> tensor<8x16xbf16>
+    %wb = rlx.cast %w : tensor<16x4xf32> -> tensor<16x4xbf16>
+    %yb = rlx.matmul %xb, %wb : tensor<8x16xbf16>, tensor<16x4xbf16>
+    %y = rlx.cast %yb : tensor<8x4xbf16> -> tensor<8x4xf32>
+    ```
+
+    An unknown category or type, or a file that is not such an object, is
+    an error.
+  }];
+  let options = [
+    Option<"policy", "policy", "std::string", /*default=*/"\"\"",
+           "Precision per category: 'matmul=bf16,softmax=f32,...'">,
+    Option<"policyFile", "policy-file", "std::string", /*default=*/"\"\"",
+           "A JSON file holding the policy as an object">,
+    Option<"lossScale", "loss-scale", "double", /*default=*/"1.0",
+           "Scale the loss of each rlx.grad by this factor (f16 training)">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+
 def ExposeQuantTapsPass : Pass<"rlx-expose-quant-taps", "::mlir::ModuleOp"> {
   let summary = "Return every quantization tap of a function for calibration";
   let description = [{
@@ -598,6 +665,103 @@ def ExposeQuantTapsPass : Pass<"rlx-expose-quant-taps", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def QuantInsertPass : Pass<"rlx-quant-insert", "::mlir::ModuleOp"> {
+  let summary = "Quantize and dequantize each tap of a calibration record";
+  let description = [{
+    For each tap of the functions that the calibration record `record`
+    names, inserts `rlx.quantize` -> `rlx.dequantize` (int8) on the
+    operand: weights per channel and symmetric (zero point 0, scale
+    max(|min|, |max|) / 127), activations per tensor and affine over
+    [min(min, 0), max(max, 0)] (scale (hi - lo) / 255, zero point
+    round(-128 - lo / scale)). `method` picks which range of the record
+    is used: `minmax` (default), `percentile` or `mse`; a tap without that
+    method's range is an error. Taps the record does not name are left
+    in float; a record tap with no operand of that name in the module, a
+    channel count or axis that differs from the operand's, or an
+    unreadable record is an error. `rlx-quant-propagate` then turns the
+    quantized matmuls into integer ones.
+
+    ```mlir
+    %y = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x2xf32>
+    // becomes
+    %qx = rlx.quantize %x {scales = array<f32: 0.02>,
+                           zero_points = array<i64: -3>} : tensor<4x8xf32>
+    %dx = rlx.dequantize %qx {...} : tensor<4x8xi8> -> tensor<4x8xf32>
+    %qw = rlx.quantize %w {scales = array<f32: 0.01, 0.03>,
+                           zero_points = array<i64: 0, 0>, axis = 1 : i64}
+        : tensor<8x2xf32>
+    %dw = rlx.dequantize %qw {...} : tensor<8x2xi8> -> tensor<8x2xf32>
+    %y = rlx.matmul %dx, %dw : tensor<4x8xf32>, tensor<8x2xf32>
+    ```
+  }];
+  let options = [
+    Option<"record", "record", "std::string", /*default=*/"\"\"",
+           "The calibration record (JSON, as rlx-run --calibrate writes)">,
+    Option<"method", "method", "std::string", /*default=*/"\"minmax\"",
+           "The record's range to use: 'minmax', 'percentile' or 'mse'">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def QuantPropagatePass : Pass<"rlx-quant-propagate"> {
+  let summary = "Run dequantized matmuls on int8 with int32 accumulation";
+  let description = [{
+    Moves `rlx.dequantize` later through ops that only move elements
+    (reshape, transpose, expand of a per-tensor or unaffected axis), folds
+    `rlx.quantize` of an `rlx.dequantize` with the same parameters to the
+    int8 value, and rewrites
+
+      matmul(dequantize(qa; sa, za), dequantize(qb; sb[n], 0))
+
+    with `qa` per tensor and `qb` per tensor or per channel along the
+    output dim N, into `rlx.int8_matmul(qa, qb)` (i32 accumulation,
+    exact), minus `za * colsum(qb)` when `za` is not zero, times
+    `sa * sb[n]` in the result's float type. What the next op needs is a
+    float, so the result is one; matmuls whose dequantized operands do not
+    have that form stay in float.
+
+    ```mlir
+    %y = rlx.matmul %dx, %dw : tensor<4x8xf32>, tensor<8x2xf32>
+    // becomes
+    %acc = rlx.int8_matmul %qx, %qw : tensor<4x8xi8>, tensor<8x2xi8>
+    ... rlx.sub, rlx.cast to f32, rlx.mul by the scales
+    ```
+  }];
+  let dependentDialects = ["::mlir::rlx::RLXDialect"];
+}
+
+def InsertFakeQuantPass : Pass<"rlx-insert-fake-quant", "::mlir::ModuleOp"> {
+  let summary = "Fake-quantize every tap for quantization-aware training";
+  let description = [{
+    Puts `rlx.fake_quantize` (`bits`, `ste` as the options say) on every
+    tap of every function, at the places `rlx-quant-insert` would quantize:
+    weights per channel and symmetric, activations per tensor and
+    symmetric. Scales come from the tensor itself on each call, max(|x|)
+    over the channel (or the tensor) divided by 2^(bits-1) - 1, behind
+    `rlx.stop_gradient` so that training moves the weights, not the
+    ranges. Differentiating the result with `rlx.grad` trains through the
+    quantization with the chosen straight-through estimator; after
+    training, calibrating the float program and running
+    `rlx-quant-insert` and `rlx-quant-propagate` gives the int8 program.
+
+    ```mlir
+    %y = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x2xf32>
+    // becomes, for the weight
+    %s = ... max(|w|) over dim 0, / 127, stop_gradient : tensor<2xf32>
+    %fw = rlx.fake_quantize %w, %s, %zero {bits = 8 : i64, axis = 1 : i64}
+        : tensor<8x2xf32>, tensor<2xf32>, tensor<2xi32>
+    ```
+  }];
+  let options = [
+    Option<"bits", "bits", "int64_t", /*default=*/"8",
+           "Bits of the simulated integers, in [2, 16]">,
+    Option<"ste", "ste", "std::string", /*default=*/"\"identity\"",
+           "The straight-through estimator: identity, clipped_identity, "
+           "tanh or hard_tanh">,
+  ];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 

@@ -51,6 +51,10 @@
 namespace mlir {
 namespace rlx {
 
+/// Whether `v` is a weight: an `rlx.param` or `rlx.constant` seen through
+/// ops that only move or convert its elements.
+bool isWeight(Value v);
+
 /// One quantizable operand.
 struct QuantTap {
   std::string name;
