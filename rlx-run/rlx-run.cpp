@@ -10,6 +10,8 @@
 //         [--param=NAME=PATH.npy]... [--params=FILE]... [--param-map=P=T]...
 //         [--seed=N] [--bench=N] [--blas]
 //         [--arena] [--check-bounds] [--alloc-stats]
+// rlx-run FILE.mlir --calibrate=RECORD.json --calibration-data=DIR
+//         [--percentile=Q] [--entry=FUNC] [--param=NAME=PATH.npy]... [--seed=N]
 //
 // Compiles the entry function of FILE as an rlx::CPUProgram (its
 // `rlx.param`s promoted to trailing arguments, --rlx-cpu-pipeline, MLIR's
@@ -31,10 +33,21 @@
 // of the memory accesses into the program: an out-of-bounds access stops
 // it with the op's location (rlx-cpu-pipeline check-bounds=true).
 //
+// --calibrate returns every quantization tap of the entry function as an
+// extra result (rlx-expose-quant-taps), runs the program on each batch of
+// DIR (one subdirectory per batch, in name order, holding arg0.npy ...
+// arg<n-1>.npy for the ordinary arguments; params bound as above, the
+// same for every batch) and writes each tap's min/max, percentile (Q, per
+// side) and MSE range to the calibration record RECORD.json (QuantTaps.h;
+// how the ranges are found: TapStatistics.h).
+//
 //===----------------------------------------------------------------------===//
+
+#include "Calibration.h"
 
 #include "RLX/Dialect/MIR/IR/NpyDtype.h"
 #include "RLX/Dialect/MIR/Transforms/ParamFiles.h"
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/ExecutionEngine/CPUProgram.h"
 #include "RLX/ExecutionEngine/HostAllocator.h"
 #include "RLX/InitAllDialects.h"
@@ -48,6 +61,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -130,6 +144,23 @@ static cl::opt<std::string>
                         "'stream-stores=0' (blas and arena come from "
                         "--blas and --arena)"),
                cl::init(""));
+static cl::opt<std::string> calibrationRecord(
+    "calibrate",
+    cl::desc("Run the program on every batch of --calibration-data and "
+             "write the range of each quantization tap (min/max, "
+             "percentile, MSE) to this calibration record"),
+    cl::value_desc("RECORD.json"), cl::init(""));
+static cl::opt<std::string> calibrationData(
+    "calibration-data",
+    cl::desc("The batches of --calibrate: one subdirectory per batch (in "
+             "name order) holding arg0.npy, arg1.npy, ... for the entry "
+             "function's ordinary arguments"),
+    cl::value_desc("DIR"), cl::init(""));
+static cl::opt<double> percentileQ(
+    "percentile",
+    cl::desc("The percentile (per side) of --calibrate's percentile range, "
+             "in (50, 100]"),
+    cl::init(99.99));
 static cl::opt<bool>
     allocStats("alloc-stats",
                cl::desc("Print the number and byte sizes of the "
@@ -245,6 +276,19 @@ static NpyArray toNpy(const HostTensor &t) {
   return a;
 }
 
+/// Makes `t` a row-major tensor of `shape` and returns its storage (where
+/// the program copies a result).
+static void *shapeHostTensor(HostTensor &t, Type elementType,
+                             ArrayRef<int64_t> shape) {
+  t.elementType = elementType;
+  t.shape.assign(shape.begin(), shape.end());
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  t.bytes.resize(n * rlx::getElementBytes(elementType));
+  return t.bytes.data();
+}
+
 /// Random normal floats, integers in [0, 4), fair booleans.
 static HostTensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
   HostTensor t;
@@ -341,6 +385,100 @@ static double checksum(const HostTensor &t) {
 }
 
 //===----------------------------------------------------------------------===//
+// Calibration
+//===----------------------------------------------------------------------===//
+
+/// Makes `entry` return its quantization taps after its own results
+/// (rlx-expose-quant-taps) and reads their names and channel axes.
+static LogicalResult exposeQuantTaps(ModuleOp module, func::FuncOp entry,
+                                     std::vector<std::string> &names,
+                                     std::vector<int64_t> &axes) {
+  PassManager pm(module.getContext());
+  pm.addPass(rlx::createExposeQuantTapsPass());
+  if (failed(pm.run(module)))
+    return failure();
+  auto tapNames = entry->getAttrOfType<ArrayAttr>("rlx.quant_taps");
+  auto tapAxes = entry->getAttrOfType<DenseI64ArrayAttr>("rlx.quant_tap_axes");
+  if (!tapNames || tapNames.empty() || !tapAxes) {
+    llvm::errs() << "rlx-run: error: --calibrate: @" << entry.getName()
+                 << " has no quantization tap (a float operand of rlx.matmul "
+                    "or rlx.conv outside nested regions, in a public "
+                    "function)\n";
+    return failure();
+  }
+  for (Attribute name : tapNames)
+    names.push_back(cast<StringAttr>(name).str());
+  axes.assign(tapAxes.asArrayRef().begin(), tapAxes.asArrayRef().end());
+  return success();
+}
+
+/// Runs `program` on every batch of --calibration-data, twice (extremes,
+/// then the distributions: TapStatistics.h), and writes the record.
+/// `inputs` hold the params; the ordinary arguments are read from each
+/// batch. The taps are the program's last results.
+static int calibrate(rlx::CPUProgram &program, std::vector<HostTensor> &inputs,
+                     unsigned numOrdinary, ArrayRef<std::string> names,
+                     ArrayRef<int64_t> axes) {
+  std::vector<std::vector<std::string>> batches;
+  std::string error;
+  if (!rlx::listCalibrationBatches(calibrationData, numOrdinary, batches,
+                                   error)) {
+    llvm::errs() << "rlx-run: error: " << error << "\n";
+    return 1;
+  }
+  ArrayRef<RankedTensorType> argTypes = program.getArgumentTypes();
+  ArrayRef<RankedTensorType> resultTypes = program.getResultTypes();
+  unsigned firstTap = resultTypes.size() - names.size();
+  rlx::Calibrator calibrator(names, axes);
+  std::vector<HostTensor> taps(names.size());
+  unsigned batchIndex = 0;
+  auto intoTaps = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
+    if (i < firstTap || !calibrator.wants(batchIndex, i - firstTap))
+      return nullptr;
+    return shapeHostTensor(taps[i - firstTap], resultTypes[i].getElementType(),
+                           shape);
+  };
+  for (unsigned pass = 0; pass < 2; ++pass) {
+    for (auto [index, batch] : llvm::enumerate(batches)) {
+      batchIndex = index;
+      for (unsigned i = 0; i < numOrdinary; ++i) {
+        NpyArray array;
+        if (!rlx::runtime::readNpy(batch[i], array, error)) {
+          llvm::errs() << "rlx-run: error: " << error << "\n";
+          return 1;
+        }
+        if (!fromNpy(array, argTypes[i], "argument #" + std::to_string(i),
+                     batch[i], inputs[i]))
+          return 1;
+      }
+      std::vector<rlx::TensorView> views;
+      for (HostTensor &t : inputs)
+        views.push_back({t.bytes.data(), {t.shape.begin(), t.shape.end()}});
+      if (llvm::Error err = program.run(views, intoTaps)) {
+        llvm::errs() << "rlx-run: error: " << toString(std::move(err)) << "\n";
+        return 1;
+      }
+      for (unsigned k = 0; k < taps.size(); ++k) {
+        if (!calibrator.observe(pass, index, k, toNpy(taps[k]), error)) {
+          llvm::errs() << "rlx-run: error: " << error << " (batch of '"
+                       << batch.front() << "')\n";
+          return 1;
+        }
+      }
+    }
+  }
+  if (!rlx::writeCalibrationRecord(
+          calibrator.record(percentileQ, batches.size()), calibrationRecord,
+          error)) {
+    llvm::errs() << "rlx-run: error: " << error << "\n";
+    return 1;
+  }
+  llvm::outs() << "calibrated " << names.size() << " taps on " << batches.size()
+               << " batches into '" << calibrationRecord << "'\n";
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
 
@@ -422,6 +560,30 @@ int main(int argc, char **argv) {
     llvm::errs() << "rlx-run: error: --param-map needs --params\n";
     return 1;
   }
+
+  bool calibrating = !calibrationRecord.empty();
+  if (calibrating != !calibrationData.empty()) {
+    llvm::errs() << "rlx-run: error: --calibrate and --calibration-data go "
+                    "together\n";
+    return 1;
+  }
+  if (calibrating &&
+      (!inputPaths.empty() || !outputPaths.empty() || benchRuns > 0)) {
+    llvm::errs() << "rlx-run: error: --calibrate reads its inputs from "
+                    "--calibration-data and takes no --input, --output or "
+                    "--bench\n";
+    return 1;
+  }
+  if (!(percentileQ > 50 && percentileQ <= 100)) {
+    llvm::errs() << "rlx-run: error: --percentile="
+                 << llvm::format("%g", percentileQ.getValue())
+                 << " is not in (50, 100]\n";
+    return 1;
+  }
+  std::vector<std::string> tapNames;
+  std::vector<int64_t> tapAxes;
+  if (calibrating && failed(exposeQuantTaps(*module, entry, tapNames, tapAxes)))
+    return 1;
 
   // Compile.
   rlx::CPUPipelineOptions options;
@@ -536,18 +698,14 @@ int main(int argc, char **argv) {
     });
   }
 
+  if (calibrating)
+    return calibrate(*program, inputs, numOrdinary, tapNames, tapAxes);
+
   // The checked run: every buffer the program allocates is poisoned first
   // (rlx::host_allocator), and the results are copied out.
   std::vector<HostTensor> results(resultTypes.size());
   auto intoResults = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
-    HostTensor &r = results[i];
-    r.elementType = resultTypes[i].getElementType();
-    r.shape.assign(shape.begin(), shape.end());
-    int64_t n = 1;
-    for (int64_t d : shape)
-      n *= d;
-    r.bytes.resize(n * rlx::getElementBytes(r.elementType));
-    return r.bytes.data();
+    return shapeHostTensor(results[i], resultTypes[i].getElementType(), shape);
   };
   if (llvm::Error err = program->run(views, intoResults)) {
     llvm::errs() << "rlx-run: error: " << toString(std::move(err)) << "\n";
