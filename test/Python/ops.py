@@ -290,6 +290,7 @@ ELSEWHERE = {
     "constant": "regions.py here",
     "conv_transpose2d": "test/Integration/conv_transpose.py",
     "fake_quantize": "test/Integration/quant.py",
+    "int8_matmul": "made by rlx-quant-propagate; test/Integration/int8_matmul.py",
     "selective_scan": "test/Integration/selective_scan.py",
     "fused_attention_block": "test/Integration/fused.py",
     "fused_transformer_layer": "test/Integration/fused.py",

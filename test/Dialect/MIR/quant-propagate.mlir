@@ -82,3 +82,17 @@ func.func @fold_and_move(%q: tensor<4x8xi8>) -> (tensor<4x8xi8>, tensor<32xf32>)
   %r = rlx.reshape %d : tensor<4x8xf32> -> tensor<32xf32>
   return %q2, %r : tensor<4x8xi8>, tensor<32xf32>
 }
+
+// -----
+
+// A dynamic batch: the int8 product takes it; the per-column scales need
+// only N.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK: rlx.int8_matmul %arg0, %arg1 : tensor<?x8xi8>, tensor<8x2xi8>
+// CHECK-NOT: rlx.matmul
+func.func @dynamic_rows(%qx: tensor<?x8xi8>, %qw: tensor<8x2xi8>) -> tensor<?x2xf32> {
+  %x = rlx.dequantize %qx {scales = array<f32: 0.5>, zero_points = array<i64: -3>} : tensor<?x8xi8> -> tensor<?x8xf32>
+  %w = rlx.dequantize %qw {scales = array<f32: 0.25, 0.125>, zero_points = array<i64: 0, 0>, axis = 1 : i64} : tensor<8x2xi8> -> tensor<8x2xf32>
+  %y = rlx.matmul %x, %w : tensor<?x8xf32>, tensor<8x2xf32>
+  return %y : tensor<?x2xf32>
+}

@@ -113,8 +113,6 @@ struct MatmulOfDequantized : OpRewritePattern<MatmulOp> {
                                 PatternRewriter &rewriter) const override {
     auto lt = op.getLhs().getType(), rt = op.getRhs().getType();
     auto resultType = op.getType();
-    if (!resultType.hasStaticShape())
-      return failure();
     bool ta = op.getTransposeA(), tb = op.getTransposeB();
     int64_t ra = lt.getRank(), rb = rt.getRank();
     std::optional<Quantized> a =
@@ -122,13 +120,21 @@ struct MatmulOfDequantized : OpRewritePattern<MatmulOp> {
     std::optional<Quantized> b =
         matchOperand(op.getRhs(), tb ? rb - 2 : rb - 1);
     if (!a || !b)
-      return failure();
+      return rewriter.notifyMatchFailure(
+          op, "an operand is not a dequantize with scales along M or N");
 
     Location loc = op.getLoc();
     int64_t rank = resultType.getRank();
     int64_t m = resultType.getDimSize(rank - 2);
     int64_t n = resultType.getDimSize(rank - 1);
     int64_t k = lt.getDimSize(ta ? ra - 2 : ra - 1);
+    // Dynamic dims are fine but where a constant needs their size: the
+    // per-channel scales (M, N) and K za zb.
+    if ((a->perChannel && ShapedType::isDynamic(m)) ||
+        (b->perChannel && ShapedType::isDynamic(n)) ||
+        (a->zeroPoint && b->zeroPoint && ShapedType::isDynamic(k)))
+      return rewriter.notifyMatchFailure(
+          op, "a per-channel scale or K za zb needs a dynamic size");
     Type i32 = rewriter.getI32Type();
     auto i32Scalar = [&](int64_t v) {
       return ConstantOp::create(

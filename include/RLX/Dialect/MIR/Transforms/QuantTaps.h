@@ -27,7 +27,7 @@
 //    "taps": {"main/matmul0/lhs": {
 //        "axis": null,                  // or the channel axis of a weight
 //        "min": [-1.5], "max": [2.0],   // one per channel (one if axis null)
-//        "percentile": {"q": 99.99, "min": [-1.2], "max": [1.9]},
+//        "percentile": {"min": [-1.2], "max": [1.9]},
 //        "mse": {"min": [-1.3], "max": [1.8]}}}}
 //
 // `min`/`max` are the observed extremes over all batches; `percentile`
