@@ -523,10 +523,14 @@ static bool writeLauncher(const json::Array &steps, StringRef path,
     // clang address space can hold (C++ constructs no class object in
     // one): there they are plain static storage. Its kernels keep the
     // Vulkan path's subgroup-size marker, an unused variable by design
-    // (docs/Vulkan.md).
+    // (docs/Vulkan.md), and, for the tiled matmul, copies of values it
+    // sets and never reads (SPIRV-Cross's spelling of SSA values the
+    // prefetch carries across the loop).
     os << "#pragma push_macro(\"threadgroup\")\n#undef threadgroup\n"
        << "#define threadgroup static\n#pragma clang diagnostic push\n"
-       << "#pragma clang diagnostic ignored \"-Wunused-variable\"\n";
+       << "#pragma clang diagnostic ignored \"-Wunused-variable\"\n"
+       << "#pragma clang diagnostic ignored "
+          "\"-Wunused-but-set-variable\"\n";
   }
   for (auto [i, file] : llvm::enumerate(paths))
     os << "namespace rlx_msl_" << i << " {\n#include \"" << file

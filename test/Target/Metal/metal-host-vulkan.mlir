@@ -1,4 +1,4 @@
-// RUN: rlx-compile --target=vulkan --vulkan-options=subgroup-size=32 %s -o %t.o --gpu-binaries=%t.spv --host-description=%t.json
+// RUN: rlx-compile --target=vulkan "--vulkan-options=subgroup-size=32 tiled-matmul=false" %s -o %t.o --gpu-binaries=%t.spv --host-description=%t.json
 // RUN: FileCheck %s < %t.json
 // RUN: ls %t.spv | FileCheck %s --check-prefix=SPV
 // RUN: not rlx-compile --target=cpu %s -o %t.cpu.o --host-description=%t.cpu.json 2>&1 | FileCheck %s --check-prefix=CPU
@@ -9,7 +9,8 @@
 // is named <module>_<entry point>, the module's .spv file and entry point;
 // no launch lists MSL builtins; the async tokens leave the steps in order;
 // the temporary read as vectors (rlx-vulkan-vector-buffers) binds its
-// buffer; the source's unsigned type survives.
+// buffer; the source's unsigned type survives. (The matmul is the
+// front's generic kernel, tiled-matmul=false, whose bindings are listed.)
 
 // CHECK: "arguments": [
 // CHECK: "type": "ui8"
