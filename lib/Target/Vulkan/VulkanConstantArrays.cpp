@@ -35,7 +35,10 @@ static DenseElementsAttr buildableValue(memref::GlobalOp global,
   if (!global || !global.getConstant())
     return nullptr;
   auto value = dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
+  // Complex elements have no scalar arith.constant: such a table is left
+  // to the SPIR-V conversion, which reports it.
   if (!value || value.getNumElements() > maxElements ||
+      !isa<IntegerType, FloatType>(value.getElementType()) ||
       !global.getType().getLayout().isIdentity())
     return nullptr;
   return value;

@@ -56,3 +56,14 @@ func.func @large_constant(%x: tensor<300xf32>) -> tensor<300xf32> {
   %y = rlx.mul %x, %c : tensor<300xf32>, tensor<300xf32>
   return %y : tensor<300xf32>
 }
+
+// -----
+
+// A complex constant table has no scalar constants to build it from in the
+// kernel: an error at the constant, not a crash.
+func.func @complex_table(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{'memref.get_global' op reads the constant array @__constant_4xcomplex<f32>, which the vulkan target cannot place in a SPIR-V module yet}}
+  %c = rlx.constant dense<[(1.0, 2.0), (3.0, 4.0), (5.0, 6.0), (7.0, 8.0)]> : tensor<4xcomplex<f32>>
+  %y = rlx.add %x, %c : tensor<4xcomplex<f32>>
+  return %y : tensor<4xcomplex<f32>>
+}
