@@ -12,9 +12,10 @@ fp8: `rlx.dequant_matmul` with `fp8_e4m3` / `fp8_e5m2` weights, compiled
 with `fp8-activations=true`, quantizes x to e4m3 at each call (per row,
 or per tensor where the weight's scale is one splat constant) and runs
 cuBLASLt's fp8 kernels. The reference emulates that in float64 from the
-formats' definitions (every e4m3 / e5m2 code decoded by hand, x / s rounded
-to the nearest e4m3 value, ties to even, saturating at 448): the result
-must match it to the output type's rounding, and NaN rows stay NaN rows.
+formats' definitions (test/Integration/fp8ref.py: every e4m3 / e5m2 code
+decoded by hand, x / s rounded to the nearest e4m3 value, ties to even,
+saturating at 448): the result must match it to the output type's
+rounding, and NaN rows stay NaN rows.
 
     # here (LLVM/MLIR and the CUDA toolkit): compile into OUT
     PYTHONPATH=build/python python3 bench/gpu/low_precision_matmul.py compile OUT
@@ -29,6 +30,10 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+# The fp8 references (fp8ref.py): test/Integration here, copied beside
+# this file into OUT for the GPU machine.
+sys.path.insert(0, os.path.join(ROOT, "test", "Integration"))
+from fp8ref import E4M3, E5M2, round_e4m3  # noqa: E402
 BIG = 8192
 
 # name: (lhs shape, rhs shape, transpose_a, transpose_b)
@@ -109,41 +114,9 @@ def compile_all(out):
                     options=options, out_dir=os.path.join(out, name))
         print("compiled", name)
     shutil.copy(os.path.abspath(__file__), out)
+    shutil.copy(os.path.join(ROOT, "test", "Integration", "fp8ref.py"), out)
     shutil.copy(os.environ.get("RLX_GPU_PEERS", os.path.join(
         ROOT, "..", "shared", "bench", "gpu_peers.py")), out)
-
-
-# The fp8 formats, decoded from their definitions (sign, exponent, mantissa
-# bits), independently of any library.
-def fp8_values(exponent_bits, mantissa_bits, bias, nan_codes):
-    codes = np.arange(256)
-    sign = np.where(codes & 0x80, -1.0, 1.0)
-    e = (codes >> mantissa_bits) & ((1 << exponent_bits) - 1)
-    m = codes & ((1 << mantissa_bits) - 1)
-    frac = m / float(1 << mantissa_bits)
-    values = np.where(e == 0, frac * 2.0 ** (1 - bias),
-                      (1 + frac) * 2.0 ** (e.astype(float) - bias)) * sign
-    values[nan_codes(codes, e, m)] = np.nan
-    return values
-
-
-E4M3 = fp8_values(4, 3, 7, lambda c, e, m: (e == 15) & (m == 7))
-E5M2 = fp8_values(5, 2, 15, lambda c, e, m: e == 31)
-
-
-def round_e4m3(v):
-    """v (float32 array) to the nearest e4m3 value, ties to the even code,
-    beyond 448 saturating; NaN stays NaN."""
-    pos = np.arange(0x7f)  # codes 0..126: 0 .. 448, increasing
-    table = E4M3[pos]
-    a = np.minimum(np.abs(v.astype(np.float64)), 448.0)
-    hi = np.clip(np.searchsorted(table, a), 0, len(table) - 1)
-    lo = np.maximum(hi - 1, 0)
-    dlo, dhi = a - table[lo], table[hi] - a
-    pick = np.where(dlo < dhi, lo, np.where(dhi < dlo, hi,
-                                            np.where(lo % 2 == 0, lo, hi)))
-    r = table[pick] * np.sign(v)
-    return np.where(np.isnan(v), np.nan, r)
 
 
 def fp8_reference(x, w_codes, scale, scheme, per_tensor):
