@@ -23,7 +23,6 @@ rounding, and NaN rows stay NaN rows.
     PYTHONPATH=build/python:OUT python3 OUT/low_precision_matmul.py run OUT
 """
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -113,10 +112,9 @@ def compile_all(out):
         rlx.compile(rlx.Module.parse(text), target="cuda", function=name,
                     options=options, out_dir=os.path.join(out, name))
         print("compiled", name)
-    shutil.copy(os.path.abspath(__file__), out)
-    shutil.copy(os.path.join(ROOT, "test", "Integration", "fp8ref.py"), out)
-    shutil.copy(os.environ.get("RLX_GPU_PEERS", os.path.join(
-        ROOT, "..", "shared", "bench", "gpu_peers.py")), out)
+    from artifacts import copy_run_files
+    copy_run_files(out, [os.path.abspath(__file__), os.path.join(
+        ROOT, "test", "Integration", "fp8ref.py")])
 
 
 def fp8_reference(x, w_codes, scale, scheme, per_tensor):
