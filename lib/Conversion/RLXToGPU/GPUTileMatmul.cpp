@@ -208,16 +208,20 @@ Value zeroOf(ImplicitLocOpBuilder &b, Type type) {
   return arith::ConstantOp::create(b, b.getFloatAttr(type, 0.0));
 }
 
-/// `v` converted to the float type `type`: extended, or, from bf16 to f16
-/// (same width, which arith.extf and arith.truncf do not take), through f32.
+/// `v` converted to the float type `type`: extended, rounded, or, from
+/// bf16 to f16 (same width, which arith.extf and arith.truncf do not
+/// take), extended to f32 and rounded.
 Value convertTo(ImplicitLocOpBuilder &b, Value v, Type type) {
   Type from = v.getType();
+  unsigned fromBits = from.getIntOrFloatBitWidth(),
+           toBits = type.getIntOrFloatBitWidth();
   if (from == type)
     return v;
-  if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+  if (fromBits < toBits)
     return arith::ExtFOp::create(b, type, v);
-  Value wide = arith::ExtFOp::create(b, b.getF32Type(), v);
-  return arith::TruncFOp::create(b, type, wide);
+  if (fromBits == toBits)
+    v = arith::ExtFOp::create(b, b.getF32Type(), v);
+  return arith::TruncFOp::create(b, type, v);
 }
 
 /// The operand's indices at loop point `ivs` (dims or the constant 0).
@@ -583,24 +587,32 @@ LogicalResult checkCoopTiles(func::FuncOp func, const CoopTiles &t,
 }
 
 /// The 16-bit type `mm`'s operands are staged in for cooperative matrices,
-/// or null with `why` set where the offer does not cover them.
-/// f32 and f64 matmuls are not meant for them: `why` stays empty.
+/// or null with `why` set where the offer does not cover them. f32 and
+/// f64 matmuls are not meant for them: `why` stays empty. An f32 operand
+/// beside a 16-bit one (attention's probabilities times V, the
+/// probabilities being computed in f32) is rounded to f16 as well: the
+/// result is 16-bit anyway, and f16 keeps more of its mantissa than bf16.
 Type coopType(const Matmul &mm, const CoopOffer &offer, std::string &why) {
   Type a = cast<MemRefType>(mm.input(0).getType()).getElementType();
   Type b = cast<MemRefType>(mm.input(1).getType()).getElementType();
   if (a.getIntOrFloatBitWidth() != 16 && b.getIntOrFloatBitWidth() != 16)
     return {};
-  if (a != b || !mm.acc.isF32()) {
-    why = "its operands are not both f16 or both bf16 with an f32 "
-          "accumulator";
+  // The 16-bit operand type (both's where both are 16-bit).
+  Type half = a.getIntOrFloatBitWidth() == 16 ? a : b;
+  Type other = half == a ? b : a;
+  if (!mm.acc.isF32() || !(other == half || other.isF32()) ||
+      !(half.isF16() || half.isBF16())) {
+    why = "its operands are not f16 or bf16 (or one of them f32) with an "
+          "f32 accumulator";
     return {};
   }
-  if (a.isF16() && offer.f16)
-    return a;
-  if (a.isBF16() && offer.bf16AsF16)
-    return Float16Type::get(a.getContext());
-  why = a.isF16() ? "f16 is not in cooperative-matrix"
-                  : "bf16 is not in cooperative-matrix (bf16-as-f16 takes it)";
+  if (half.isF16() && offer.f16)
+    return half;
+  if (half.isBF16() && offer.bf16AsF16)
+    return Float16Type::get(half.getContext());
+  why = half.isF16()
+            ? "f16 is not in cooperative-matrix"
+            : "bf16 is not in cooperative-matrix (bf16-as-f16 takes it)";
   return {};
 }
 

@@ -129,7 +129,7 @@ func.func @not_cooperative(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: mem
                            %h: memref<32x32xf16>, %g: memref<32x32xbf16>) {
   linalg.matmul ins(%a, %b : memref<32x32xf32>, memref<32x32xf32>)
                 outs(%c : memref<32x32xf32>)
-  // expected-remark @+1 {{rlx-gpu-tile-matmul: not on cooperative matrices: its operands are not both f16 or both bf16 with an f32 accumulator}}
+  // expected-remark @+1 {{rlx-gpu-tile-matmul: not on cooperative matrices: its operands are not f16 or bf16 (or one of them f32) with an f32 accumulator}}
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                    affine_map<(m, n, k) -> (k, n)>,
                                    affine_map<(m, n, k) -> (m, n)>],
@@ -140,6 +140,32 @@ func.func @not_cooperative(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: mem
     %ye = arith.extf %y : bf16 to f32
     %p = arith.mulf %xe, %ye : f32
     %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An f32 operand beside a bf16 one (attention's probabilities times V) is
+// rounded to f16 in the staging too.
+// CHECK-LABEL: func.func @f32_times_bf16
+// CHECK:       %[[P:.+]] = memref.load %arg0{{.+}} : memref<32x32xf32>
+// CHECK:       arith.truncf %[[P]] : f32 to f16
+// CHECK:       %[[V:.+]] = memref.load %arg1{{.+}} : memref<32x32xbf16>
+// CHECK:       %[[W:.+]] = arith.extf %[[V]] : bf16 to f32
+// CHECK:       arith.truncf %[[W]] : f32 to f16
+// CHECK:       gpu.subgroup_mma_compute
+func.func @f32_times_bf16(%p: memref<32x32xf32>, %v: memref<32x32xbf16>, %c: memref<32x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %v : memref<32x32xf32>, memref<32x32xbf16>) outs(%c : memref<32x32xf32>) {
+  ^bb0(%x: f32, %y: bf16, %o: f32):
+    %ye = arith.extf %y : bf16 to f32
+    %q = arith.mulf %x, %ye : f32
+    %s = arith.addf %o, %q : f32
     linalg.yield %s : f32
   }
   return

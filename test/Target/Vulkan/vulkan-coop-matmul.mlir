@@ -9,12 +9,15 @@
 // spirv-val (SPIRV-Tools 2023.1) predates SPV_KHR_cooperative_matrix
 // ("Invalid capability operand: 6022"), so the modules are checked by
 // deserializing them with mlir-translate, which verifies them, and
-// FileCheck; without cooperative-matrix the same program's modules pass
-// spirv-val as before and use no cooperative matrix.
+// FileCheck; spirv-val accepts the other modules (fill, rounding), now
+// SPIR-V 1.6, under Vulkan 1.3 and rejects the matmuls' only for the
+// capability it does not know. Without cooperative-matrix the same
+// program's modules are SPIR-V 1.5 and use no cooperative matrix.
 // RUN: rm -rf %t && mkdir %t
 // RUN: rlx-compile --target=vulkan --vulkan-options="cooperative-matrix=f16,bf16-as-f16" %s -o %t/coop.o --gpu-binaries=%t/coop
 // RUN: mlir-translate --deserialize-spirv %t/coop/f16_kernel_0.spv | FileCheck %s --check-prefix=F16
 // RUN: mlir-translate --deserialize-spirv %t/coop/bf16_kernel_2.spv | FileCheck %s --check-prefix=BF16
+// RUN: %if spirv-val %{ for m in %t/coop/*.spv; do spirv-val --target-env vulkan1.3 $m 2>&1 | grep -v "Invalid capability operand: 6022$" || true; done | count 0 %}
 // RUN: rlx-compile --target=vulkan %s -o %t/plain.o --gpu-binaries=%t/plain
 // RUN: mlir-translate --deserialize-spirv %t/plain/f16_kernel_0.spv | FileCheck %s --check-prefix=PLAIN
 // RUN: %if spirv-val %{ for m in %t/plain/*.spv; do spirv-val --target-env vulkan1.2 $m || echo "INVALID $m"; done | count 0 %}
