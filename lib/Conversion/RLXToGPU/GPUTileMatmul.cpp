@@ -191,9 +191,19 @@ Staging stagingOf(const Matmul &mm, unsigned operand, int64_t rows,
   // last, contiguous dim.
   auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
   bool kContiguous = last && last.getPosition() == mm.dimK();
-  return Staging{mm.input(operand), {}, map, dimRow, rows, range,
-                 0, type, kContiguous, /*kInner=*/false, range % rows != 0,
-                 sizeK % tileK != 0};
+  Staging s;
+  s.buffer = mm.input(operand);
+  s.map = map;
+  s.dimRow = dimRow;
+  s.rows = rows;
+  s.range = range;
+  s.stride = 0;
+  s.type = type;
+  s.kContiguous = kContiguous;
+  s.kInner = false;
+  s.guardRow = range % rows != 0;
+  s.guardK = sizeK % tileK != 0;
+  return s;
 }
 
 Value cst(ImplicitLocOpBuilder &b, int64_t v) {
@@ -336,8 +346,8 @@ FailureOr<Launch> createLaunch(ImplicitLocOpBuilder &b, const Matmul &mm,
   Value one = cst(b, 1);
   Launch l;
   l.op = gpu::LaunchOp::create(
-      b, cst(b, gridX), cst(b, gridY), cst(b, batch), cst(b, threads), one,
-      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      b, cst(b, gridX), cst(b, gridY), cst(b, batch), cst(b, threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       ValueRange{}, sharedTypes);
   Block &body = l.op.getBody().front();
   b.setInsertionPointToEnd(&body);
@@ -349,8 +359,7 @@ FailureOr<Launch> createLaunch(ImplicitLocOpBuilder &b, const Matmul &mm,
   l.ivs.assign(mm.ranges.size(), cst(b, 0));
   Value z = l.op.getBlockIds().z;
   for (int64_t d = int64_t(mm.dimM()) - 1; d >= 0; --d) {
-    l.ivs[d] =
-        d == 0 ? z : arith::RemUIOp::create(b, z, cst(b, mm.ranges[d]));
+    l.ivs[d] = d == 0 ? z : arith::RemUIOp::create(b, z, cst(b, mm.ranges[d]));
     if (d > 0)
       z = arith::DivUIOp::create(b, z, cst(b, mm.ranges[d]));
   }
@@ -368,9 +377,9 @@ using Products =
 /// the share into workgroup memory, and the products run between two
 /// barriers. Returns the loop, whose first results are the sums.
 scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
-                          const Launch &l, const Staging &sa,
-                          const Staging &sb, int64_t threads, int64_t tileK,
-                          ValueRange sums, Products products) {
+                          const Launch &l, const Staging &sa, const Staging &sb,
+                          int64_t threads, int64_t tileK, ValueRange sums,
+                          Products products) {
   int64_t sizeK = mm.ranges[mm.dimK()];
   auto shareA = shareOf(b, sa, l.tid, threads, tileK);
   auto shareB = shareOf(b, sb, l.tid, threads, tileK);
@@ -399,8 +408,8 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
                               prefetch.thenBlock()->begin());
     SmallVector<Value> next =
         loadShare(then, sa, mm, l.ivs, shareA, l.row0, nextK0);
-    llvm::append_range(
-        next, loadShare(then, sb, mm, l.ivs, shareB, l.col0, nextK0));
+    llvm::append_range(next,
+                       loadShare(then, sb, mm, l.ivs, shareB, l.col0, nextK0));
     scf::YieldOp::create(then, next);
     ImplicitLocOpBuilder other(b.getLoc(), prefetch.elseBlock(),
                                prefetch.elseBlock()->begin());
@@ -560,16 +569,16 @@ LogicalResult parseOffer(func::FuncOp func, ArrayRef<std::string> entries,
 LogicalResult checkCoopTiles(func::FuncOp func, const CoopTiles &t,
                              int64_t maxThreads, int64_t sharedBytes) {
   auto bad = [&]() { return func.emitError() << "rlx-gpu-tile-matmul: "; };
-  if (t.m < 1 || t.n < 1 || t.k < 1 || t.subgroupsM < 1 ||
-      t.subgroupsN < 1 || t.subgroupSize < 1)
+  if (t.m < 1 || t.n < 1 || t.k < 1 || t.subgroupsM < 1 || t.subgroupsN < 1 ||
+      t.subgroupSize < 1)
     return bad() << "cooperative tile sizes must be positive";
   if (t.m % (t.subgroupsM * kFragment) || t.n % (t.subgroupsN * kFragment) ||
       t.k % kFragment)
     return bad() << "coop-tile-m " << t.m << " / coop-tile-n " << t.n
                  << " / coop-tile-k " << t.k << " are not multiples of "
-                 << kFragment << " x coop-subgroups-m " << t.subgroupsM
-                 << " / " << kFragment << " x coop-subgroups-n "
-                 << t.subgroupsN << " / " << kFragment;
+                 << kFragment << " x coop-subgroups-m " << t.subgroupsM << " / "
+                 << kFragment << " x coop-subgroups-n " << t.subgroupsN << " / "
+                 << kFragment;
   if (t.threads() > maxThreads)
     return bad() << t.threads() << " threads per cooperative block exceed "
                  << "the target's max-threads-per-block " << maxThreads;
@@ -646,9 +655,9 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
       MemRefType::get({blockSize(sa)}, staged, AffineMap(), workgroup),
       MemRefType::get({blockSize(sb)}, staged, AffineMap(), workgroup)};
   if (!direct)
-    sharedTypes.push_back(MemRefType::get(
-        {t.subgroups() * kFragment * kFragment}, mm.acc, AffineMap(),
-        workgroup));
+    sharedTypes.push_back(
+        MemRefType::get({t.subgroups() * kFragment * kFragment}, mm.acc,
+                        AffineMap(), workgroup));
   FailureOr<Launch> launch =
       createLaunch(b, mm, t.m, t.n, t.threads(), sharedTypes);
   if (failed(launch))
@@ -662,9 +671,8 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // SubgroupId builtin: Vulkan does not promise that a subgroup is
   // consecutive invocations, and a cooperative op's pointer must be the
   // same on all its lanes.
-  Value subgroup =
-      gpu::SubgroupIdOp::create(b, b.getIntegerAttr(b.getIndexType(),
-                                                    t.subgroups()));
+  Value subgroup = gpu::SubgroupIdOp::create(
+      b, b.getIntegerAttr(b.getIndexType(), t.subgroups()));
   Value rowBase = arith::MulIOp::create(
       b, arith::DivUIOp::create(b, subgroup, cst(b, t.subgroupsN)),
       cst(b, t.m / t.subgroupsM));
@@ -682,7 +690,9 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   auto bType = gpu::MMAMatrixType::get({kFragment, kFragment}, staged, "BOp");
   auto cType = gpu::MMAMatrixType::get({kFragment, kFragment}, mm.acc, "COp");
   auto lead = [&](int64_t stride) { return b.getIndexAttr(stride); };
-  auto unitIf = [&](bool set) { return set ? UnitAttr::get(context) : nullptr; };
+  auto unitIf = [&](bool set) {
+    return set ? UnitAttr::get(context) : nullptr;
+  };
   // The fragment of C at block rows/columns (i, j), as C's indices.
   SmallVector<Value> ivs(l.ivs);
   auto outIndices = [&](int64_t i, int64_t j) {
@@ -694,13 +704,13 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // The sums start from C itself where its fragments are loaded whole
   // (linalg's out +=), else from zero and are added to C at the end.
   SmallVector<Value> sums;
-  Value zero = gpu::SubgroupMmaConstantMatrixOp::create(b, cType,
-                                                        zeroOf(b, mm.acc));
+  Value zero =
+      gpu::SubgroupMmaConstantMatrixOp::create(b, cType, zeroOf(b, mm.acc));
   for (int64_t i = 0; i < t.fragmentsM(); ++i)
     for (int64_t j = 0; j < t.fragmentsN(); ++j)
       sums.push_back(direct ? gpu::SubgroupMmaLoadMatrixOp::create(
-                                  b, cType, out, outIndices(i, j),
-                                  lead(sizeN), /*transpose=*/nullptr)
+                                  b, cType, out, outIndices(i, j), lead(sizeN),
+                                  /*transpose=*/nullptr)
                                   .getResult()
                             : zero);
 
@@ -749,15 +759,15 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // Each fragment goes through the subgroup's part of workgroup memory;
   // its lanes then add it into C element by element, under the guards.
   Value scratch = l.op.getWorkgroupAttributions()[2];
-  Value base = arith::MulIOp::create(b, subgroup,
-                                     cst(b, kFragment * kFragment));
+  Value base =
+      arith::MulIOp::create(b, subgroup, cst(b, kFragment * kFragment));
   Value lane = gpu::LaneIdOp::create(
       b, b.getIntegerAttr(b.getIndexType(), t.subgroupSize));
   for (int64_t i = 0; i < t.fragmentsM(); ++i)
     for (int64_t j = 0; j < t.fragmentsN(); ++j) {
       gpu::SubgroupMmaStoreMatrixOp::create(
-          b, loop.getResult(i * t.fragmentsN() + j), scratch,
-          ValueRange{base}, lead(kFragment), /*transpose=*/nullptr);
+          b, loop.getResult(i * t.fragmentsN() + j), scratch, ValueRange{base},
+          lead(kFragment), /*transpose=*/nullptr);
       gpu::BarrierOp::create(b);
       SmallVector<Value> corner = outIndices(i, j);
       for (int64_t e = 0; e < kFragment * kFragment; e += t.subgroupSize) {
@@ -800,7 +810,7 @@ struct GPUTileMatmulPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     Tiles tiles{tileM, tileN, tileK, threadM, threadN};
-    CoopTiles coop{coopTileM,       coopTileN,       coopTileK,
+    CoopTiles coop{coopTileM,      coopTileN,      coopTileK,
                    coopSubgroupsM, coopSubgroupsN, subgroupSize};
     CoopOffer offer;
     if (failed(checkTiles(func, tiles, maxThreadsPerBlock)) ||
@@ -838,7 +848,7 @@ struct GPUTileMatmulPass
         }
         if (!why.empty())
           mm.op->emitRemark() << "rlx-gpu-tile-matmul: not on cooperative "
-                            << "matrices: " << why;
+                              << "matrices: " << why;
       }
       int64_t bytes = (paddedRows(tiles.m, tiles.k, true) +
                        paddedRows(tiles.n, tiles.k, true)) *

@@ -25,9 +25,8 @@ constexpr auto kCooperativeMatrixPropertiesType =
     static_cast<VkStructureType>(1000506001);
 /// VkComponentTypeKHR's values 0-10 (FLOAT16 ... UINT64), and BFLOAT16's
 /// (VK_KHR_shader_bfloat16).
-constexpr const char *kComponentTypes[] = {"f16", "f32", "f64", "s8",
-                                           "s16", "s32", "s64", "u8",
-                                           "u16", "u32", "u64"};
+constexpr const char *kComponentTypes[] = {
+    "f16", "f32", "f64", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"};
 constexpr uint32_t kComponentTypeBFloat16 = 1000141000;
 /// VkScopeKHR's subgroup scope (device 1, workgroup 2, queue family 5).
 constexpr uint32_t kScopeSubgroup = 3;
@@ -152,9 +151,9 @@ std::string componentType(uint32_t type) {
 /// The device's cooperative matrix configurations, one a line.
 std::string cooperativeMatrices(VkInstance instance,
                                 VkPhysicalDevice physical) {
-  auto get = reinterpret_cast<GetCooperativeMatrixProperties>(
-      getInstanceProcAddr(instance,
-                          "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+  auto get =
+      reinterpret_cast<GetCooperativeMatrixProperties>(getInstanceProcAddr(
+          instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
   uint32_t count = 0;
   if (!get || get(physical, &count, nullptr) != VK_SUCCESS)
     return "";
@@ -229,10 +228,11 @@ bool createDevice(Device &d) {
   // Every optional feature the kernels may use is enabled where the device
   // has it (SPIR-V capabilities the device lacks fail at pipeline
   // creation); robust buffer access stays off (it costs bounds checks).
-  // Cooperative matrices (the matmuls of --vulkan-options=
-  // cooperative-matrix=...) where the device has the extension.
-  bool cooperative = hasExtension(d.instance, d.physical,
-                                  kCooperativeMatrixExtension);
+  // So are cooperative matrices (VK_KHR_cooperative_matrix, the matmuls of
+  // --vulkan-options=cooperative-matrix=...), queried only where the
+  // device has the extension.
+  bool cooperative =
+      hasExtension(d.instance, d.physical, kCooperativeMatrixExtension);
   CooperativeMatrixFeatures cooperativeFeatures;
   VkPhysicalDeviceVulkan13Features v13{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,

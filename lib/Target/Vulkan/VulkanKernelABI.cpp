@@ -150,8 +150,7 @@ struct VulkanKernelABIPass
       if (failed(cooperative))
         return failure();
       auto limits = spirv::ResourceLimitsAttr::get(
-          context, old.getMaxComputeSharedMemorySize(),
-          maxWorkgroupInvocations,
+          context, old.getMaxComputeSharedMemorySize(), maxWorkgroupInvocations,
           b.getI32ArrayAttr({static_cast<int32_t>(maxWorkgroupInvocations),
                              static_cast<int32_t>(maxWorkgroupInvocations),
                              64}),

@@ -39,8 +39,8 @@ struct VulkanWorkgroupAllocsPass
         // so its users must not carry the type further.
         for (Operation *user : arg.getUsers())
           if (!isa<memref::LoadOp, memref::StoreOp,
-                   gpu::SubgroupMmaLoadMatrixOp,
-                   gpu::SubgroupMmaStoreMatrixOp>(user)) {
+                   gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp>(
+                  user)) {
             user->emitOpError("uses a workgroup buffer otherwise than by "
                               "loads and stores");
             return WalkResult::interrupt();
