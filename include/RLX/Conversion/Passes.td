@@ -497,7 +497,8 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     values of magnitude 6.1e-5 to 65504, infinite beyond, less precise
     below). Each workgroup of `coop-subgroups-m` x `coop-subgroups-n`
     subgroups of `subgroup-size` lanes computes a `coop-tile-m` x
-    `coop-tile-n` block; the k loop and its staging are the same (blocks
+    `coop-tile-n` block (halved along a dim while the half still covers
+    a small matmul's extent); the k loop and its staging are the same (blocks
     in f16, stored along each operand's contiguous dim with rows padded
     by 8 elements, which keeps the fragments 16-byte aligned), and each
     subgroup (its `gpu.subgroup_id`) computes its part of the block as

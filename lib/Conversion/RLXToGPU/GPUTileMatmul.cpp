@@ -513,8 +513,8 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
 // Cooperative matrices
 //===----------------------------------------------------------------------===//
 
-/// The one fragment shape the schedule uses: M x N x K = 16 x 16 x 16, which
-/// NVIDIA (f16 x f16 -> f32 at subgroup scope) and AMD RDNA3 offer.
+/// The one fragment shape the schedule uses: M x N x K = 16 x 16 x 16, as
+/// NVIDIA's driver offers it for f16 x f16 -> f32 at subgroup scope.
 constexpr int64_t kFragment = 16;
 
 /// Pads the rows of a staged 16-bit block by 8 elements: cooperative loads
@@ -542,6 +542,23 @@ struct CoopTiles {
     return block(m) + block(n) + subgroups() * kFragment * kFragment * 4;
   }
 };
+
+/// `t` with its block halved along m and n while the half still covers the
+/// matmul's extent (rounded up to fragments) and splits among the same
+/// subgroups and threads: attention's 128 x 64 products would otherwise
+/// compute half a 128 x 128 block of zeros.
+CoopTiles fitTiles(CoopTiles t, int64_t sizeM, int64_t sizeN) {
+  auto fits = [&](int64_t half, int64_t size, int64_t subgroups) {
+    return half >= static_cast<int64_t>(llvm::alignTo(size, kFragment)) &&
+           half % (subgroups * kFragment) == 0 &&
+           (half * t.k) % t.threads() == 0;
+  };
+  while (fits(t.m / 2, sizeM, t.subgroupsM))
+    t.m /= 2;
+  while (fits(t.n / 2, sizeN, t.subgroupsN))
+    t.n /= 2;
+  return t;
+}
 
 /// The operand types the device runs on cooperative matrices
 /// (`cooperative-matrix`).
@@ -840,7 +857,10 @@ struct GPUTileMatmulPass
       if (offer.any()) {
         std::string why;
         if (Type staged = coopType(mm, offer, why)) {
-          if (succeeded(emitCooperativeMatmul(b, mm, coop, staged))) {
+          if (succeeded(emitCooperativeMatmul(
+                  b, mm,
+                  fitTiles(coop, mm.ranges[mm.dimM()], mm.ranges[mm.dimN()]),
+                  staged))) {
             rewriter.eraseOp(mm.op);
             continue;
           }

@@ -170,3 +170,31 @@ func.func @f32_times_bf16(%p: memref<32x32xf32>, %v: memref<32x32xbf16>, %c: mem
   }
   return
 }
+
+// -----
+
+// A matmul narrower than the block: the 32 x 32 block is halved along n
+// to 32 x 16 (the same 2 x 1 subgroups, one fragment each), which C fills:
+// no guards, one fragment stored per subgroup.
+// CHECK-LABEL: func.func @fit
+// CHECK:       gpu.launch blocks({{.*}}) in ({{[^)]*}} = %c1, {{[^)]*}} = %c1, {{[^)]*}} = %c1)
+// CHECK-SAME:    threads({{.*}}) in ({{[^)]*}} = %c64,
+// CHECK-SAME:    workgroup(%{{[a-z0-9_]+}} : memref<768xf16, #gpu.address_space<workgroup>>, %{{[a-z0-9_]+}} : memref<384xf16, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-1: gpu.subgroup_mma_store_matrix
+// CHECK-NOT:     gpu.subgroup_mma_store_matrix
+// CHECK:         gpu.terminator
+func.func @fit(%a: memref<32x16xf16>, %b: memref<16x16xf16>, %c: memref<32x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x16xf16>, memref<16x16xf16>) outs(%c : memref<32x16xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
