@@ -509,7 +509,9 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     (`gpu.subgroup_mma_load_matrix` / `_store_matrix` on C); otherwise
     each fragment goes through a per-subgroup 16 x 16 f32 scratch in
     workgroup memory and is added into C element by element under the
-    edge guards. A 16-bit matmul left to the tiled kernel (a type not
+    edge guards. A `linalg.fill` of zero into C just before the matmul
+    (the accumulator's init) is erased: the sums then start at zero and
+    are stored over C instead of added to it. A 16-bit matmul left to the tiled kernel (a type not
     offered, mixed operand types, a grid too large) gets a remark saying
     why. Unknown entries, and cooperative tiles that do not divide into
     fragments and subgroups or exceed the target, are errors.

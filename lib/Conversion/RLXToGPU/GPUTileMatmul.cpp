@@ -31,6 +31,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -642,11 +643,26 @@ Type coopType(const Matmul &mm, const CoopOffer &offer, std::string &why) {
   return {};
 }
 
+/// The zero fill of `mm`'s output just before it (the accumulator's
+/// initialization that linalg's `out +=` adds to), or null.
+linalg::FillOp zeroFillOf(const Matmul &mm) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(mm.op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInits()[0] != mm.output() ||
+      !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    return {};
+  return fill;
+}
+
 /// Emits the gpu.launch computing `mm` on cooperative matrices before it
 /// (the caller erases it), with its operands staged in `staged` (f16), or
-/// fails, emitting nothing, where its grid is too large.
+/// fails, emitting nothing, where its grid is too large. With `overwrite`
+/// (C was just zero-filled, and the caller erases the fill) the sums are
+/// stored into C rather than added to it: every element of C is stored
+/// once, and neither the fill nor the reads of C cost a pass over it.
 LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
-                                    const CoopTiles &t, Type staged) {
+                                    const CoopTiles &t, Type staged,
+                                    bool overwrite) {
   int64_t sizeM = mm.ranges[mm.dimM()], sizeN = mm.ranges[mm.dimN()];
   Value out = mm.output();
   // C's fragments are loaded and stored whole where the tiles divide it and
@@ -719,17 +735,19 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   };
 
   // The sums start from C itself where its fragments are loaded whole
-  // (linalg's out +=), else from zero and are added to C at the end.
+  // (linalg's out +=), else from zero and are added to C at the end (or
+  // stored where C was zero).
   SmallVector<Value> sums;
   Value zero =
       gpu::SubgroupMmaConstantMatrixOp::create(b, cType, zeroOf(b, mm.acc));
   for (int64_t i = 0; i < t.fragmentsM(); ++i)
     for (int64_t j = 0; j < t.fragmentsN(); ++j)
-      sums.push_back(direct ? gpu::SubgroupMmaLoadMatrixOp::create(
-                                  b, cType, out, outIndices(i, j), lead(sizeN),
-                                  /*transpose=*/nullptr)
-                                  .getResult()
-                            : zero);
+      sums.push_back(direct && !overwrite
+                         ? gpu::SubgroupMmaLoadMatrixOp::create(
+                               b, cType, out, outIndices(i, j), lead(sizeN),
+                               /*transpose=*/nullptr)
+                               .getResult()
+                         : zero);
 
   // A's fragment (i, kk) lies at [row][k] (row-major) or [k][row]
   // (column-major); B's (kk, j) at [k][col] (row-major) or [col][k].
@@ -774,7 +792,8 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
     return success();
   }
   // Each fragment goes through the subgroup's part of workgroup memory;
-  // its lanes then add it into C element by element, under the guards.
+  // its lanes then add (or store) it into C element by element, under the
+  // guards.
   Value scratch = l.op.getWorkgroupAttributions()[2];
   Value base =
       arith::MulIOp::create(b, subgroup, cst(b, kFragment * kFragment));
@@ -810,9 +829,10 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
         }
         Value sum = memref::LoadOp::create(
             b, scratch, ValueRange{arith::AddIOp::create(b, base, at)});
-        Value old = memref::LoadOp::create(b, out, element);
-        memref::StoreOp::create(b, arith::AddFOp::create(b, old, sum), out,
-                                element);
+        if (!overwrite)
+          sum = arith::AddFOp::create(
+              b, memref::LoadOp::create(b, out, element), sum);
+        memref::StoreOp::create(b, sum, out, element);
       }
       // The next fragment overwrites what the lanes read.
       gpu::BarrierOp::create(b);
@@ -857,11 +877,14 @@ struct GPUTileMatmulPass
       if (offer.any()) {
         std::string why;
         if (Type staged = coopType(mm, offer, why)) {
+          linalg::FillOp fill = zeroFillOf(mm);
           if (succeeded(emitCooperativeMatmul(
                   b, mm,
                   fitTiles(coop, mm.ranges[mm.dimM()], mm.ranges[mm.dimN()]),
-                  staged))) {
+                  staged, /*overwrite=*/bool(fill)))) {
             rewriter.eraseOp(mm.op);
+            if (fill)
+              rewriter.eraseOp(fill);
             continue;
           }
           why = "its grid exceeds 65535 blocks along a dim";

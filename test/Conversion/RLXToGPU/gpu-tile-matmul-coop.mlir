@@ -198,3 +198,35 @@ func.func @fit(%a: memref<32x16xf16>, %b: memref<16x16xf16>, %c: memref<32x16xf3
   }
   return
 }
+
+// -----
+
+// The zero fill of C just before the matmul (the accumulator's init) goes:
+// the sums start at zero and are stored over C, which is neither filled
+// nor read.
+// CHECK-LABEL: func.func @filled
+// CHECK-NOT:   linalg.fill
+// CHECK:       gpu.launch
+// CHECK:         %[[ZERO:.+]] = gpu.subgroup_mma_constant_matrix
+// CHECK-NOT:     gpu.subgroup_mma_load_matrix %arg2
+// CHECK:         scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]],
+// CHECK:         gpu.subgroup_mma_store_matrix %{{.+}}, %arg2
+// CHECK:         gpu.subgroup_mma_store_matrix %{{.+}}, %arg2
+// CHECK:         gpu.terminator
+func.func @filled(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %c: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x32xf16>, memref<32x32xf16>) outs(%c : memref<32x32xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
