@@ -25,6 +25,12 @@
 // contiguous dim, converted to the accumulator type once, and masked only
 // along the dims a tile does not divide.
 //
+// Where the target offers cooperative matrices (`cooperative-matrix`),
+// 16-bit matmuls take the same k loop and staging (in f16) but compute
+// per subgroup on 16 x 16 x 16 fragments: gpu.subgroup_mma_load_matrix
+// from the staged blocks and gpu.subgroup_mma_compute, which upstream's
+// convert-gpu-to-spirv lowers to SPV_KHR_cooperative_matrix.
+//
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Conversion/Passes.h"
