@@ -9,6 +9,7 @@
 // rlx-vulkan-run PROGRAM.so --entry=NAME [--arg=TYPE=IN.npy]...
 //                [--result=TYPE=OUT.npy]... [--bench=N]
 // rlx-vulkan-run --print-device | --print-subgroup-size
+//                | --print-cooperative-matrix
 //
 // Loads a shared library linked from `rlx-compile --target=vulkan`'s
 // object and librlx_vulkan_runtime, copies each --arg (a .npy file holding
@@ -18,6 +19,12 @@
 // calls `_mlir_ciface_NAME(args..., results...)` and writes the results.
 // --bench=N then times N more calls recorded into one command buffer
 // (device time with one submission) and N calls of one submission each.
+//
+// --print-cooperative-matrix lists the device's cooperative matrix
+// configurations (VK_KHR_cooperative_matrix), one a line, and the
+// cooperative-matrix option they allow (nothing on a device without
+// them): "16x16x16 f16,f16->f32/f32 subgroup" allows
+// --vulkan-options=cooperative-matrix=f16,bf16-as-f16.
 //
 // It links no LLVM: the Vulkan driver (lavapipe loads its own LLVM 15)
 // and the compiler (LLVM 22) never share a process.
@@ -140,15 +147,24 @@ int main(int argc, char **argv) {
       size_t n = std::strlen(flag);
       return a.compare(0, n, flag) == 0 ? argv[i] + n : nullptr;
     };
-    if (a == "--print-device" || a == "--print-subgroup-size") {
+    if (a == "--print-device" || a == "--print-subgroup-size" ||
+        a == "--print-cooperative-matrix") {
       const char *name = rlxVulkanDeviceName();
       if (!name)
         return fail(std::string("no Vulkan device: ") +
                     (rlxVulkanGetLastError() ? rlxVulkanGetLastError() : ""));
-      if (a == "--print-device")
+      if (a == "--print-device") {
         std::printf("%s\n", name);
-      else
+      } else if (a == "--print-subgroup-size") {
         std::printf("%d\n", rlxVulkanSubgroupSize());
+      } else {
+        std::string configurations = rlxVulkanCooperativeMatrices();
+        std::printf("%s", configurations.c_str());
+        // The one configuration the generated matmuls use.
+        if (configurations.find("16x16x16 f16,f16->f32/f32 subgroup") !=
+            std::string::npos)
+          std::printf("--vulkan-options=cooperative-matrix=f16,bf16-as-f16\n");
+      }
       return 0;
     }
     if (const char *v = value("--entry="))

@@ -44,6 +44,7 @@ class Vulkan:
         rt = self.rt
         rt.rlxVulkanGetLastError.restype = ctypes.c_char_p
         rt.rlxVulkanDeviceName.restype = ctypes.c_char_p
+        rt.rlxVulkanCooperativeMatrices.restype = ctypes.c_char_p
         rt.rlxVulkanAlloc.restype = ctypes.c_void_p
         rt.rlxVulkanAlloc.argtypes = [ctypes.c_uint64]
         rt.rlxVulkanFree.argtypes = [ctypes.c_void_p]
@@ -57,6 +58,8 @@ class Vulkan:
         self.lib = ctypes.CDLL(os.path.join(HERE, "librlx_vulkan_bench.so"))
         self.check("loading the kernels")
         self.name = rt.rlxVulkanDeviceName().decode()
+        # What --vulkan-options=cooperative-matrix=... may assume of it.
+        self.cooperative = rt.rlxVulkanCooperativeMatrices().decode()
 
     def check(self, what):
         err = self.rt.rlxVulkanGetLastError()
@@ -128,6 +131,8 @@ def main():
     seed = int.from_bytes(os.urandom(4), "little")
     vk = Vulkan()
     print(f"Vulkan device: {vk.name}; seed {seed}", flush=True)
+    print("cooperative matrices: "
+          + ("; ".join(vk.cooperative.splitlines()) or "none"), flush=True)
     wanted = [w for w in a.only.split(",") if w]
     for name, entry in OURS.items():
         if wanted and not any(w in name for w in wanted):

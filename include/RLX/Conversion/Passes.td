@@ -512,6 +512,33 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     the threads into the staged blocks), exceed `max-threads-per-block`
     or, for an op's accumulator type, `shared-memory-bytes` are errors.
 
+    Where `cooperative-matrix` says the target offers cooperative matrices
+    (16 x 16 x 16 fragments at subgroup scope, f32 accumulators) for the
+    operands' type, the matmul runs on them instead: `f16` takes f16 x f16
+    matmuls, `bf16-as-f16` bf16 x bf16 ones with the operands rounded to
+    f16 in the staging (`gpu.mma_matrix` has no bf16: exact for bf16
+    values of magnitude 6.1e-5 to 65504, infinite beyond, less precise
+    below). Each workgroup of `coop-subgroups-m` x `coop-subgroups-n`
+    subgroups of `subgroup-size` lanes computes a `coop-tile-m` x
+    `coop-tile-n` block (halved along a dim while the half still covers
+    a small matmul's extent); the k loop and its staging are the same (blocks
+    in f16, stored along each operand's contiguous dim with rows padded
+    by 8 elements, which keeps the fragments 16-byte aligned), and each
+    subgroup (its `gpu.subgroup_id`) computes its part of the block as
+    16 x 16 fragments: `gpu.subgroup_mma_load_matrix` from workgroup
+    memory (row- or column-major as stored), `gpu.subgroup_mma_compute`
+    into f32 sums. Where the tiles divide C and it is a row-major buffer,
+    the sums start as C's fragments and are stored back whole
+    (`gpu.subgroup_mma_load_matrix` / `_store_matrix` on C); otherwise
+    each fragment goes through a per-subgroup 16 x 16 f32 scratch in
+    workgroup memory and is added into C element by element under the
+    edge guards. A `linalg.fill` of zero into C just before the matmul
+    (the accumulator's init) is erased: the sums then start at zero and
+    are stored over C instead of added to it. A 16-bit matmul left to the tiled kernel (a type not
+    offered, mixed operand types, a grid too large) gets a remark saying
+    why. Unknown entries, and cooperative tiles that do not divide into
+    fragments and subgroups or exceed the target, are errors.
+
     ```mlir
     linalg.matmul ins(%a, %b : memref<7x5xf32>, memref<5x13xf32>)
                   outs(%c : memref<7x13xf32>)
@@ -548,6 +575,22 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
            "The most threads one block may have on the target">,
     Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
            "The workgroup memory one block may allocate on the target">,
+    ListOption<"cooperativeMatrix", "cooperative-matrix", "std::string",
+               "Operand types whose matmuls run on the target's 16x16x16 "
+               "cooperative matrices with f32 sums: f16, bf16-as-f16 "
+               "(bf16 rounded to f16); none by default">,
+    Option<"coopTileM", "coop-tile-m", "int64_t", "128",
+           "Output rows per workgroup on cooperative matrices">,
+    Option<"coopTileN", "coop-tile-n", "int64_t", "128",
+           "Output columns per workgroup on cooperative matrices">,
+    Option<"coopTileK", "coop-tile-k", "int64_t", "32",
+           "Reduction steps staged at once on cooperative matrices">,
+    Option<"coopSubgroupsM", "coop-subgroups-m", "int64_t", "2",
+           "Subgroups along a cooperative block's rows">,
+    Option<"coopSubgroupsN", "coop-subgroups-n", "int64_t", "4",
+           "Subgroups along a cooperative block's columns">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", "32",
+           "Lanes of the target's subgroup">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

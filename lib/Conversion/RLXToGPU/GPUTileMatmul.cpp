@@ -25,12 +25,19 @@
 // contiguous dim, converted to the accumulator type once, and masked only
 // along the dims a tile does not divide.
 //
+// Where the target offers cooperative matrices (`cooperative-matrix`),
+// 16-bit matmuls take the same k loop and staging (in f16) but compute
+// per subgroup on 16 x 16 x 16 fragments: gpu.subgroup_mma_load_matrix
+// from the staged blocks and gpu.subgroup_mma_compute, which upstream's
+// convert-gpu-to-spirv lowers to SPV_KHR_cooperative_matrix.
+//
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -55,13 +62,17 @@ struct Tiles {
   int64_t threads() const { return threadsM() * threadsN(); }
 };
 
-/// A matmul generic: loops [batch..., m, n, k], and how each operand's
-/// element becomes the accumulator type (its arith.extf, or none).
+/// A matmul generic: loops [batch..., m, n, k] and its accumulator type.
 struct Matmul {
   linalg::GenericOp op;
   SmallVector<int64_t> ranges;
   Type acc;
-  bool extA = false, extB = false;
+  Value input(unsigned i) const { return op->getOperand(i); }
+  Value output() const { return op->getOperand(2); }
+  AffineMap map(unsigned i) const {
+    linalg::GenericOp generic = op;
+    return generic.getIndexingMapsArray()[i];
+  }
   unsigned dimM() const { return ranges.size() - 3; }
   unsigned dimN() const { return ranges.size() - 2; }
   unsigned dimK() const { return ranges.size() - 1; }
@@ -86,14 +97,11 @@ bool readsDims(AffineMap map, ArrayRef<unsigned> wanted, unsigned unwanted) {
 }
 
 /// `v` is the block argument `arg`, directly or through an arith.extf to
-/// `acc`; sets `ext` to say which.
-bool isOperand(Value v, BlockArgument arg, Type acc, bool &ext) {
-  if (v == arg) {
-    ext = false;
+/// `acc`.
+bool isOperand(Value v, BlockArgument arg, Type acc) {
+  if (v == arg)
     return arg.getType() == acc;
-  }
   auto extf = v.getDefiningOp<arith::ExtFOp>();
-  ext = true;
   return extf && extf.getIn() == arg && extf.getType() == acc;
 }
 
@@ -140,11 +148,9 @@ std::optional<Matmul> matchMatmul(linalg::GenericOp op) {
   if (!mul)
     return std::nullopt;
   BlockArgument a = body->getArgument(0), b = body->getArgument(1);
-  if (isOperand(mul.getLhs(), a, mm.acc, mm.extA) &&
-      isOperand(mul.getRhs(), b, mm.acc, mm.extB))
+  if (isOperand(mul.getLhs(), a, mm.acc) && isOperand(mul.getRhs(), b, mm.acc))
     return mm;
-  if (isOperand(mul.getRhs(), a, mm.acc, mm.extA) &&
-      isOperand(mul.getLhs(), b, mm.acc, mm.extB))
+  if (isOperand(mul.getRhs(), a, mm.acc) && isOperand(mul.getLhs(), b, mm.acc))
     return mm;
   return std::nullopt;
 }
@@ -169,15 +175,43 @@ LogicalResult checkTiles(func::FuncOp func, const Tiles &t,
 }
 
 /// How one operand's block (`rows` x `tile-k`, rows being m for A and n
-/// for B) is staged: where it lies in workgroup memory ([k][row], rows
-/// padded) and which of row and k consecutive threads walk.
+/// for B) is staged: where it lies in workgroup memory (`[k][row]`, or
+/// `[row][k]` where `kInner`, rows padded to `stride`), in which element
+/// type, and which of row and k consecutive threads walk.
 struct Staging {
   Value buffer, shared;
   AffineMap map;
   unsigned dimRow;
   int64_t rows, range, stride;
-  bool ext, kContiguous, guardRow, guardK;
+  Type type;
+  bool kContiguous, kInner, guardRow, guardK;
 };
+
+/// The staging of operand `operand` (0: A, 1: B) of `mm` in `type`, as
+/// `[k][row]` blocks; the caller sets the stride and layout.
+Staging stagingOf(const Matmul &mm, unsigned operand, int64_t rows,
+                  int64_t tileK, Type type) {
+  AffineMap map = mm.map(operand);
+  unsigned dimRow = operand == 0 ? mm.dimM() : mm.dimN();
+  int64_t range = mm.ranges[dimRow], sizeK = mm.ranges[mm.dimK()];
+  // An operand is walked along k by consecutive threads where k is its
+  // last, contiguous dim.
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  bool kContiguous = last && last.getPosition() == mm.dimK();
+  Staging s;
+  s.buffer = mm.input(operand);
+  s.map = map;
+  s.dimRow = dimRow;
+  s.rows = rows;
+  s.range = range;
+  s.stride = 0;
+  s.type = type;
+  s.kContiguous = kContiguous;
+  s.kInner = false;
+  s.guardRow = range % rows != 0;
+  s.guardK = sizeK % tileK != 0;
+  return s;
+}
 
 Value cst(ImplicitLocOpBuilder &b, int64_t v) {
   return arith::ConstantIndexOp::create(b, v);
@@ -185,6 +219,26 @@ Value cst(ImplicitLocOpBuilder &b, int64_t v) {
 
 Value inRange(ImplicitLocOpBuilder &b, Value v, int64_t bound) {
   return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, v, cst(b, bound));
+}
+
+Value zeroOf(ImplicitLocOpBuilder &b, Type type) {
+  return arith::ConstantOp::create(b, b.getFloatAttr(type, 0.0));
+}
+
+/// `v` converted to the float type `type`: extended, rounded, or, from
+/// bf16 to f16 (same width, which arith.extf and arith.truncf do not
+/// take), extended to f32 and rounded.
+Value convertTo(ImplicitLocOpBuilder &b, Value v, Type type) {
+  Type from = v.getType();
+  unsigned fromBits = from.getIntOrFloatBitWidth(),
+           toBits = type.getIntOrFloatBitWidth();
+  if (from == type)
+    return v;
+  if (fromBits < toBits)
+    return arith::ExtFOp::create(b, type, v);
+  if (fromBits == toBits)
+    v = arith::ExtFOp::create(b, b.getF32Type(), v);
+  return arith::TruncFOp::create(b, type, v);
 }
 
 /// The operand's indices at loop point `ivs` (dims or the constant 0).
@@ -199,7 +253,7 @@ SmallVector<Value> indices(ImplicitLocOpBuilder &b, AffineMap map,
 }
 
 /// One element of a thread's share of a staged block: its row and k within
-/// the block, and its index in workgroup memory ([k][row]).
+/// the block, and its index in workgroup memory.
 struct Slot {
   Value row, k, at;
 };
@@ -215,15 +269,16 @@ SmallVector<Slot> shareOf(ImplicitLocOpBuilder &b, const Staging &s,
     Value lo = arith::RemUIOp::create(b, e, cst(b, fast));
     Value hi = arith::DivUIOp::create(b, e, cst(b, fast));
     Value row = s.kContiguous ? hi : lo, k = s.kContiguous ? lo : hi;
+    Value major = s.kInner ? row : k, minor = s.kInner ? k : row;
     Value at = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, k, cst(b, s.stride)), row);
+        b, arith::MulIOp::create(b, major, cst(b, s.stride)), minor);
     share.push_back({row, k, at});
   }
   return share;
 }
 
-/// Loads this thread's share of the block at (row0, k0) in the accumulator
-/// type, zero where it lies beyond the operand.
+/// Loads this thread's share of the block at (row0, k0) in the staged type,
+/// zero where it lies beyond the operand.
 SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
                              const Matmul &mm, SmallVector<Value> ivs,
                              ArrayRef<Slot> share, Value row0, Value k0) {
@@ -233,7 +288,7 @@ SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
     ivs[mm.dimK()] = arith::AddIOp::create(b, k0, slot.k);
     auto load = [&](ImplicitLocOpBuilder &b) -> Value {
       Value v = memref::LoadOp::create(b, s.buffer, indices(b, s.map, ivs));
-      return s.ext ? arith::ExtFOp::create(b, mm.acc, v) : v;
+      return convertTo(b, v, s.type);
     };
     Value guard;
     auto both = [&](Value c) {
@@ -247,15 +302,13 @@ SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
       values.push_back(load(b));
       continue;
     }
-    auto ifOp = scf::IfOp::create(b, mm.acc, guard, /*withElse=*/true);
+    auto ifOp = scf::IfOp::create(b, s.type, guard, /*withElse=*/true);
     ImplicitLocOpBuilder then(b.getLoc(), ifOp.thenBlock(),
                               ifOp.thenBlock()->begin());
     scf::YieldOp::create(then, load(then));
     ImplicitLocOpBuilder other(b.getLoc(), ifOp.elseBlock(),
                                ifOp.elseBlock()->begin());
-    scf::YieldOp::create(
-        other, arith::ConstantOp::create(other, b.getFloatAttr(mm.acc, 0.0))
-                   .getResult());
+    scf::YieldOp::create(other, zeroOf(other, s.type));
     values.push_back(ifOp.getResult(0));
   }
   return values;
@@ -274,134 +327,174 @@ int64_t paddedRows(int64_t rows, int64_t tileK, bool kContiguous) {
   return rows + (kContiguous ? std::max<int64_t>(1, 32 / tileK) : 0);
 }
 
-/// Emits the gpu.launch computing `mm` before it (the caller erases it), or
-/// fails, emitting nothing, where its grid is too large.
-LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
-                              const Tiles &t) {
-  linalg::GenericOp op = mm.op;
-  int64_t sizeM = mm.ranges[mm.dimM()], sizeN = mm.ranges[mm.dimN()],
-          sizeK = mm.ranges[mm.dimK()];
+/// A matmul's gpu.launch: one block per `tileM` x `tileN` block of the
+/// output (grid x: column blocks, y: row blocks, z: the batch), with the
+/// values each kernel starts from.
+struct Launch {
+  gpu::LaunchOp op;
+  Value tid, row0, col0;
+  /// The batch ivs from block z; m, n and k are set per access.
+  SmallVector<Value> ivs;
+};
+
+/// Creates the launch and leaves `b` at the start of its body, or fails,
+/// emitting nothing, where its grid is too large.
+FailureOr<Launch> createLaunch(ImplicitLocOpBuilder &b, const Matmul &mm,
+                               int64_t tileM, int64_t tileN, int64_t threads,
+                               TypeRange sharedTypes) {
   int64_t batch = 1;
   for (unsigned d = 0; d < mm.dimM(); ++d)
     batch *= mm.ranges[d];
-  int64_t gridX = llvm::divideCeil(sizeN, t.n),
-          gridY = llvm::divideCeil(sizeM, t.m);
+  int64_t gridX = llvm::divideCeil(mm.ranges[mm.dimN()], tileN),
+          gridY = llvm::divideCeil(mm.ranges[mm.dimM()], tileM);
   if (gridX > kMaxGrid || gridY > kMaxGrid || batch > kMaxGrid)
     return failure();
-
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  // An operand is walked along k by consecutive threads where k is its
-  // last, contiguous dim.
-  auto lastIsK = [&](AffineMap map) {
-    auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-    return dim && dim.getPosition() == mm.dimK();
-  };
-  Staging sa{op.getDpsInputs()[0], {}, maps[0], mm.dimM(), t.m, sizeM, 0,
-             mm.extA, lastIsK(maps[0]), sizeM % t.m != 0, sizeK % t.k != 0};
-  Staging sb{op.getDpsInputs()[1], {}, maps[1], mm.dimN(), t.n, sizeN, 0,
-             mm.extB, lastIsK(maps[1]), sizeN % t.n != 0, sizeK % t.k != 0};
-  sa.stride = paddedRows(t.m, t.k, sa.kContiguous);
-  sb.stride = paddedRows(t.n, t.k, sb.kContiguous);
-  auto workgroup = gpu::AddressSpaceAttr::get(op.getContext(),
-                                              gpu::AddressSpace::Workgroup);
-  Type sharedTypes[] = {
-      MemRefType::get({t.k * sa.stride}, mm.acc, AffineMap(), workgroup),
-      MemRefType::get({t.k * sb.stride}, mm.acc, AffineMap(), workgroup)};
-
-  b.setInsertionPoint(op);
+  b.setInsertionPoint(mm.op);
   Value one = cst(b, 1);
-  auto launch = gpu::LaunchOp::create(
-      b, cst(b, gridX), cst(b, gridY), cst(b, batch), cst(b, t.threads()), one,
-      one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+  Launch l;
+  l.op = gpu::LaunchOp::create(
+      b, cst(b, gridX), cst(b, gridY), cst(b, batch), cst(b, threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       ValueRange{}, sharedTypes);
-  Block &body = launch.getBody().front();
+  Block &body = l.op.getBody().front();
   b.setInsertionPointToEnd(&body);
   gpu::TerminatorOp::create(b);
   b.setInsertionPointToStart(&body);
-  sa.shared = launch.getWorkgroupAttributions()[0];
-  sb.shared = launch.getWorkgroupAttributions()[1];
-
-  Value tid = launch.getThreadIds().x;
-  Value threadRow = arith::DivUIOp::create(b, tid, cst(b, t.threadsN()));
-  Value threadCol = arith::RemUIOp::create(b, tid, cst(b, t.threadsN()));
-  Value row0 = arith::MulIOp::create(b, launch.getBlockIds().y, cst(b, t.m));
-  Value col0 = arith::MulIOp::create(b, launch.getBlockIds().x, cst(b, t.n));
-  // The batch ivs from block z, row-major; m, n and k are set per access.
-  SmallVector<Value> ivs(mm.ranges.size(), cst(b, 0));
-  Value z = launch.getBlockIds().z;
+  l.tid = l.op.getThreadIds().x;
+  l.row0 = arith::MulIOp::create(b, l.op.getBlockIds().y, cst(b, tileM));
+  l.col0 = arith::MulIOp::create(b, l.op.getBlockIds().x, cst(b, tileN));
+  l.ivs.assign(mm.ranges.size(), cst(b, 0));
+  Value z = l.op.getBlockIds().z;
   for (int64_t d = int64_t(mm.dimM()) - 1; d >= 0; --d) {
-    ivs[d] = d == 0 ? z : arith::RemUIOp::create(b, z, cst(b, mm.ranges[d]));
+    l.ivs[d] = d == 0 ? z : arith::RemUIOp::create(b, z, cst(b, mm.ranges[d]));
     if (d > 0)
       z = arith::DivUIOp::create(b, z, cst(b, mm.ranges[d]));
   }
+  return l;
+}
 
-  // The loop carries the sums and the next step's share of A and B, loaded
-  // into registers while the current step's products run (the loads'
-  // latency hides behind them).
-  auto shareA = shareOf(b, sa, tid, t.threads(), t.k);
-  auto shareB = shareOf(b, sb, tid, t.threads(), t.k);
-  Value zero = arith::ConstantOp::create(b, b.getFloatAttr(mm.acc, 0.0));
-  SmallVector<Value> init(t.threadM * t.threadN, zero);
+/// Computes a step's products from the staged blocks, given the sums so far;
+/// returns the new sums.
+using Products =
+    function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, ValueRange)>;
+
+/// The k loop of both schedules: it carries the sums and the next step's
+/// share of A and B, loaded into registers while the current step's
+/// products run (the loads' latency hides behind them). Each step stores
+/// the share into workgroup memory, and the products run between two
+/// barriers. Returns the loop, whose first results are the sums.
+scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
+                          const Launch &l, const Staging &sa, const Staging &sb,
+                          int64_t threads, int64_t tileK, ValueRange sums,
+                          Products products) {
+  int64_t sizeK = mm.ranges[mm.dimK()];
+  auto shareA = shareOf(b, sa, l.tid, threads, tileK);
+  auto shareB = shareOf(b, sb, l.tid, threads, tileK);
+  SmallVector<Value> init(sums);
   int64_t numSums = init.size(), numA = shareA.size();
-  llvm::append_range(init, loadShare(b, sa, mm, ivs, shareA, row0, cst(b, 0)));
-  llvm::append_range(init, loadShare(b, sb, mm, ivs, shareB, col0, cst(b, 0)));
-  auto loop = scf::ForOp::create(b, cst(b, 0), cst(b, sizeK), cst(b, t.k),
-                                 init);
+  llvm::append_range(init,
+                     loadShare(b, sa, mm, l.ivs, shareA, l.row0, cst(b, 0)));
+  llvm::append_range(init,
+                     loadShare(b, sb, mm, l.ivs, shareB, l.col0, cst(b, 0)));
+  auto loop =
+      scf::ForOp::create(b, cst(b, 0), cst(b, sizeK), cst(b, tileK), init);
+  OpBuilder::InsertionGuard restore(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
   ValueRange carried = loop.getRegionIterArgs();
   storeShare(b, sa, shareA, carried.slice(numSums, numA));
   storeShare(b, sb, shareB, carried.drop_front(numSums + numA));
   gpu::BarrierOp::create(b);
-  Value nextK0 = arith::AddIOp::create(b, k0, cst(b, t.k));
-  SmallVector<Type> shareTypes(carried.size() - numSums, mm.acc);
+  Value nextK0 = arith::AddIOp::create(b, k0, cst(b, tileK));
+  SmallVector<Type> shareTypes(numA, sa.type);
+  shareTypes.append(shareB.size(), sb.type);
   auto prefetch = scf::IfOp::create(b, shareTypes, inRange(b, nextK0, sizeK),
                                     /*withElse=*/true);
   {
     ImplicitLocOpBuilder then(b.getLoc(), prefetch.thenBlock(),
                               prefetch.thenBlock()->begin());
     SmallVector<Value> next =
-        loadShare(then, sa, mm, ivs, shareA, row0, nextK0);
+        loadShare(then, sa, mm, l.ivs, shareA, l.row0, nextK0);
     llvm::append_range(next,
-                       loadShare(then, sb, mm, ivs, shareB, col0, nextK0));
+                       loadShare(then, sb, mm, l.ivs, shareB, l.col0, nextK0));
     scf::YieldOp::create(then, next);
     ImplicitLocOpBuilder other(b.getLoc(), prefetch.elseBlock(),
                                prefetch.elseBlock()->begin());
-    scf::YieldOp::create(other, SmallVector<Value>(shareTypes.size(), zero));
+    SmallVector<Value> zeros(numA, zeroOf(other, sa.type));
+    zeros.append(shareB.size(), zeroOf(other, sb.type));
+    scf::YieldOp::create(other, zeros);
   }
-  SmallVector<Value> sums(carried.take_front(numSums));
-  for (int64_t kk = 0; kk < t.k; ++kk) {
-    SmallVector<Value> as, bs;
-    for (int64_t i = 0; i < t.threadM; ++i)
-      as.push_back(memref::LoadOp::create(
-          b, sa.shared,
-          ValueRange{arith::AddIOp::create(
-              b, threadRow, cst(b, kk * sa.stride + i * t.threadsM()))}));
-    for (int64_t j = 0; j < t.threadN; ++j)
-      bs.push_back(memref::LoadOp::create(
-          b, sb.shared,
-          ValueRange{arith::AddIOp::create(
-              b, threadCol, cst(b, kk * sb.stride + j * t.threadsN()))}));
-    for (int64_t i = 0; i < t.threadM; ++i)
-      for (int64_t j = 0; j < t.threadN; ++j) {
-        Value &sum = sums[i * t.threadN + j];
-        sum = arith::AddFOp::create(b, sum,
-                                    arith::MulFOp::create(b, as[i], bs[j]));
-      }
-  }
+  SmallVector<Value> next = products(b, carried.take_front(numSums));
   // The next step's staging overwrites what this one read.
   gpu::BarrierOp::create(b);
-  llvm::append_range(sums, prefetch.getResults());
-  scf::YieldOp::create(b, sums);
+  llvm::append_range(next, prefetch.getResults());
+  scf::YieldOp::create(b, next);
+  return loop;
+}
+
+/// Emits the gpu.launch computing `mm` on the CUDA cores before it (the
+/// caller erases it), or fails, emitting nothing, where its grid is too
+/// large.
+LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
+                              const Tiles &t) {
+  int64_t sizeM = mm.ranges[mm.dimM()], sizeN = mm.ranges[mm.dimN()];
+  Staging sa = stagingOf(mm, 0, t.m, t.k, mm.acc);
+  Staging sb = stagingOf(mm, 1, t.n, t.k, mm.acc);
+  sa.stride = paddedRows(t.m, t.k, sa.kContiguous);
+  sb.stride = paddedRows(t.n, t.k, sb.kContiguous);
+  auto workgroup = gpu::AddressSpaceAttr::get(mm.op->getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  Type sharedTypes[] = {
+      MemRefType::get({t.k * sa.stride}, mm.acc, AffineMap(), workgroup),
+      MemRefType::get({t.k * sb.stride}, mm.acc, AffineMap(), workgroup)};
+  FailureOr<Launch> launch =
+      createLaunch(b, mm, t.m, t.n, t.threads(), sharedTypes);
+  if (failed(launch))
+    return failure();
+  Launch &l = *launch;
+  sa.shared = l.op.getWorkgroupAttributions()[0];
+  sb.shared = l.op.getWorkgroupAttributions()[1];
+  Value threadRow = arith::DivUIOp::create(b, l.tid, cst(b, t.threadsN()));
+  Value threadCol = arith::RemUIOp::create(b, l.tid, cst(b, t.threadsN()));
+
+  auto products = [&](ImplicitLocOpBuilder &b, ValueRange carried) {
+    SmallVector<Value> sums(carried);
+    for (int64_t kk = 0; kk < t.k; ++kk) {
+      SmallVector<Value> as, bs;
+      for (int64_t i = 0; i < t.threadM; ++i)
+        as.push_back(memref::LoadOp::create(
+            b, sa.shared,
+            ValueRange{arith::AddIOp::create(
+                b, threadRow, cst(b, kk * sa.stride + i * t.threadsM()))}));
+      for (int64_t j = 0; j < t.threadN; ++j)
+        bs.push_back(memref::LoadOp::create(
+            b, sb.shared,
+            ValueRange{arith::AddIOp::create(
+                b, threadCol, cst(b, kk * sb.stride + j * t.threadsN()))}));
+      for (int64_t i = 0; i < t.threadM; ++i)
+        for (int64_t j = 0; j < t.threadN; ++j) {
+          Value &sum = sums[i * t.threadN + j];
+          sum = arith::AddFOp::create(b, sum,
+                                      arith::MulFOp::create(b, as[i], bs[j]));
+        }
+    }
+    return sums;
+  };
+  SmallVector<Value> zeros(t.threadM * t.threadN, zeroOf(b, mm.acc));
+  scf::ForOp loop =
+      emitStagedLoop(b, mm, l, sa, sb, t.threads(), t.k, zeros, products);
 
   b.setInsertionPointAfter(loop);
-  Value out = op.getDpsInits()[0];
+  Value out = mm.output();
+  SmallVector<Value> ivs(l.ivs);
   for (int64_t i = 0; i < t.threadM; ++i)
     for (int64_t j = 0; j < t.threadN; ++j) {
       ivs[mm.dimM()] = arith::AddIOp::create(
-          b, row0, arith::AddIOp::create(b, threadRow, cst(b, i * t.threadsM())));
+          b, l.row0,
+          arith::AddIOp::create(b, threadRow, cst(b, i * t.threadsM())));
       ivs[mm.dimN()] = arith::AddIOp::create(
-          b, col0, arith::AddIOp::create(b, threadCol, cst(b, j * t.threadsN())));
+          b, l.col0,
+          arith::AddIOp::create(b, threadCol, cst(b, j * t.threadsN())));
       SmallVector<Value> at(ivs.begin(), ivs.end() - 1);
       Value guard;
       if (sizeM % t.m)
@@ -423,6 +516,336 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Cooperative matrices
+//===----------------------------------------------------------------------===//
+
+/// The one fragment shape the schedule uses: M x N x K = 16 x 16 x 16, as
+/// NVIDIA's driver offers it for f16 x f16 -> f32 at subgroup scope.
+constexpr int64_t kFragment = 16;
+
+/// Pads the rows of a staged 16-bit block by 8 elements: cooperative loads
+/// need rows (and fragment starts) aligned to 16 bytes
+/// (VUID-RuntimeSpirv-OpCooperativeMatrixLoadKHR-08986), and the shift of
+/// 4 banks per row spreads a fragment's rows over the banks.
+constexpr int64_t kCoopPad = 8;
+
+/// The cooperative schedule's shape: a `m` x `n` block per workgroup of
+/// `subgroupsM` x `subgroupsN` subgroups, each computing an
+/// (m / subgroupsM) x (n / subgroupsN) part of it as 16 x 16 fragments.
+struct CoopTiles {
+  int64_t m, n, k, subgroupsM, subgroupsN, subgroupSize;
+  int64_t subgroups() const { return subgroupsM * subgroupsN; }
+  int64_t threads() const { return subgroups() * subgroupSize; }
+  int64_t fragmentsM() const { return m / subgroupsM / kFragment; }
+  int64_t fragmentsN() const { return n / subgroupsN / kFragment; }
+  /// The most workgroup memory a matmul's blocks take (16-bit elements,
+  /// the larger of the two layouts) with the f32 fragment per subgroup of
+  /// the guarded epilogue.
+  int64_t sharedBytes() const {
+    auto block = [&](int64_t rows) {
+      return std::max(rows * (k + kCoopPad), k * (rows + kCoopPad)) * 2;
+    };
+    return block(m) + block(n) + subgroups() * kFragment * kFragment * 4;
+  }
+};
+
+/// `t` with its block halved along m and n while the half still covers the
+/// matmul's extent (rounded up to fragments) and splits among the same
+/// subgroups and threads: attention's 128 x 64 products would otherwise
+/// compute half a 128 x 128 block of zeros.
+CoopTiles fitTiles(CoopTiles t, int64_t sizeM, int64_t sizeN) {
+  auto fits = [&](int64_t half, int64_t size, int64_t subgroups) {
+    return half >= static_cast<int64_t>(llvm::alignTo(size, kFragment)) &&
+           half % (subgroups * kFragment) == 0 &&
+           (half * t.k) % t.threads() == 0;
+  };
+  while (fits(t.m / 2, sizeM, t.subgroupsM))
+    t.m /= 2;
+  while (fits(t.n / 2, sizeN, t.subgroupsN))
+    t.n /= 2;
+  return t;
+}
+
+/// The operand types the device runs on cooperative matrices
+/// (`cooperative-matrix`).
+struct CoopOffer {
+  bool f16 = false, bf16AsF16 = false;
+  bool any() const { return f16 || bf16AsF16; }
+};
+
+LogicalResult parseOffer(func::FuncOp func, ArrayRef<std::string> entries,
+                         CoopOffer &offer) {
+  for (const std::string &entry : entries) {
+    if (entry == "f16")
+      offer.f16 = true;
+    else if (entry == "bf16-as-f16")
+      offer.bf16AsF16 = true;
+    else
+      return func.emitError()
+             << "rlx-gpu-tile-matmul: unknown cooperative-matrix entry '"
+             << entry << "' (expected f16 or bf16-as-f16)";
+  }
+  return success();
+}
+
+/// The cooperative tiles' checks that do not depend on an op.
+LogicalResult checkCoopTiles(func::FuncOp func, const CoopTiles &t,
+                             int64_t maxThreads, int64_t sharedBytes) {
+  auto bad = [&]() { return func.emitError() << "rlx-gpu-tile-matmul: "; };
+  if (t.m < 1 || t.n < 1 || t.k < 1 || t.subgroupsM < 1 || t.subgroupsN < 1 ||
+      t.subgroupSize < 1)
+    return bad() << "cooperative tile sizes must be positive";
+  if (t.m % (t.subgroupsM * kFragment) || t.n % (t.subgroupsN * kFragment) ||
+      t.k % kFragment)
+    return bad() << "coop-tile-m " << t.m << " / coop-tile-n " << t.n
+                 << " / coop-tile-k " << t.k << " are not multiples of "
+                 << kFragment << " x coop-subgroups-m " << t.subgroupsM << " / "
+                 << kFragment << " x coop-subgroups-n " << t.subgroupsN << " / "
+                 << kFragment;
+  if (t.threads() > maxThreads)
+    return bad() << t.threads() << " threads per cooperative block exceed "
+                 << "the target's max-threads-per-block " << maxThreads;
+  if ((t.m * t.k) % t.threads() || (t.k * t.n) % t.threads() ||
+      (kFragment * kFragment) % t.subgroupSize)
+    return bad() << "the " << t.threads() << " threads do not divide the "
+                 << t.m << " x " << t.k << " and " << t.k << " x " << t.n
+                 << " blocks they stage (or the " << t.subgroupSize
+                 << " lanes a 16 x 16 fragment)";
+  if (t.sharedBytes() > sharedBytes)
+    return bad() << "the cooperative tiles need " << t.sharedBytes()
+                 << " bytes of workgroup memory, more than the target's "
+                 << "shared-memory-bytes " << sharedBytes;
+  return success();
+}
+
+/// The 16-bit type `mm`'s operands are staged in for cooperative matrices,
+/// or null with `why` set where the offer does not cover them. f32 and
+/// f64 matmuls are not meant for them: `why` stays empty. An f32 operand
+/// beside a 16-bit one (attention's probabilities times V, the
+/// probabilities being computed in f32) is rounded to f16 as well: the
+/// result is 16-bit anyway, and f16 keeps more of its mantissa than bf16.
+Type coopType(const Matmul &mm, const CoopOffer &offer, std::string &why) {
+  Type a = cast<MemRefType>(mm.input(0).getType()).getElementType();
+  Type b = cast<MemRefType>(mm.input(1).getType()).getElementType();
+  if (a.getIntOrFloatBitWidth() != 16 && b.getIntOrFloatBitWidth() != 16)
+    return {};
+  // The 16-bit operand type (both's where both are 16-bit).
+  Type half = a.getIntOrFloatBitWidth() == 16 ? a : b;
+  Type other = half == a ? b : a;
+  if (!mm.acc.isF32() || !(other == half || other.isF32()) ||
+      !(half.isF16() || half.isBF16())) {
+    why = "its operands are not f16 or bf16 (or one of them f32) with an "
+          "f32 accumulator";
+    return {};
+  }
+  if (half.isF16() && offer.f16)
+    return half;
+  if (half.isBF16() && offer.bf16AsF16)
+    return Float16Type::get(half.getContext());
+  why = half.isF16()
+            ? "f16 is not in cooperative-matrix"
+            : "bf16 is not in cooperative-matrix (bf16-as-f16 takes it)";
+  return {};
+}
+
+/// The zero fill of `mm`'s output just before it (the accumulator's
+/// initialization that linalg's `out +=` adds to), or null.
+linalg::FillOp zeroFillOf(const Matmul &mm) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(mm.op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInits()[0] != mm.output() ||
+      !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    return {};
+  return fill;
+}
+
+/// Emits the gpu.launch computing `mm` on cooperative matrices before it
+/// (the caller erases it), with its operands staged in `staged` (f16), or
+/// fails, emitting nothing, where its grid is too large. With `overwrite`
+/// (C was just zero-filled, and the caller erases the fill) the sums are
+/// stored into C rather than added to it: every element of C is stored
+/// once, and neither the fill nor the reads of C cost a pass over it.
+LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
+                                    const CoopTiles &t, Type staged,
+                                    bool overwrite) {
+  int64_t sizeM = mm.ranges[mm.dimM()], sizeN = mm.ranges[mm.dimN()];
+  Value out = mm.output();
+  // C's fragments are loaded and stored whole where the tiles divide it and
+  // it is a plain row-major buffer; otherwise each goes through workgroup
+  // memory to guarded scalar accesses.
+  bool direct = sizeM % t.m == 0 && sizeN % t.n == 0 &&
+                cast<MemRefType>(out.getType()).getLayout().isIdentity();
+  // Each block is stored along the operand's contiguous dim, so that
+  // consecutive threads store consecutive elements; the fragments' layout
+  // (row- or column-major) follows.
+  Staging sa = stagingOf(mm, 0, t.m, t.k, staged);
+  Staging sb = stagingOf(mm, 1, t.n, t.k, staged);
+  for (Staging *s : {&sa, &sb}) {
+    s->kInner = s->kContiguous;
+    s->stride = (s->kInner ? t.k : s->rows) + kCoopPad;
+  }
+  auto blockSize = [&](const Staging &s) {
+    return (s.kInner ? s.rows : t.k) * s.stride;
+  };
+  auto workgroup = gpu::AddressSpaceAttr::get(mm.op->getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  SmallVector<Type> sharedTypes = {
+      MemRefType::get({blockSize(sa)}, staged, AffineMap(), workgroup),
+      MemRefType::get({blockSize(sb)}, staged, AffineMap(), workgroup)};
+  if (!direct)
+    sharedTypes.push_back(
+        MemRefType::get({t.subgroups() * kFragment * kFragment}, mm.acc,
+                        AffineMap(), workgroup));
+  FailureOr<Launch> launch =
+      createLaunch(b, mm, t.m, t.n, t.threads(), sharedTypes);
+  if (failed(launch))
+    return failure();
+  Launch &l = *launch;
+  sa.shared = l.op.getWorkgroupAttributions()[0];
+  sb.shared = l.op.getWorkgroupAttributions()[1];
+
+  // Subgroup s computes rows [rowBase, rowBase + m / subgroupsM) and columns
+  // [colBase, colBase + n / subgroupsN) of the block. Its id is the
+  // SubgroupId builtin: Vulkan does not promise that a subgroup is
+  // consecutive invocations, and a cooperative op's pointer must be the
+  // same on all its lanes.
+  Value subgroup = gpu::SubgroupIdOp::create(
+      b, b.getIntegerAttr(b.getIndexType(), t.subgroups()));
+  Value rowBase = arith::MulIOp::create(
+      b, arith::DivUIOp::create(b, subgroup, cst(b, t.subgroupsN)),
+      cst(b, t.m / t.subgroupsM));
+  Value colBase = arith::MulIOp::create(
+      b, arith::RemUIOp::create(b, subgroup, cst(b, t.subgroupsN)),
+      cst(b, t.n / t.subgroupsN));
+  auto rowOf = [&](int64_t i) {
+    return arith::AddIOp::create(b, rowBase, cst(b, i * kFragment));
+  };
+  auto colOf = [&](int64_t j) {
+    return arith::AddIOp::create(b, colBase, cst(b, j * kFragment));
+  };
+  MLIRContext *context = mm.op->getContext();
+  auto aType = gpu::MMAMatrixType::get({kFragment, kFragment}, staged, "AOp");
+  auto bType = gpu::MMAMatrixType::get({kFragment, kFragment}, staged, "BOp");
+  auto cType = gpu::MMAMatrixType::get({kFragment, kFragment}, mm.acc, "COp");
+  auto lead = [&](int64_t stride) { return b.getIndexAttr(stride); };
+  auto unitIf = [&](bool set) {
+    return set ? UnitAttr::get(context) : nullptr;
+  };
+  // The fragment of C at block rows/columns (i, j), as C's indices.
+  SmallVector<Value> ivs(l.ivs);
+  auto outIndices = [&](int64_t i, int64_t j) {
+    ivs[mm.dimM()] = arith::AddIOp::create(b, l.row0, rowOf(i));
+    ivs[mm.dimN()] = arith::AddIOp::create(b, l.col0, colOf(j));
+    return SmallVector<Value>(ivs.begin(), ivs.end() - 1);
+  };
+
+  // The sums start from C itself where its fragments are loaded whole
+  // (linalg's out +=), else from zero and are added to C at the end (or
+  // stored where C was zero).
+  SmallVector<Value> sums;
+  Value zero =
+      gpu::SubgroupMmaConstantMatrixOp::create(b, cType, zeroOf(b, mm.acc));
+  for (int64_t i = 0; i < t.fragmentsM(); ++i)
+    for (int64_t j = 0; j < t.fragmentsN(); ++j)
+      sums.push_back(direct && !overwrite
+                         ? gpu::SubgroupMmaLoadMatrixOp::create(
+                               b, cType, out, outIndices(i, j), lead(sizeN),
+                               /*transpose=*/nullptr)
+                               .getResult()
+                         : zero);
+
+  // A's fragment (i, kk) lies at [row][k] (row-major) or [k][row]
+  // (column-major); B's (kk, j) at [k][col] (row-major) or [col][k].
+  auto fragmentAt = [&](const Staging &s, Value row, int64_t kk) -> Value {
+    Value major = s.kInner ? row : cst(b, kk);
+    Value minor = s.kInner ? cst(b, kk) : row;
+    return arith::AddIOp::create(
+        b, arith::MulIOp::create(b, major, cst(b, s.stride)), minor);
+  };
+  auto products = [&](ImplicitLocOpBuilder &b, ValueRange carried) {
+    SmallVector<Value> next(carried);
+    for (int64_t kk = 0; kk < t.k; kk += kFragment) {
+      SmallVector<Value> as, bs;
+      for (int64_t i = 0; i < t.fragmentsM(); ++i)
+        as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+            b, aType, sa.shared, ValueRange{fragmentAt(sa, rowOf(i), kk)},
+            lead(sa.stride), unitIf(!sa.kInner)));
+      for (int64_t j = 0; j < t.fragmentsN(); ++j)
+        bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+            b, bType, sb.shared, ValueRange{fragmentAt(sb, colOf(j), kk)},
+            lead(sb.stride), unitIf(sb.kInner)));
+      for (int64_t i = 0; i < t.fragmentsM(); ++i)
+        for (int64_t j = 0; j < t.fragmentsN(); ++j) {
+          Value &sum = next[i * t.fragmentsN() + j];
+          sum = gpu::SubgroupMmaComputeOp::create(b, as[i], bs[j], sum,
+                                                  /*a_transpose=*/nullptr,
+                                                  /*b_transpose=*/nullptr);
+        }
+    }
+    return next;
+  };
+  scf::ForOp loop =
+      emitStagedLoop(b, mm, l, sa, sb, t.threads(), t.k, sums, products);
+
+  b.setInsertionPointAfter(loop);
+  if (direct) {
+    for (int64_t i = 0; i < t.fragmentsM(); ++i)
+      for (int64_t j = 0; j < t.fragmentsN(); ++j)
+        gpu::SubgroupMmaStoreMatrixOp::create(
+            b, loop.getResult(i * t.fragmentsN() + j), out, outIndices(i, j),
+            lead(sizeN), /*transpose=*/nullptr);
+    return success();
+  }
+  // Each fragment goes through the subgroup's part of workgroup memory;
+  // its lanes then add (or store) it into C element by element, under the
+  // guards.
+  Value scratch = l.op.getWorkgroupAttributions()[2];
+  Value base =
+      arith::MulIOp::create(b, subgroup, cst(b, kFragment * kFragment));
+  Value lane = gpu::LaneIdOp::create(
+      b, b.getIntegerAttr(b.getIndexType(), t.subgroupSize));
+  for (int64_t i = 0; i < t.fragmentsM(); ++i)
+    for (int64_t j = 0; j < t.fragmentsN(); ++j) {
+      gpu::SubgroupMmaStoreMatrixOp::create(
+          b, loop.getResult(i * t.fragmentsN() + j), scratch, ValueRange{base},
+          lead(kFragment), /*transpose=*/nullptr);
+      gpu::BarrierOp::create(b);
+      SmallVector<Value> corner = outIndices(i, j);
+      for (int64_t e = 0; e < kFragment * kFragment; e += t.subgroupSize) {
+        Value at = arith::AddIOp::create(b, lane, cst(b, e));
+        SmallVector<Value> element(corner);
+        element[mm.dimM()] = arith::AddIOp::create(
+            b, corner[mm.dimM()],
+            arith::DivUIOp::create(b, at, cst(b, kFragment)));
+        element[mm.dimN()] = arith::AddIOp::create(
+            b, corner[mm.dimN()],
+            arith::RemUIOp::create(b, at, cst(b, kFragment)));
+        Value guard;
+        if (sizeM % t.m)
+          guard = inRange(b, element[mm.dimM()], sizeM);
+        if (sizeN % t.n) {
+          Value c = inRange(b, element[mm.dimN()], sizeN);
+          guard = guard ? arith::AndIOp::create(b, guard, c) : c;
+        }
+        OpBuilder::InsertionGuard restore(b);
+        if (guard) {
+          auto ifOp = scf::IfOp::create(b, guard, /*withElseRegion=*/false);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+        }
+        Value sum = memref::LoadOp::create(
+            b, scratch, ValueRange{arith::AddIOp::create(b, base, at)});
+        if (!overwrite)
+          sum = arith::AddFOp::create(
+              b, memref::LoadOp::create(b, out, element), sum);
+        memref::StoreOp::create(b, sum, out, element);
+      }
+      // The next fragment overwrites what the lanes read.
+      gpu::BarrierOp::create(b);
+    }
+  return success();
+}
+
 struct GPUTileMatmulPass
     : rlx::impl::GPUTileMatmulPassBase<GPUTileMatmulPass> {
   using Base::Base;
@@ -430,7 +853,13 @@ struct GPUTileMatmulPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     Tiles tiles{tileM, tileN, tileK, threadM, threadN};
-    if (failed(checkTiles(func, tiles, maxThreadsPerBlock)))
+    CoopTiles coop{coopTileM,      coopTileN,      coopTileK,
+                   coopSubgroupsM, coopSubgroupsN, subgroupSize};
+    CoopOffer offer;
+    if (failed(checkTiles(func, tiles, maxThreadsPerBlock)) ||
+        failed(parseOffer(func, cooperativeMatrix, offer)) ||
+        (offer.any() && failed(checkCoopTiles(func, coop, maxThreadsPerBlock,
+                                              sharedMemoryBytes))))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
     // Named contractions are matched in their generic form, as
@@ -450,6 +879,26 @@ struct GPUTileMatmulPass
         matmuls.push_back(*mm);
     });
     for (Matmul &mm : matmuls) {
+      ImplicitLocOpBuilder b(mm.op.getLoc(), mm.op);
+      if (offer.any()) {
+        std::string why;
+        if (Type staged = coopType(mm, offer, why)) {
+          linalg::FillOp fill = zeroFillOf(mm);
+          if (succeeded(emitCooperativeMatmul(
+                  b, mm,
+                  fitTiles(coop, mm.ranges[mm.dimM()], mm.ranges[mm.dimN()]),
+                  staged, /*overwrite=*/bool(fill)))) {
+            rewriter.eraseOp(mm.op);
+            if (fill)
+              rewriter.eraseOp(fill);
+            continue;
+          }
+          why = "its grid exceeds 65535 blocks along a dim";
+        }
+        if (!why.empty())
+          mm.op->emitRemark() << "rlx-gpu-tile-matmul: not on cooperative "
+                              << "matrices: " << why;
+      }
       int64_t bytes = (paddedRows(tiles.m, tiles.k, true) +
                        paddedRows(tiles.n, tiles.k, true)) *
                       tiles.k * mm.acc.getIntOrFloatBitWidth() / 8;
@@ -460,7 +909,6 @@ struct GPUTileMatmulPass
                            << int64_t(sharedMemoryBytes);
         return signalPassFailure();
       }
-      ImplicitLocOpBuilder b(mm.op.getLoc(), mm.op);
       if (succeeded(emitTiledMatmul(b, mm, tiles)))
         rewriter.eraseOp(mm.op);
     }

@@ -15,6 +15,42 @@
 
 using namespace rlx::vulkan;
 
+// VK_KHR_cooperative_matrix came with Vulkan headers 1.3.255; Debian 12's
+// are 1.3.239. The few values the runtime uses, from the registry (vk.xml).
+namespace {
+constexpr const char *kCooperativeMatrixExtension = "VK_KHR_cooperative_matrix";
+constexpr auto kCooperativeMatrixFeaturesType =
+    static_cast<VkStructureType>(1000506000);
+constexpr auto kCooperativeMatrixPropertiesType =
+    static_cast<VkStructureType>(1000506001);
+/// VkComponentTypeKHR's values 0-10 (FLOAT16 ... UINT64), and BFLOAT16's
+/// (VK_KHR_shader_bfloat16).
+constexpr const char *kComponentTypes[] = {
+    "f16", "f32", "f64", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"};
+constexpr uint32_t kComponentTypeBFloat16 = 1000141000;
+/// VkScopeKHR's subgroup scope (device 1, workgroup 2, queue family 5).
+constexpr uint32_t kScopeSubgroup = 3;
+
+struct CooperativeMatrixFeatures {
+  VkStructureType sType = kCooperativeMatrixFeaturesType;
+  void *pNext = nullptr;
+  VkBool32 cooperativeMatrix = VK_FALSE;
+  VkBool32 cooperativeMatrixRobustBufferAccess = VK_FALSE;
+};
+
+struct CooperativeMatrixProperties {
+  VkStructureType sType = kCooperativeMatrixPropertiesType;
+  void *pNext = nullptr;
+  uint32_t MSize = 0, NSize = 0, KSize = 0;
+  uint32_t AType = 0, BType = 0, CType = 0, ResultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+};
+
+using GetCooperativeMatrixProperties = VkResult(VKAPI_PTR *)(
+    VkPhysicalDevice, uint32_t *, CooperativeMatrixProperties *);
+} // namespace
+
 namespace {
 PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
 
@@ -106,6 +142,38 @@ bool hasExtension(VkInstance instance, VkPhysicalDevice physical,
   return false;
 }
 
+std::string componentType(uint32_t type) {
+  if (type < std::size(kComponentTypes))
+    return kComponentTypes[type];
+  return type == kComponentTypeBFloat16 ? "bf16" : std::to_string(type);
+}
+
+/// The device's cooperative matrix configurations, one a line.
+std::string cooperativeMatrices(VkInstance instance,
+                                VkPhysicalDevice physical) {
+  auto get =
+      reinterpret_cast<GetCooperativeMatrixProperties>(getInstanceProcAddr(
+          instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+  uint32_t count = 0;
+  if (!get || get(physical, &count, nullptr) != VK_SUCCESS)
+    return "";
+  std::vector<CooperativeMatrixProperties> all(count);
+  if (get(physical, &count, all.data()) != VK_SUCCESS)
+    return "";
+  std::string lines;
+  for (const CooperativeMatrixProperties &p : all) {
+    lines += std::to_string(p.MSize) + "x" + std::to_string(p.NSize) + "x" +
+             std::to_string(p.KSize) + " " + componentType(p.AType) + "," +
+             componentType(p.BType) + "->" + componentType(p.CType) + "/" +
+             componentType(p.ResultType) +
+             (p.saturatingAccumulation ? " saturating" : "") +
+             (p.scope == kScopeSubgroup ? " subgroup"
+                                        : " scope " + std::to_string(p.scope)) +
+             "\n";
+  }
+  return lines;
+}
+
 bool createDevice(Device &d) {
   if (!openLoader())
     return false;
@@ -160,8 +228,15 @@ bool createDevice(Device &d) {
   // Every optional feature the kernels may use is enabled where the device
   // has it (SPIR-V capabilities the device lacks fail at pipeline
   // creation); robust buffer access stays off (it costs bounds checks).
+  // So are cooperative matrices (VK_KHR_cooperative_matrix, the matmuls of
+  // --vulkan-options=cooperative-matrix=...), queried only where the
+  // device has the extension.
+  bool cooperative =
+      hasExtension(d.instance, d.physical, kCooperativeMatrixExtension);
+  CooperativeMatrixFeatures cooperativeFeatures;
   VkPhysicalDeviceVulkan13Features v13{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+      cooperative ? &cooperativeFeatures : nullptr};
   VkPhysicalDeviceVulkan12Features v12{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13};
   VkPhysicalDeviceVulkan11Features v11{
@@ -175,6 +250,11 @@ bool createDevice(Device &d) {
   getFeatures(d.physical, &features);
   features.features.robustBufferAccess = VK_FALSE;
   v13.robustImageAccess = VK_FALSE;
+  cooperativeFeatures.cooperativeMatrixRobustBufferAccess = VK_FALSE;
+  if (!cooperativeFeatures.cooperativeMatrix)
+    v13.pNext = nullptr;
+  else
+    d.cooperativeMatrices = cooperativeMatrices(d.instance, d.physical);
   d.fullSubgroups = v13.computeFullSubgroups;
   if (v13.subgroupSizeControl &&
       (p13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT)) {
@@ -203,13 +283,16 @@ bool createDevice(Device &d) {
   queueInfo.queueFamilyIndex = d.queueFamily;
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
-  const char *extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  std::vector<const char *> extensions = {
+      VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  if (cooperativeFeatures.cooperativeMatrix)
+    extensions.push_back(kCooperativeMatrixExtension);
   VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                                 &features};
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
-  deviceInfo.enabledExtensionCount = 1;
-  deviceInfo.ppEnabledExtensionNames = extensions;
+  deviceInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  deviceInfo.ppEnabledExtensionNames = extensions.data();
   auto create = instanceFn<PFN_vkCreateDevice>(d.instance, "vkCreateDevice");
   auto getDeviceProcAddr =
       instanceFn<PFN_vkGetDeviceProcAddr>(d.instance, "vkGetDeviceProcAddr");

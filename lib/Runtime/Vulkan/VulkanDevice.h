@@ -95,6 +95,10 @@ struct Device {
   /// control), or 0 and 0.
   uint32_t minSubgroupSize = 0, maxSubgroupSize = 0;
   bool fullSubgroups = false;
+  /// The cooperative matrix configurations the device offers
+  /// (VK_KHR_cooperative_matrix, enabled where it has the feature), one a
+  /// line as "MxNxK A,B->C/Result scope"; empty without the extension.
+  std::string cooperativeMatrices;
   VkDeviceSize offsetAlignment = 1;
   /// Memory types for kernel buffers and for staging.
   uint32_t bufferMemoryType = 0;

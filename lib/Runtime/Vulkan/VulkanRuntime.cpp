@@ -329,6 +329,11 @@ int rlxVulkanSubgroupSize(void) {
   return d ? static_cast<int>(d->subgroupSize) : 0;
 }
 
+const char *rlxVulkanCooperativeMatrices(void) {
+  Device *d = device();
+  return d ? d->cooperativeMatrices.c_str() : nullptr;
+}
+
 const char *rlxVulkanGetLastError(void) { return errors().first(); }
 
 void rlxVulkanClearError(void) { errors().clear(); }

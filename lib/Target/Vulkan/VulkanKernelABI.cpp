@@ -99,6 +99,34 @@ struct VulkanKernelABIPass
     }
   }
 
+  /// The cooperative matrix configurations of `cooperative-matrix` for
+  /// `env`'s resource limits (null where it is empty), or a failure where
+  /// an entry is unknown or `env` cannot express cooperative matrices.
+  FailureOr<ArrayAttr> cooperativeProperties(gpu::GPUModuleOp module,
+                                             spirv::TargetEnvAttr env) {
+    if (cooperativeMatrix.empty())
+      return ArrayAttr();
+    for (const std::string &entry : cooperativeMatrix)
+      if (entry != "f16" && entry != "bf16-as-f16")
+        return module.emitOpError("has an unknown cooperative-matrix entry '")
+               << entry << "' (expected f16 or bf16-as-f16)";
+    if (env.getVersion() < spirv::Version::V_1_6 ||
+        !llvm::is_contained(env.getCapabilities(),
+                            spirv::Capability::CooperativeMatrixKHR))
+      return module.emitOpError("uses cooperative matrices, which need "
+                                "SPIR-V 1.6 and CooperativeMatrixKHR; its "
+                                "target is ")
+             << env.getTripleAttr();
+    // Both entries run on the one configuration the kernels use (bf16 is
+    // rounded to f16 in the staging).
+    MLIRContext *context = &getContext();
+    Builder b(context);
+    Type f16 = b.getF16Type(), f32 = b.getF32Type();
+    return b.getArrayAttr({spirv::CooperativeMatrixPropertiesKHRAttr::get(
+        context, 16, 16, 16, f16, f16, f32, f32, /*acc_sat=*/false,
+        spirv::ScopeAttr::get(context, spirv::Scope::Subgroup))});
+  }
+
   /// Replaces the resource limits of the spirv.target_env that
   /// spirv-attach-target put in the module's targets, and sets it as the
   /// module's spirv.target_env attribute too.
@@ -118,14 +146,16 @@ struct VulkanKernelABIPass
         continue;
       }
       spirv::ResourceLimitsAttr old = env.getResourceLimits();
+      FailureOr<ArrayAttr> cooperative = cooperativeProperties(module, env);
+      if (failed(cooperative))
+        return failure();
       auto limits = spirv::ResourceLimitsAttr::get(
-          context, old.getMaxComputeSharedMemorySize(),
-          maxWorkgroupInvocations,
+          context, old.getMaxComputeSharedMemorySize(), maxWorkgroupInvocations,
           b.getI32ArrayAttr({static_cast<int32_t>(maxWorkgroupInvocations),
                              static_cast<int32_t>(maxWorkgroupInvocations),
                              64}),
           subgroupSize, old.getMinSubgroupSize(), old.getMaxSubgroupSize(),
-          old.getCooperativeMatrixPropertiesKhr(),
+          *cooperative ? *cooperative : old.getCooperativeMatrixPropertiesKhr(),
           old.getCooperativeMatrixPropertiesNv());
       vulkanEnv = spirv::TargetEnvAttr::get(
           env.getTripleAttr(), limits, env.getClientAPI(), env.getVendorID(),

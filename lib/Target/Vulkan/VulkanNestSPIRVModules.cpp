@@ -56,6 +56,32 @@ static void markSubgroupSize(spirv::ModuleOp module) {
                                   (kSubgroupSizeMark + Twine(*size)).str());
 }
 
+/// Adds GroupNonUniform to `module`'s requirements where it reads a
+/// subgroup builtin (gpu.subgroup_id and gpu.lane_id of the cooperative
+/// matmul): SPIR-V requires the capability for them, but spirv-update-vce
+/// deduces capabilities from ops and types, not from builtin decorations.
+static void requireSubgroupBuiltins(spirv::ModuleOp module) {
+  std::optional<spirv::VerCapExtAttr> triple = module.getVceTriple();
+  if (!triple || llvm::is_contained(triple->getCapabilities(),
+                                    spirv::Capability::GroupNonUniform))
+    return;
+  bool reads = llvm::any_of(
+      module.getOps<spirv::GlobalVariableOp>(), [](spirv::GlobalVariableOp v) {
+        StringAttr builtIn = v.getBuiltInAttr();
+        return builtIn &&
+               llvm::is_contained({"SubgroupId", "SubgroupLocalInvocationId",
+                                   "NumSubgroups", "SubgroupSize"},
+                                  builtIn.getValue());
+      });
+  if (!reads)
+    return;
+  SmallVector<spirv::Capability> capabilities(triple->getCapabilities());
+  capabilities.push_back(spirv::Capability::GroupNonUniform);
+  SmallVector<spirv::Extension> extensions(triple->getExtensions());
+  module.setVceTripleAttr(spirv::VerCapExtAttr::get(
+      triple->getVersion(), capabilities, extensions, module.getContext()));
+}
+
 /// Raises `module`'s version to its target's. spirv-update-vce deduces the
 /// least version from the ops alone (1.3 for most kernels), but
 /// spirv-lower-abi-attrs lists the storage buffers among the entry points'
@@ -97,6 +123,7 @@ struct VulkanNestSPIRVModulesPass
       // The gpu.funcs stay until gpu-module-to-binary replaces the module:
       // the host's gpu.launch_func ops are verified against them.
       keepTargetVersion(it->second);
+      requireSubgroupBuiltins(it->second);
       markSubgroupSize(it->second);
       it->second->moveBefore(gpuModule.getBody(), gpuModule.getBody()->end());
     }

@@ -80,6 +80,14 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
     tile.threadN = options.matmulThreadN;
     tile.maxThreadsPerBlock = description.maxThreadsPerBlock;
     tile.sharedMemoryBytes = description.sharedMemoryBytes;
+    tile.cooperativeMatrix.assign(options.cooperativeMatrix.begin(),
+                                  options.cooperativeMatrix.end());
+    tile.coopTileM = options.coopTileM;
+    tile.coopTileN = options.coopTileN;
+    tile.coopTileK = options.coopTileK;
+    tile.coopSubgroupsM = options.coopSubgroupsM;
+    tile.coopSubgroupsN = options.coopSubgroupsN;
+    tile.subgroupSize = options.subgroupSize;
     pm.addNestedPass<func::FuncOp>(createGPUTileMatmulPass(tile));
   };
   buildRLXToGPUPipeline(pm, choices, description, tileMatmuls);
@@ -115,7 +123,13 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
 
   GpuSPIRVAttachTargetOptions target;
-  target.spirvVersion = options.spirvVersion;
+  bool cooperative = !options.cooperativeMatrix.empty();
+  // MLIR's SPIR-V dialect puts the cooperative matrix ops at SPIR-V 1.6
+  // (Vulkan 1.3's, which the runtime requires anyway); an explicit lower
+  // version is refused by rlx-vulkan-kernel-abi.
+  target.spirvVersion = cooperative && !options.spirvVersion.hasValue()
+                            ? std::string("v1.6")
+                            : std::string(options.spirvVersion);
   // Case-sensitive: "vulkan" is not a client API and fails silently.
   target.clientApi = "Vulkan";
   // What the kernels may use; spirv-update-vce keeps the subset a module
@@ -133,9 +147,15 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
                               "StorageBuffer8BitAccess"};
   target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class",
                             "SPV_KHR_16bit_storage", "SPV_KHR_8bit_storage"};
+  if (cooperative) {
+    target.spirvCapabilities.push_back("CooperativeMatrixKHR");
+    target.spirvExtensions.push_back("SPV_KHR_cooperative_matrix");
+  }
   pm.addPass(createGpuSPIRVAttachTarget(target));
   VulkanKernelABIPassOptions abi;
   abi.subgroupSize = options.subgroupSize;
+  abi.cooperativeMatrix.assign(options.cooperativeMatrix.begin(),
+                               options.cooperativeMatrix.end());
   pm.addNestedPass<gpu::GPUModuleOp>(createVulkanKernelABIPass(abi));
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass());

@@ -38,7 +38,9 @@ struct VulkanWorkgroupAllocsPass
         // The allocation is in the storage class itself (see Passes.td),
         // so its users must not carry the type further.
         for (Operation *user : arg.getUsers())
-          if (!isa<memref::LoadOp, memref::StoreOp>(user)) {
+          if (!isa<memref::LoadOp, memref::StoreOp,
+                   gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp>(
+                  user)) {
             user->emitOpError("uses a workgroup buffer otherwise than by "
                               "loads and stores");
             return WalkResult::interrupt();

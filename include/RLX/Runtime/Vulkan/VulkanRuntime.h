@@ -70,6 +70,13 @@ void rlxVulkanSetStream(void *stream);
 const char *rlxVulkanDeviceName(void);
 int rlxVulkanSubgroupSize(void);
 
+/* The chosen device's cooperative matrix configurations
+   (VK_KHR_cooperative_matrix), one a line as "MxNxK A,B->C/Result scope"
+   ("16x16x16 f16,f16->f32/f32 subgroup" is what
+   --vulkan-options=cooperative-matrix=f16 uses); empty if it has none,
+   null without a device. */
+const char *rlxVulkanCooperativeMatrices(void);
+
 const char *rlxVulkanGetLastError(void);
 void rlxVulkanClearError(void);
 

@@ -30,7 +30,14 @@ def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
       invocations a workgroup may have; the same environment becomes the
       module's `spirv.target_env` attribute, where the conversions other
       than `convert-gpu-to-spirv` (`convert-math-to-spirv`) look for it
-      (without it they assume the default one and emulate f16 and i8).
+      (without it they assume the default one and emulate f16 and i8);
+    - with `cooperative-matrix` (the operand types the device runs on
+      cooperative matrices, as `rlx-gpu-tile-matmul` takes them), the
+      resource limits list the configuration the kernels use,
+      `#spirv.coop_matrix_props_khr` 16 x 16 x 16 f16 x f16 -> f32 at
+      subgroup scope, and the environment must be SPIR-V 1.6 with the
+      `CooperativeMatrixKHR` capability (MLIR's SPIR-V dialect puts the
+      cooperative matrix ops at 1.6).
 
     A kernel without `known_block_size`, or one with an argument other
     than a memref (Vulkan kernels here take storage buffers only: scalars
@@ -40,13 +47,18 @@ def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
     the read, as upstream lowers `memref.get_global` to SPIR-V for OpenCL
     only; a math function on f64 other than sqrt, rsqrt, abs, fma and the
     roundings is an error at the op (GLSL.std.450 has the others for 16-
-    and 32-bit floats only).
+    and 32-bit floats only). An unknown `cooperative-matrix` entry, or
+    cooperative matrices in an environment before SPIR-V 1.6 or without
+    `CooperativeMatrixKHR`, is an error at the module.
   }];
   let options = [
     Option<"subgroupSize", "subgroup-size", "int64_t", "32",
            "Lanes of the device's subgroup the kernels were built for">,
     Option<"maxWorkgroupInvocations", "max-workgroup-invocations",
            "int64_t", "1024", "The most invocations of one workgroup">,
+    ListOption<"cooperativeMatrix", "cooperative-matrix", "std::string",
+               "Operand types the device runs on 16x16x16 cooperative "
+               "matrices: f16, bf16-as-f16; none by default">,
   ];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
@@ -152,7 +164,9 @@ def VulkanWorkgroupAllocsPass : Pass<"rlx-vulkan-workgroup-allocs",
     (`map-memref-spirv-storage-class` maps numeric memory spaces, not
     `#gpu.address_space`, and would retype the kernels' arguments, which
     the host's launches are verified against); an attribution used
-    otherwise than by loads and stores is an error.
+    otherwise than by loads and stores (scalar, or of cooperative matrix
+    fragments: `gpu.subgroup_mma_load_matrix` / `_store_matrix`) is an
+    error.
 
     ```mlir
     gpu.func @k() workgroup(%w : memref<8xf32, #gpu.address_space<workgroup>>) kernel {...}
@@ -244,7 +258,10 @@ def VulkanNestSPIRVModulesPass : Pass<"rlx-vulkan-nest-spirv-modules",
     `gpu-module-to-binary` replaces the module). Each that uses subgroup
     operations gets an unused Private variable `@__rlx_subgroup_size_<N>`
     naming the subgroup size of its target environment, whose `OpName` librlx_vulkan_runtime reads to
-    require that size of the device (or refuse the kernel). A `gpu.module`
+    require that size of the device (or refuse the kernel). A module that
+    reads a subgroup builtin (`SubgroupId`, from `gpu.subgroup_id`) gets
+    the `GroupNonUniform` capability SPIR-V requires for it, which
+    `spirv-update-vce` does not deduce from decorations. A `gpu.module`
     without its `spirv.module` is an error.
 
     ```mlir

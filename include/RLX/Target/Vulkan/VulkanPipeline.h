@@ -59,8 +59,43 @@ struct VulkanPipelineOptions
   PassOptions::Option<std::string> spirvVersion{
       *this, "spirv-version",
       llvm::cl::desc("The SPIR-V version of the modules (v1.5 is Vulkan "
-                     "1.2's, which every Vulkan 1.2 driver takes)"),
+                     "1.2's, which every Vulkan 1.2 driver takes; v1.6 "
+                     "where cooperative-matrix is set)"),
       llvm::cl::init("v1.5")};
+  // What the device offers of VK_KHR_cooperative_matrix: none by default,
+  // as lavapipe; rlx-vulkan-run --print-device lists a device's
+  // configurations.
+  PassOptions::ListOption<std::string> cooperativeMatrix{
+      *this, "cooperative-matrix",
+      llvm::cl::desc("Operand types the device runs on 16x16x16 cooperative "
+                     "matrices with f32 sums at subgroup scope "
+                     "(VK_KHR_cooperative_matrix), whose matmuls are "
+                     "generated on them: f16, bf16-as-f16 (bf16 operands "
+                     "rounded to f16); none by default")};
+  // The cooperative schedule's shape (rlx-gpu-tile-matmul's coop-*
+  // options): 8 subgroups of 64 x 32 outputs, 4 x 2 fragments each, so
+  // that each fragment loaded serves 2 or 4 products.
+  PassOptions::Option<int64_t> coopTileM{
+      *this, "coop-tile-m",
+      llvm::cl::desc("Output rows per workgroup on cooperative matrices"),
+      llvm::cl::init(128)};
+  PassOptions::Option<int64_t> coopTileN{
+      *this, "coop-tile-n",
+      llvm::cl::desc("Output columns per workgroup on cooperative matrices"),
+      llvm::cl::init(128)};
+  PassOptions::Option<int64_t> coopTileK{
+      *this, "coop-tile-k",
+      llvm::cl::desc("Reduction steps staged at once on cooperative "
+                     "matrices"),
+      llvm::cl::init(32)};
+  PassOptions::Option<int64_t> coopSubgroupsM{
+      *this, "coop-subgroups-m",
+      llvm::cl::desc("Subgroups along a cooperative block's rows"),
+      llvm::cl::init(2)};
+  PassOptions::Option<int64_t> coopSubgroupsN{
+      *this, "coop-subgroups-n",
+      llvm::cl::desc("Subgroups along a cooperative block's columns"),
+      llvm::cl::init(4)};
 };
 
 /// The GPU front's description of a Vulkan device with
