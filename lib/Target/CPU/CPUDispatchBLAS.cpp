@@ -91,8 +91,15 @@ Value gemmView(OpBuilder &b, Location loc, Value operand, AffineMap map,
 /// Whether `buffer` is (a view of) a constant global: memory the program
 /// never writes, so that its contents are the same at every call.
 bool isConstantGlobal(Value buffer, SymbolTable &symbols) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
+  // memref.transpose is a view too, but not a ViewLikeOpInterface.
+  while (true) {
+    if (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+      buffer = view.getViewSource();
+    else if (auto transpose = buffer.getDefiningOp<memref::TransposeOp>())
+      buffer = transpose.getIn();
+    else
+      break;
+  }
   auto get = buffer.getDefiningOp<memref::GetGlobalOp>();
   if (!get)
     return false;
