@@ -100,8 +100,9 @@ struct PackedB {
   }
 };
 
-std::unique_ptr<PackedB> packB(const MemRef2D<int8_t> &b) {
-  auto p = std::make_unique<PackedB>();
+/// Packs `b` into `p`, reusing its buffers' memory.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void
+packB(const MemRef2D<int8_t> &b, PackedB *p) {
   int64_t k = b.sizes[0], n = b.sizes[1];
   p->data = b.aligned;
   p->offset = b.offset;
@@ -110,20 +111,65 @@ std::unique_ptr<PackedB> packB(const MemRef2D<int8_t> &b) {
   p->k4 = (k + 3) / 4;
   p->nPad = (n + kCols - 1) / kCols * kCols;
   p->panels.assign(p->k4 * p->nPad * 4, 0);
-  p->shift.assign(p->nPad, 0);
+  p->shift.resize(p->nPad);
   // In the panels' order: sequential writes, reads from 4 rows of B.
   int8_t *out = p->panels.data();
   for (int64_t j0 = 0; j0 < n; j0 += kCols) {
     int64_t cols = std::min(kCols, n - j0);
-    for (int64_t q0 = 0; q0 < k; q0 += 4, out += kCols * 4)
-      for (int64_t q = q0; q < std::min(q0 + 4, k); ++q)
-        for (int64_t j = 0; j < cols; ++j)
+    for (int64_t q0 = 0; q0 < k; q0 += 4, out += kCols * 4) {
+      int64_t j = 0;
+      if (b.strides[1] == 1 && q0 + 4 <= k) {
+        // Rows contiguous: 16 columns of 4 rows at a time, interleaved
+        // bytewise (row pairs), then by pairs, into 4 words per column.
+        for (; j + 16 <= cols; j += 16) {
+          __m128i r[4];
+          for (int64_t t = 0; t < 4; ++t)
+            r[t] = _mm_loadu_si128(
+                reinterpret_cast<const __m128i *>(&at(b, q0 + t, j0 + j)));
+          __m128i lo01 = _mm_unpacklo_epi8(r[0], r[1]);
+          __m128i hi01 = _mm_unpackhi_epi8(r[0], r[1]);
+          __m128i lo23 = _mm_unpacklo_epi8(r[2], r[3]);
+          __m128i hi23 = _mm_unpackhi_epi8(r[2], r[3]);
+          auto *dst = reinterpret_cast<__m128i *>(out + j * 4);
+          _mm_storeu_si128(dst, _mm_unpacklo_epi16(lo01, lo23));
+          _mm_storeu_si128(dst + 1, _mm_unpackhi_epi16(lo01, lo23));
+          _mm_storeu_si128(dst + 2, _mm_unpacklo_epi16(hi01, hi23));
+          _mm_storeu_si128(dst + 3, _mm_unpackhi_epi16(hi01, hi23));
+        }
+      }
+      for (; j < cols; ++j)
+        for (int64_t q = q0; q < std::min(q0 + 4, k); ++q)
           out[j * 4 + q - q0] = at(b, q, j0 + j);
+    }
   }
-  for (int64_t q = 0; q < k; ++q)
-    for (int64_t j = 0; j < n; ++j)
-      p->shift[j] += 128 * int32_t(at(b, q, j));
-  return p;
+  // 128 * (column sums) from the panels: vpdpbusd of 128 (as u8) with 4 k
+  // of 16 columns sums 128 * b over them in each column's lane.
+  __m512i u8of128 = _mm512_set1_epi8(char(0x80));
+  for (int64_t j0 = 0; j0 < p->nPad; j0 += kCols) {
+    const int8_t *panel = p->panels.data() + j0 * p->k4 * 4;
+    __m512i acc[kVecs];
+    for (int64_t v = 0; v < kVecs; ++v)
+      acc[v] = _mm512_setzero_si512();
+    for (int64_t q = 0; q < p->k4; ++q)
+      for (int64_t v = 0; v < kVecs; ++v)
+        acc[v] = _mm512_dpbusd_epi32(
+            acc[v], u8of128,
+            _mm512_loadu_si512(panel + (q * kCols + v * 16) * 4));
+    for (int64_t v = 0; v < kVecs; ++v)
+      _mm512_storeu_si512(p->shift.data() + j0 + v * 16, acc[v]);
+  }
+}
+
+/// Scratch memory of the calling thread, kept between calls: fresh
+/// buffers of this size come from mmap, and faulting their pages in cost
+/// as much as packing B into them.
+struct Scratch {
+  PackedB b;
+  std::vector<uint8_t> a;
+};
+Scratch &scratch() {
+  thread_local Scratch s;
+  return s;
 }
 
 /// Rows [i0, i0 + rows) and k [q0, q0 + kc) of A + 128 as u8, in groups of
@@ -209,8 +255,8 @@ tile(const uint8_t *a, const int8_t *b, int64_t kc4, const int32_t *shift,
 void vnniGemm(const MemRef2D<int8_t> &a, const PackedB &b,
               const MemRef2D<int32_t> &c) {
   int64_t m = c.sizes[0], n = c.sizes[1], k = a.sizes[1];
-  std::vector<uint8_t> packedA((kBlockM + kRows - 1) / kRows * kRows *
-                               kBlockK);
+  std::vector<uint8_t> &packedA = scratch().a;
+  packedA.resize((kBlockM + kRows - 1) / kRows * kRows * kBlockK);
   for (int64_t q0 = 0; q0 < k; q0 += kBlockK) {
     int64_t kc = std::min(kBlockK, k - q0), kc4 = (kc + 3) / 4;
     // The shift enters once per element of C, with the first k block.
@@ -241,7 +287,9 @@ extern "C" void _mlir_ciface_rlx_cpu_gemm_s8(MemRef2D<int8_t> *a,
     return;
 #if defined(__x86_64__)
   if (useVnni(k)) {
-    vnniGemm(*a, *packB(*b), *c);
+    PackedB &packed = scratch().b;
+    packB(*b, &packed);
+    vnniGemm(*a, packed, *c);
     return;
   }
 #endif
@@ -271,7 +319,8 @@ _mlir_ciface_rlx_cpu_gemm_s8_constant_b(MemRef2D<int8_t> *a,
     auto *packed = reinterpret_cast<PackedB *>(
         __atomic_load_n(word, __ATOMIC_ACQUIRE));
     if (!packed) {
-      std::unique_ptr<PackedB> fresh = packB(*b);
+      auto fresh = std::make_unique<PackedB>();
+      packB(*b, fresh.get());
       int64_t expected = 0;
       if (__atomic_compare_exchange_n(
               word, &expected, reinterpret_cast<int64_t>(fresh.get()),
@@ -282,11 +331,11 @@ _mlir_ciface_rlx_cpu_gemm_s8_constant_b(MemRef2D<int8_t> *a,
     }
     // One slot serves one view of B (rlx-cpu-dispatch-blas passes a slot
     // only where B's view does not change from call to call).
-    if (packed->packedFrom(*b)) {
-      vnniGemm(*a, *packed, *c);
-      return;
+    if (!packed->packedFrom(*b)) {
+      packed = &scratch().b;
+      packB(*b, packed);
     }
-    vnniGemm(*a, *packB(*b), *c);
+    vnniGemm(*a, *packed, *c);
     return;
   }
 #endif
