@@ -182,13 +182,18 @@ void packA(const MemRef2D<int8_t> &a, int64_t i0, int64_t rows, int64_t q0,
   std::memset(out, 0, groups * kc4 * kRows * 4);
   for (int64_t r = 0; r < rows; ++r) {
     uint8_t *group = out + (r / kRows) * kc4 * kRows * 4 + (r % kRows) * 4;
+    int64_t q = 0;
     if (a.strides[1] == 1) {
+      // Rows contiguous: a word (4 k) at a time, all 4 bytes shifted.
       const int8_t *row = &at(a, i0 + r, q0);
-      for (int64_t q = 0; q < kc; ++q)
-        group[(q / 4) * kRows * 4 + q % 4] = uint8_t(row[q]) ^ 0x80;
-      continue;
+      for (; q + 4 <= kc; q += 4) {
+        uint32_t word;
+        std::memcpy(&word, row + q, 4);
+        word ^= 0x80808080u;
+        std::memcpy(group + q * kRows, &word, 4);
+      }
     }
-    for (int64_t q = 0; q < kc; ++q)
+    for (; q < kc; ++q)
       group[(q / 4) * kRows * 4 + q % 4] = uint8_t(at(a, i0 + r, q0 + q)) ^ 0x80;
   }
 }
