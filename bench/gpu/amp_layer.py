@@ -17,7 +17,6 @@ error through two norms); the f32 program (no AMP) is timed beside them.
     PYTHONPATH=build/python:OUT python3 bench/gpu/amp_layer.py run OUT
 """
 import os
-import shutil
 import subprocess
 import sys
 
@@ -40,10 +39,8 @@ def compile_layers(out):
         program = rlx.compile(rlx.Module.parse(source), target="cuda",
                               function=fn, out_dir=where)
         print("compiled", program, "into", where)
-    for name in ["layers.py", "attention_check.py", "constant_layers.py"]:
-        shutil.copy(os.path.join(HERE, name), out)
-    shutil.copy(os.environ.get("RLX_GPU_PEERS", os.path.join(
-        ROOT, "..", "shared", "bench", "gpu_peers.py")), out)
+    from artifacts import LAYER_MODULES, copy_run_files
+    copy_run_files(out, LAYER_MODULES)
 
 
 def run_layers(out):

@@ -21,7 +21,6 @@ DTYPES = {"f32": "float32", "bf16": "bfloat16"}
 
 
 def compile_layers(out):
-    import shutil
     import rlx
     text = open(os.path.join(ROOT, "examples", "bert_encoder_layer.mlir")).read()
     for dtype in DTYPES:
@@ -32,11 +31,8 @@ def compile_layers(out):
         program = rlx.compile(module, target="cuda", function="bert_layer",
                               out_dir=os.path.join(out, dtype))
         print("compiled", program, "into", os.path.join(out, dtype))
-    # layers.py (inputs and reference) and the peers it imports.
-    for name in ["layers.py", "attention_check.py", "constant_layers.py"]:
-        shutil.copy(os.path.join(HERE, name), out)
-    shutil.copy(os.environ.get("RLX_GPU_PEERS", os.path.join(
-        ROOT, "..", "shared", "bench", "gpu_peers.py")), out)
+    from artifacts import LAYER_MODULES, copy_run_files
+    copy_run_files(out, LAYER_MODULES)
 
 
 def run_layers(out):

@@ -106,7 +106,6 @@ func.func @step(%s) -> (%s, %s) {
 
 
 def compile_steps(out):
-    import shutil
     import rlx
     for layer in LAYERS:
         for dtype in DTYPES:
@@ -117,10 +116,8 @@ def compile_steps(out):
                 program = rlx.compile(module, target="cuda", function=fn,
                                       out_dir=where)
                 print("compiled", program, "into", where)
-    for name in ["layers.py", "attention_check.py", "constant_layers.py"]:
-        shutil.copy(os.path.join(HERE, name), out)
-    shutil.copy(os.environ.get("RLX_GPU_PEERS", os.path.join(
-        ROOT, "..", "shared", "bench", "gpu_peers.py")), out)
+    from artifacts import LAYER_MODULES, copy_run_files
+    copy_run_files(out, LAYER_MODULES)
 
 
 def torch_grads(layer_fn, args, wrt):

@@ -26,13 +26,8 @@ suite = rlxtest.Suite("amp")
 r = rlxtest.rng()
 N, E, F = 16, 64, 128
 
-BLOCK = """
-  %w1 = rlx.param "w1" : tensor<{E}x{F}xf32>
-  %b1 = rlx.param "b1" : tensor<{F}xf32>
-  %w2 = rlx.param "w2" : tensor<{F}x{E}xf32>
-  %b2 = rlx.param "b2" : tensor<{E}xf32>
-  %g = rlx.param "g" : tensor<{E}xf32>
-  %beta = rlx.param "beta" : tensor<{E}xf32>
+# The block's ops, on %x and the weights %w1 ... %beta.
+OPS = """
   %h = rlx.matmul %x, %w1 : tensor<{N}x{E}xf32>, tensor<{E}x{F}xf32>
   %hb = rlx.add %h, %b1 : tensor<{N}x{F}xf32>, tensor<{F}xf32>
   %a = rlx.gelu %hb : tensor<{N}x{F}xf32>
@@ -41,6 +36,15 @@ BLOCK = """
   %r = rlx.add %ob, %x : tensor<{N}x{E}xf32>
   %y = rlx.layer_norm %r, %g, %beta : tensor<{N}x{E}xf32>, tensor<{E}xf32>
 """.format(N=N, E=E, F=F)
+
+BLOCK = """
+  %w1 = rlx.param "w1" : tensor<{E}x{F}xf32>
+  %b1 = rlx.param "b1" : tensor<{F}xf32>
+  %w2 = rlx.param "w2" : tensor<{F}x{E}xf32>
+  %b2 = rlx.param "b2" : tensor<{E}xf32>
+  %g = rlx.param "g" : tensor<{E}xf32>
+  %beta = rlx.param "beta" : tensor<{E}xf32>
+""".format(E=E, F=F) + OPS
 
 FORWARD = """
 func.func @main(%x: tensor<{N}x{E}xf32>) -> tensor<{N}x{E}xf32> {{
@@ -58,13 +62,7 @@ func.func private @loss(%x: tensor<{N}x{E}xf32>, %t: tensor<{N}x{E}xf32>,
                         %b1: tensor<{F}xf32>, %b2: tensor<{E}xf32>,
                         %g: tensor<{E}xf32>, %beta: tensor<{E}xf32>)
     -> tensor<f32> {{
-  %h = rlx.matmul %x, %w1 : tensor<{N}x{E}xf32>, tensor<{E}x{F}xf32>
-  %hb = rlx.add %h, %b1 : tensor<{N}x{F}xf32>, tensor<{F}xf32>
-  %a = rlx.gelu %hb : tensor<{N}x{F}xf32>
-  %o = rlx.matmul %a, %w2 : tensor<{N}x{F}xf32>, tensor<{F}x{E}xf32>
-  %ob = rlx.add %o, %b2 : tensor<{N}x{E}xf32>, tensor<{E}xf32>
-  %r = rlx.add %ob, %x : tensor<{N}x{E}xf32>
-  %y = rlx.layer_norm %r, %g, %beta : tensor<{N}x{E}xf32>, tensor<{E}xf32>
+{ops}
   %d = rlx.sub %y, %t : tensor<{N}x{E}xf32>
   %d2 = rlx.mul %d, %d : tensor<{N}x{E}xf32>
   %l = rlx.reduce mean %d2 axes = [0, 1] : tensor<{N}x{E}xf32>
@@ -89,7 +87,7 @@ func.func @main(%x: tensor<{N}x{E}xf32>, %t: tensor<{N}x{E}xf32>,
   return %l, %dx, %dw1, %dw2 : tensor<f32>, tensor<{N}x{E}xf32>,
       tensor<{E}x{F}xf32>, tensor<{F}x{E}xf32>
 }}
-""".format(N=N, E=E, F=F)
+""".format(N=N, E=E, F=F, ops=OPS)
 
 x = r.standard_normal((N, E)).astype(np.float32)
 target = r.standard_normal((N, E)).astype(np.float32)

@@ -51,6 +51,18 @@ void gemm(int32_t type, int32_t epilogue, int32_t transA, int32_t transB,
                     bias, c);
 }
 
+/// An fp8 matmul as dispatched code calls it, 64 x 32 x k, on pointers
+/// that name the operands; prints the recorded error.
+void fp8(int32_t type, int32_t weight, int32_t scaling, int64_t k = 16) {
+  static char x[] = "x", w[] = "w", c[] = "c";
+  static float scale[32];
+  printf("fp8 x %p w %p scale %p c %p\n", x, w, scale, c);
+  rlxGpuMatmulFp8(type, weight, scaling, 64, 32, k, x, w, scale, c);
+  const char *error = rlxCudaGetLastError();
+  printf("fp8 error: %s\n", error ? error : "none");
+  rlxCudaClearError();
+}
+
 /// An attention as dispatched code calls it, on pointers that name the
 /// operands (`misalign` bytes past 16-byte boundaries), contiguous
 /// [batch, heads, seq, headDim] or, `seqMajor`, [batch, seq, heads,
@@ -121,6 +133,20 @@ int main(int argc, char **argv) {
     gemm(RLX_GPU_MATMUL_F32, RLX_GPU_MATMUL_BIAS, 0, 0, 1, "fail");
   } else if (!strcmp(scenario, "gemm-bad-type")) {
     gemm(7, RLX_GPU_MATMUL_BIAS, 0, 0, 1);
+  } else if (!strcmp(scenario, "gemm-s8")) {
+    rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
+    gemm(RLX_GPU_MATMUL_S8, RLX_GPU_MATMUL_NONE, 0, 1, 1);
+  } else if (!strcmp(scenario, "gemm-s8-bias")) {
+    gemm(RLX_GPU_MATMUL_S8, RLX_GPU_MATMUL_BIAS, 0, 1, 1);
+  } else if (!strcmp(scenario, "fp8")) {
+    rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
+    fp8(RLX_GPU_MATMUL_BF16, RLX_GPU_FP8_E4M3, RLX_GPU_FP8_PER_CHANNEL);
+    fp8(RLX_GPU_MATMUL_F32, RLX_GPU_FP8_E5M2, RLX_GPU_FP8_PER_TENSOR);
+  } else if (!strcmp(scenario, "fp8-errors")) {
+    fp8(RLX_GPU_MATMUL_S8, RLX_GPU_FP8_E4M3, RLX_GPU_FP8_PER_TENSOR);
+    fp8(RLX_GPU_MATMUL_F16, 2, RLX_GPU_FP8_PER_TENSOR);
+    fp8(RLX_GPU_MATMUL_F16, RLX_GPU_FP8_E4M3, 2);
+    fp8(RLX_GPU_MATMUL_F16, RLX_GPU_FP8_E4M3, RLX_GPU_FP8_PER_TENSOR, 24);
   } else if (!strcmp(scenario, "flash")) {
     rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_CAUSAL, 2, 8, 2,

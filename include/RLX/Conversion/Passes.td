@@ -147,6 +147,22 @@ def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> 
     generated kernel. With `report`, each matmul gets a remark saying where
     it went and why.
 
+    With `int8-library` (the runtime's library has int8 matmuls,
+    `RLX_GPU_MATMUL_S8`), `rlx.int8_matmul` goes there too, under the same
+    shape conditions, where K is a multiple of 4; the library multiplies
+    the lhs by the transposed rhs only, so an operand in the other layout
+    is first transposed (`rlx.transpose`, a generated kernel).
+
+    With `fp8-activations` (the user's choice: it changes the numerics),
+    `rlx.dequant_matmul` with `fp8_e4m3` or `fp8_e5m2` weights is computed
+    in fp8 by `rlxGpuMatmulFp8`, which quantizes the activations to e4m3
+    at each call (one scale per row with per-channel weight scales, one per
+    tensor where the weight's scales are one splat constant), instead of
+    decoding the weights to the activations' type; taken with static
+    shapes where K is a multiple of 16 and N of 8. It needs
+    `fp8-library` (the runtime has `rlxGpuMatmulFp8`: CUDA on sm_89 or
+    later); asked for without it, the pass fails.
+
     ```mlir
     %y = rlx.fused_matmul_bias_act %x, %w, %b activation = gelu_tanh
         : tensor<64x32xf32>, tensor<32x16xf32>, tensor<16xf32>
@@ -161,6 +177,13 @@ def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> 
     Option<"report", "report", "bool", "false",
            "Remark on each matmul: the library (with the epilogue) or a "
            "generated kernel (with the reason)">,
+    Option<"int8Library", "int8-library", "bool", "false",
+           "The runtime's library takes int8 matmuls (rlx.int8_matmul)">,
+    Option<"fp8Activations", "fp8-activations", "bool", "false",
+           "Compute fp8-weight dequant_matmuls in fp8, quantizing the "
+           "activations to e4m3 at each call">,
+    Option<"fp8Library", "fp8-library", "bool", "false",
+           "The runtime has fp8 matmuls (rlxGpuMatmulFp8)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::rlx::RLXDialect"];

@@ -9,15 +9,14 @@
 // The second half of the GPU kernel dispatch (rlx-gpu-dispatch-matmul and
 // rlx-gpu-dispatch-attention outline; RuntimeKernels.h): after bufferization
 // each call of a function tagged `rlx.library_matmul` becomes a call of the
-// runtime's rlxGpuMatmul, each call of one tagged `rlx.flash_attention`
-// a call of rlxFlashAttention (GPURuntime.h), on the buffers' addresses,
-// and the tagged functions go. Function boundaries bufferize to identity
-// layouts: a strided view passed to one is first copied into a contiguous
-// buffer. The flash kernel reads rows through strides, so a view copied
-// only for its call is passed as it is (q, k and v of a [batch, seq, heads,
-// head dim] tensor sliced out of one qkv projection, say); the library
-// matmul's
-// operands stay contiguous.
+// runtime's rlxGpuMatmul (or rlxGpuMatmulFp8), each call of one tagged
+// `rlx.flash_attention` a call of rlxFlashAttention (GPURuntime.h), on the
+// buffers' addresses, and the tagged functions go. Function boundaries
+// bufferize to identity layouts: a strided view passed to one is first copied
+// into a contiguous buffer. The flash kernel reads rows through strides, so a
+// view copied only for its call is passed as it is (q, k and v of a [batch,
+// seq, heads, head dim] tensor sliced out of one qkv projection, say); the
+// library matmul's operands stay contiguous.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +40,8 @@ using rlx::kFlashAttentionTag;
 
 namespace {
 
-/// RlxGpuMatmulType of `element`, or -1.
+/// RlxGpuMatmulType of a result's `element` type (i32: int8 operands), or
+/// -1.
 int32_t libraryMatmulType(Type element) {
   if (element.isF32())
     return RLX_GPU_MATMUL_F32;
@@ -49,7 +49,23 @@ int32_t libraryMatmulType(Type element) {
     return RLX_GPU_MATMUL_BF16;
   if (element.isF16())
     return RLX_GPU_MATMUL_F16;
+  if (element.isInteger(32))
+    return RLX_GPU_MATMUL_S8;
   return -1;
+}
+
+/// RlxGpuFp8Weight and RlxGpuFp8Scaling of their names, or -1.
+int32_t fp8WeightCode(StringRef name) {
+  return llvm::StringSwitch<int32_t>(name)
+      .Case("e4m3", RLX_GPU_FP8_E4M3)
+      .Case("e5m2", RLX_GPU_FP8_E5M2)
+      .Default(-1);
+}
+int32_t fp8ScalingCode(StringRef name) {
+  return llvm::StringSwitch<int32_t>(name)
+      .Case("tensor", RLX_GPU_FP8_PER_TENSOR)
+      .Case("channel", RLX_GPU_FP8_PER_CHANNEL)
+      .Default(-1);
 }
 
 /// RlxGpuMatmulEpilogue of an epilogue name, or -1.
@@ -250,9 +266,13 @@ struct GPUCallRuntimeKernelsPass
     alloc.erase();
   }
 
-  /// `call(lhs, rhs, [bias,] out)` -> rlxGpuMatmul(..., addresses).
+  /// `call(lhs, rhs, [bias,] out)` -> rlxGpuMatmul(..., addresses), or
+  /// `call(x, w, scale, out)` -> rlxGpuMatmulFp8 for a problem with an
+  /// `fp8_weight`.
   LogicalResult callLibraryMatmul(func::CallOp call, func::FuncOp fn) {
     auto problem = fn->getAttrOfType<DictionaryAttr>(kLibraryMatmulTag);
+    if (problem.contains("fp8_weight"))
+      return callFp8Matmul(call, problem);
     auto epilogue = problem.getAs<StringAttr>("epilogue");
     ValueRange operands = call.getOperands();
     if (operands.size() != 3 && operands.size() != 4)
@@ -261,7 +281,8 @@ struct GPUCallRuntimeKernelsPass
     Type element = cast<MemRefType>(operands.back().getType()).getElementType();
     int32_t type = libraryMatmulType(element);
     int32_t epi = epilogue ? epilogueCode(epilogue.getValue()) : -1;
-    if (type < 0 || epi < 0)
+    if (type < 0 || epi < 0 ||
+        (type == RLX_GPU_MATMUL_S8 && epi != RLX_GPU_MATMUL_NONE))
       return call.emitError("rlx-gpu-call-runtime-kernels: no library "
                             "matmul for ")
              << element << " and epilogue " << epilogue;
@@ -288,6 +309,38 @@ struct GPUCallRuntimeKernelsPass
                                bias,
                                result};
     replaceCall(call, "rlxGpuMatmul", args);
+    return success();
+  }
+
+  LogicalResult callFp8Matmul(func::CallOp call, DictionaryAttr problem) {
+    auto weight = problem.getAs<StringAttr>("fp8_weight");
+    auto scaling = problem.getAs<StringAttr>("fp8_scaling");
+    ValueRange operands = call.getOperands();
+    Type element = cast<MemRefType>(operands.back().getType()).getElementType();
+    int32_t type = libraryMatmulType(element);
+    int32_t weightCode = weight ? fp8WeightCode(weight.getValue()) : -1;
+    int32_t scalingCode = scaling ? fp8ScalingCode(scaling.getValue()) : -1;
+    if (operands.size() != 4 || type < 0 || type == RLX_GPU_MATMUL_S8 ||
+        weightCode < 0 || scalingCode < 0)
+      return call.emitError("rlx-gpu-call-runtime-kernels: an fp8 library "
+                            "matmul takes x, w, scale and its float result, "
+                            "with `fp8_weight` e4m3 or e5m2 and "
+                            "`fp8_scaling` tensor or channel");
+    ArgBuilder a{OpBuilder(call), call.getLoc(), problem};
+    Value x = a.address(operands[0]), w = a.address(operands[1]),
+          scale = a.address(operands[2]);
+    Value result = a.address(elideResultCopy(call));
+    SmallVector<Value> args = {a.i32(type),
+                               a.i32(weightCode),
+                               a.i32(scalingCode),
+                               a.i64("m"),
+                               a.i64("n"),
+                               a.i64("k"),
+                               x,
+                               w,
+                               scale,
+                               result};
+    replaceCall(call, "rlxGpuMatmulFp8", args);
     return success();
   }
 

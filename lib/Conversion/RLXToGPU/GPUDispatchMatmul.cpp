@@ -7,12 +7,13 @@
 //===----------------------------------------------------------------------===//
 //
 // The seeds' kernel-dispatch policy on the GPU: each matmul that the runtime's
-// library matmul computes (with its bias and activation as the epilogue) is
-// outlined into a private function tagged `rlx.library_matmul`
+// library matmul computes (with its bias and activation as the epilogue;
+// int8 products; fp8-weight products with the activations quantized at the
+// call) is outlined into a private function tagged `rlx.library_matmul`
 // (RuntimeKernels.h), which bufferizes like any other function; after
 // bufferization, rlx-gpu-call-runtime-kernels replaces the calls by calls to
-// the runtime's rlxGpuMatmul. Outlining at the MIR level keeps the bias and
-// activation visible, which the linalg lowering expands.
+// the runtime's rlxGpuMatmul or rlxGpuMatmulFp8. Outlining at the MIR level
+// keeps the bias and activation visible, which the linalg lowering expands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,7 @@
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace rlx {
@@ -43,26 +45,21 @@ struct LibraryMatmul {
   bool transposeA = false, transposeB = false;
   StringRef epilogue;
   Activation after = Activation::None;
+  /// For rlxGpuMatmulFp8: the weight's format ("e4m3", "e5m2") and the
+  /// scaling ("tensor", "channel"); empty for rlxGpuMatmul.
+  StringRef fp8Weight, fp8Scaling;
 };
 
-/// The element types the library matmul takes (f32 accumulation in each).
+/// The float element types the library matmul takes (f32 accumulation in
+/// each).
 bool libraryElementType(Type t) { return t.isF32() || t.isBF16() || t.isF16(); }
 
 /// `matmul(lhs, rhs)` (the operands as rlx.matmul's) as the library's
 /// problem, or the reason it is not one.
 FailureOr<LibraryMatmul> matchShapes(Value lhs, Value rhs, bool transposeA,
-                                     bool transposeB, Value result,
-                                     std::string &reason) {
+                                     bool transposeB, std::string &reason) {
   auto lt = cast<RankedTensorType>(lhs.getType());
   auto rt = cast<RankedTensorType>(rhs.getType());
-  auto out = cast<RankedTensorType>(result.getType());
-  if (!libraryElementType(out.getElementType()) ||
-      lt.getElementType() != out.getElementType()) {
-    llvm::raw_string_ostream(reason)
-        << "element type " << out.getElementType()
-        << " (the library matmul takes f32, bf16 and f16)";
-    return failure();
-  }
   if (!lt.hasStaticShape() || !rt.hasStaticShape()) {
     reason = "dynamic shape";
     return failure();
@@ -111,21 +108,96 @@ void setEpilogue(LibraryMatmul &mm, bool bias, Activation activation) {
   }
 }
 
+/// Whether the float `lhs` and `result` are of one type the library takes.
+bool matchFloatTypes(Value lhs, Value result, std::string &reason) {
+  Type in = getElementTypeOrSelf(lhs.getType());
+  Type out = getElementTypeOrSelf(result.getType());
+  if (libraryElementType(out) && in == out)
+    return true;
+  llvm::raw_string_ostream(reason)
+      << "element type " << out
+      << " (the library matmul takes f32, bf16 and f16)";
+  return false;
+}
+
 FailureOr<LibraryMatmul> match(Operation *op, std::string &reason) {
   if (auto mm = dyn_cast<MatmulOp>(op)) {
+    if (!matchFloatTypes(mm.getLhs(), mm.getResult(), reason))
+      return failure();
     FailureOr<LibraryMatmul> m =
         matchShapes(mm.getLhs(), mm.getRhs(), mm.getTransposeA(),
-                    mm.getTransposeB(), mm.getResult(), reason);
+                    mm.getTransposeB(), reason);
     if (succeeded(m))
       setEpilogue(*m, /*bias=*/false, Activation::None);
     return m;
   }
   auto fused = cast<FusedMatmulBiasActOp>(op);
+  if (!matchFloatTypes(fused.getLhs(), fused.getResult(), reason))
+    return failure();
   FailureOr<LibraryMatmul> m =
       matchShapes(fused.getLhs(), fused.getRhs(), /*transposeA=*/false,
-                  fused.getTransposeB(), fused.getResult(), reason);
+                  fused.getTransposeB(), reason);
   if (succeeded(m))
     setEpilogue(*m, fused.getBias() != nullptr, fused.getActivation());
+  return m;
+}
+
+/// An int8 product as the library's (which multiplies the lhs by the
+/// transposed rhs; the pass transposes operands in the other layout), or
+/// the reason it is not one.
+FailureOr<LibraryMatmul> matchInt8(Int8MatmulOp op, std::string &reason) {
+  FailureOr<LibraryMatmul> m = matchShapes(
+      op.getLhs(), op.getRhs(), op.getTransposeA(), op.getTransposeB(), reason);
+  if (failed(m))
+    return failure();
+  m->transposeA = false;
+  m->transposeB = true;
+  // cuBLASLt's int8 kernels read K in 4-byte groups.
+  if (m->k % 4 != 0) {
+    reason = "K = " + std::to_string(m->k) + ", not a multiple of 4";
+    return failure();
+  }
+  m->epilogue = "none";
+  return m;
+}
+
+/// An fp8-weight dequant_matmul as rlxGpuMatmulFp8's problem, or the reason
+/// it is not one (not an fp8 scheme: empty).
+FailureOr<LibraryMatmul> matchFp8(DequantMatmulOp op, std::string &reason) {
+  QuantKind kind = op.getScheme().getKind();
+  if (kind != QuantKind::Fp8E4M3 && kind != QuantKind::Fp8E5M2)
+    return failure();
+  if (!matchFloatTypes(op.getInput(), op.getResult(), reason))
+    return failure();
+  auto x = cast<RankedTensorType>(op.getInput().getType());
+  auto w = cast<RankedTensorType>(op.getWeight().getType());
+  if (!x.hasStaticShape() || !w.hasStaticShape()) {
+    reason = "dynamic shape";
+    return failure();
+  }
+  LibraryMatmul m;
+  m.n = w.getDimSize(0);
+  m.k = w.getDimSize(1);
+  m.m = x.getNumElements() / m.k;
+  m.transposeB = true;
+  m.epilogue = "none";
+  // cuBLASLt's fp8 kernels need 16-byte aligned rows of the fp8 operands
+  // and of the result.
+  if (m.k % 16 != 0 || m.n % 8 != 0) {
+    reason = "K = " + std::to_string(m.k) + ", N = " + std::to_string(m.n) +
+             " (the fp8 library needs K a multiple of 16 and N of 8)";
+    return failure();
+  }
+  if (m.m == 0) {
+    reason = "an empty product";
+    return failure();
+  }
+  m.fp8Weight = kind == QuantKind::Fp8E4M3 ? "e4m3" : "e5m2";
+  // One splat scale is a per-tensor scale: the faster per-tensor kernels.
+  DenseElementsAttr scale;
+  bool splat = matchPattern(op.getParams().front(), m_Constant(&scale)) &&
+               scale.isSplat();
+  m.fp8Scaling = splat ? "tensor" : "channel";
   return m;
 }
 
@@ -135,41 +207,83 @@ struct GPUDispatchMatmulPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (fp8Activations && !fp8Library) {
+      module.emitError("rlx-gpu-dispatch-matmul: fp8-activations needs a "
+                       "runtime with fp8 matmuls (CUDA on sm_89 or later)");
+      return signalPassFailure();
+    }
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       auto fn = op->getParentOfType<func::FuncOp>();
-      if (isa<MatmulOp, FusedMatmulBiasActOp>(op) && fn &&
-          !isInRuntimeKernelFunction(op))
+      bool candidate = isa<MatmulOp, FusedMatmulBiasActOp>(op) ||
+                       (int8Library && isa<Int8MatmulOp>(op)) ||
+                       (fp8Activations && isa<DequantMatmulOp>(op));
+      if (candidate && fn && !isInRuntimeKernelFunction(op))
         ops.push_back(op);
     });
     SymbolTable symbols(module);
     for (Operation *op : ops) {
       std::string reason;
-      FailureOr<LibraryMatmul> mm = match(op, reason);
+      FailureOr<LibraryMatmul> mm = matchAny(op, reason);
       if (failed(mm)) {
-        if (report)
+        // A dequant_matmul of another scheme is no fp8 candidate.
+        if (report && !reason.empty())
           op->emitRemark() << "matmul: generated kernel (" << reason << ")";
         continue;
       }
       if (report) {
         InFlightDiagnostic remark = op->emitRemark();
-        remark << "matmul: library "
-               << getElementTypeOrSelf(op->getResult(0).getType()) << " "
+        remark << "matmul: library ";
+        if (!mm->fp8Weight.empty())
+          remark << "fp8 " << mm->fp8Weight << " per " << mm->fp8Scaling
+                 << ", ";
+        remark << getElementTypeOrSelf(op->getResult(0).getType()) << " "
                << mm->batch << "x" << mm->m << "x" << mm->n << "x" << mm->k
                << " (batch x m x n x k), epilogue " << mm->epilogue;
         if (mm->after != Activation::None)
           remark << ", then " << stringifyActivation(mm->after)
                  << " as a generated kernel";
       }
+      if (auto int8 = dyn_cast<Int8MatmulOp>(op))
+        op = transposeForLibrary(int8);
       outline(op, *mm, symbols);
     }
+  }
+
+  FailureOr<LibraryMatmul> matchAny(Operation *op, std::string &reason) {
+    if (auto int8 = dyn_cast<Int8MatmulOp>(op))
+      return matchInt8(int8, reason);
+    if (auto dequant = dyn_cast<DequantMatmulOp>(op))
+      return matchFp8(dequant, reason);
+    return match(op, reason);
+  }
+
+  /// `op` with its lhs untransposed and its rhs transposed, as the library
+  /// reads them: an operand in the other layout is transposed first.
+  static Int8MatmulOp transposeForLibrary(Int8MatmulOp op) {
+    if (!op.getTransposeA() && op.getTransposeB())
+      return op;
+    OpBuilder b(op);
+    auto swapLast = [&](Value v) {
+      int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+      SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      std::swap(perm[rank - 2], perm[rank - 1]);
+      return TransposeOp::create(b, op.getLoc(), v, perm).getResult();
+    };
+    Value lhs = op.getTransposeA() ? swapLast(op.getLhs()) : op.getLhs();
+    Value rhs = op.getTransposeB() ? op.getRhs() : swapLast(op.getRhs());
+    auto tn = Int8MatmulOp::create(b, op.getLoc(), lhs, rhs,
+                                   /*transpose_a=*/false, /*transpose_b=*/true);
+    op.getResult().replaceAllUsesWith(tn.getResult());
+    op.erase();
+    return tn;
   }
 
   /// Moves `op` (its activation left out when the library lacks it) into a
   /// private function tagged with the problem, called in its place.
   void outline(Operation *op, const LibraryMatmul &mm, SymbolTable &symbols) {
     OpBuilder b(op);
-    NamedAttribute problem[] = {
+    SmallVector<NamedAttribute> problem = {
         b.getNamedAttr("epilogue", b.getStringAttr(mm.epilogue)),
         b.getNamedAttr("transpose_a", b.getBoolAttr(mm.transposeA)),
         b.getNamedAttr("transpose_b", b.getBoolAttr(mm.transposeB)),
@@ -177,6 +291,12 @@ struct GPUDispatchMatmulPass
         b.getNamedAttr("m", b.getI64IntegerAttr(mm.m)),
         b.getNamedAttr("n", b.getI64IntegerAttr(mm.n)),
         b.getNamedAttr("k", b.getI64IntegerAttr(mm.k))};
+    if (!mm.fp8Weight.empty()) {
+      problem.push_back(
+          b.getNamedAttr("fp8_weight", b.getStringAttr(mm.fp8Weight)));
+      problem.push_back(
+          b.getNamedAttr("fp8_scaling", b.getStringAttr(mm.fp8Scaling)));
+    }
     IRMapping clones;
     func::CallOp call = outlineForRuntimeKernel(
         op, op->getOperands(), op->getResults(), "rlx_library_matmul",

@@ -67,6 +67,9 @@ void rlx::buildRLXToGPUPipeline(
     pm.addNestedPass<func::FuncOp>(createFuseMatmulBiasActPass());
     GPUDispatchMatmulPassOptions dispatch;
     dispatch.report = choices.dispatchReport;
+    dispatch.int8Library = target.runtimeInt8Matmul;
+    dispatch.fp8Activations = choices.fp8Activations;
+    dispatch.fp8Library = target.runtimeFp8Matmul;
     pm.addPass(createGPUDispatchMatmulPass(dispatch));
   }
   addRLXToLinalgPipeline(pm, choices.arena);

@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// rlxGpuMatmul (CUDARuntime.h). cuBLASLt is opened at the first call
-// ($RLX_CUBLASLT, else libcublasLt.so.13 or .12; in a PyTorch process its copy is
-// already loaded), so programs link no cuBLAS. cuBLASLt is column-major: a
+// rlxGpuMatmul (CUDARuntime.h), and the cuBLASLt call of rlxGpuMatmulFp8
+// (CUBLASLtMatmul.h). cuBLASLt is opened at the first call
+// ($RLX_CUBLASLT, else libcublasLt.so.13 or .12; in a PyTorch process its copy
+// is already loaded), so programs link no cuBLAS. cuBLASLt is column-major: a
 // row-major C = A B is computed as the column-major C^T = B^T A^T, whose
 // operands are the row-major buffers read as they are, and whose per-row
 // bias is the per-column bias of C. Descriptors are made once per
@@ -18,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CUBLASLtABI.h"
+#include "CUBLASLtMatmul.h"
 #include "CUDADriver.h"
 #include "ColumnMajorMatmul.h"
 #include "RLX/Runtime/CUDA/CUDARuntime.h"
@@ -28,7 +30,6 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <tuple>
 #include <vector>
 
 using namespace rlx::cublaslt;
@@ -131,42 +132,6 @@ bool tuning() {
   return on;
 }
 
-using Key = std::tuple<int32_t, int32_t, int32_t, int32_t, int64_t, int64_t,
-                       int64_t, int64_t>;
-
-const char *typeName(int32_t type) {
-  switch (type) {
-  case RLX_GPU_MATMUL_F32:
-    return "f32";
-  case RLX_GPU_MATMUL_BF16:
-    return "bf16";
-  case RLX_GPU_MATMUL_F16:
-    return "f16";
-  }
-  return nullptr;
-}
-
-/// cudaDataType_t of an RlxGpuMatmulType, or -1.
-int dataType(int32_t type) {
-  switch (type) {
-  case RLX_GPU_MATMUL_F32:
-    return kR32F;
-  case RLX_GPU_MATMUL_BF16:
-    return kR16BF;
-  case RLX_GPU_MATMUL_F16:
-    return kR16F;
-  }
-  return -1;
-}
-
-/// cublasLtEpilogue_t of an RlxGpuMatmulEpilogue, or 0.
-uint32_t epilogueValue(int32_t epilogue) {
-  static const uint32_t values[] = {kEpilogueDefault, kEpilogueBias,
-                                    kEpilogueRelu,    kEpilogueReluBias,
-                                    kEpilogueGelu,    kEpilogueGeluBias};
-  return epilogue >= 0 && epilogue < 6 ? values[epilogue] : 0;
-}
-
 /// A column-major layout of `rows` x `cols` (leading dim `rows`), `batch`
 /// of them `stride` elements apart.
 Handle layout(const Lt &lib, int type, uint64_t rows, uint64_t cols,
@@ -191,32 +156,42 @@ Handle layout(const Lt &lib, int type, uint64_t rows, uint64_t cols,
 }
 
 /// Descriptors of the column-major problem C^T = op(B^T) op(A^T) and the
-/// heuristic's candidate algorithms for it.
-bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
-  auto [type, epilogue, transA, transB, batch, m, n, k] = key;
-  int data = dataType(type);
+/// heuristic's candidate algorithms for it; `scaleA` and `scaleB` as for
+/// rlx::cublaslt::matmul (the heuristic rejects outer-vector scaling
+/// without them).
+bool makePlan(const Lt &lib, const Problem &p, Plan &plan, const void *scaleA,
+              const void *scaleB) {
   rlx::runtime::ColumnMajorMatmul problem =
-      rlx::runtime::columnMajorMatmul(transA, transB, m, n, k);
+      rlx::runtime::columnMajorMatmul(p.transA, p.transB, p.m, p.n, p.k);
   int32_t opA = problem.a.transposed ? kOpT : kOpN,
           opB = problem.b.transposed ? kOpT : kOpN;
-  uint32_t epi = epilogueValue(epilogue);
   auto setDesc = [&](int attribute, const void *value, size_t size) {
     return checkLt(lib,
                    lib.descSetAttribute(plan.desc, attribute, value, size),
                    "cublasLtMatmulDescSetAttribute");
   };
-  if (!checkLt(lib, lib.descCreate(&plan.desc, kCompute32F, kR32F),
+  if (!checkLt(lib, lib.descCreate(&plan.desc, p.compute, p.scaleType),
                "cublasLtMatmulDescCreate") ||
       !setDesc(kDescTransA, &opA, sizeof(opA)) ||
       !setDesc(kDescTransB, &opB, sizeof(opB)) ||
-      !setDesc(kDescEpilogue, &epi, sizeof(epi)) ||
-      !setDesc(kDescBiasDataType, &data, sizeof(data)))
+      !setDesc(kDescEpilogue, &p.epilogue, sizeof(p.epilogue)))
     return false;
-  plan.a = layout(lib, data, problem.a.rows, problem.a.cols, batch,
+  // Only float products take a bias (of their own type).
+  if (p.scaleType == kR32F && p.aType == p.cType &&
+      !setDesc(kDescBiasDataType, &p.cType, sizeof(p.cType)))
+    return false;
+  // cuBLASLt's A is our b and its B our a.
+  if (p.scaleMode >= 0 &&
+      (!setDesc(kDescAScaleMode, &p.scaleMode, sizeof(p.scaleMode)) ||
+       !setDesc(kDescBScaleMode, &p.scaleMode, sizeof(p.scaleMode)) ||
+       !setDesc(kDescAScalePointer, &scaleB, sizeof(scaleB)) ||
+       !setDesc(kDescBScalePointer, &scaleA, sizeof(scaleA))))
+    return false;
+  plan.a = layout(lib, p.bType, problem.a.rows, problem.a.cols, p.batch,
                   problem.a.stride);
-  plan.b = layout(lib, data, problem.b.rows, problem.b.cols, batch,
+  plan.b = layout(lib, p.aType, problem.b.rows, problem.b.cols, p.batch,
                   problem.b.stride);
-  plan.c = layout(lib, data, problem.c.rows, problem.c.cols, batch,
+  plan.c = layout(lib, p.cType, problem.c.rows, problem.c.cols, p.batch,
                   problem.c.stride);
   if (!plan.a || !plan.b || !plan.c)
     return false;
@@ -240,11 +215,11 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
                     "cublasLtMatmulAlgoGetHeuristic");
   lib.preferenceDestroy(pref);
   if (ok && found == 0) {
-    recordError(std::string("cuBLASLt: no algorithm for a ") +
-                typeName(type) + " matmul of " + std::to_string(batch) + " x " +
-                std::to_string(m) + "x" + std::to_string(n) + "x" +
-                std::to_string(k) + " (batch x m x n x k), epilogue " +
-                std::to_string(epilogue));
+    recordError("cuBLASLt: no algorithm for a " + p.name + " matmul of " +
+                std::to_string(p.batch) + " x " + std::to_string(p.m) + "x" +
+                std::to_string(p.n) + "x" + std::to_string(p.k) +
+                " (batch x m x n x k), epilogue " +
+                std::to_string(p.rlxEpilogue));
     return false;
   }
   plan.candidates.resize(found);
@@ -252,13 +227,18 @@ bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
   return ok;
 }
 
-/// cuBLASLt's C^T = B^T A^T for rlxGpuMatmul's a, b, c with `algo`.
-Status runPlan(const Lt &lib, const Plan &plan, const HeuristicResult &algo,
-               const void *a, const void *b, void *c,
-               rlx::cuda::CUdeviceptr workspace, Handle stream) {
-  float one = 1.0f, zero = 0.0f;
-  return lib.matmul(lib.handle, plan.desc, &one, b, plan.a, a, plan.b, &zero,
-                    c, plan.c, c, plan.c, &algo.algo,
+/// cuBLASLt's C^T = B^T A^T for the problem's a, b, c with `algo`; alpha
+/// and beta are of the problem's scale type.
+Status runPlan(const Lt &lib, const Problem &p, const Plan &plan,
+               const HeuristicResult &algo, const void *a, const void *b,
+               void *c, rlx::cuda::CUdeviceptr workspace, Handle stream) {
+  float onef = 1.0f, zerof = 0.0f;
+  int32_t onei = 1, zeroi = 0;
+  bool integer = p.scaleType == kR32I;
+  const void *one = integer ? static_cast<const void *>(&onei) : &onef;
+  const void *zero = integer ? static_cast<const void *>(&zeroi) : &zerof;
+  return lib.matmul(lib.handle, plan.desc, one, b, plan.a, a, plan.b, zero, c,
+                    plan.c, c, plan.c, &algo.algo,
                     reinterpret_cast<void *>(workspace), algo.workspaceSize,
                     stream);
 }
@@ -266,8 +246,8 @@ Status runPlan(const Lt &lib, const Plan &plan, const HeuristicResult &algo,
 /// Chooses the fastest candidate on the call's own operands: each runs
 /// once, then kTimedCalls times between two events. This waits for the
 /// stream once, at the problem's first call.
-void choose(const rlx::cuda::Driver &d, const Lt &lib, Plan &plan,
-            const void *a, const void *b, void *c,
+void choose(const rlx::cuda::Driver &d, const Lt &lib, const Problem &p,
+            Plan &plan, const void *a, const void *b, void *c,
             rlx::cuda::CUdeviceptr workspace, Handle stream) {
   Handle start = nullptr, stop = nullptr;
   if (!check(d.cuEventCreate(&start, 0), "cuEventCreate") ||
@@ -276,12 +256,12 @@ void choose(const rlx::cuda::Driver &d, const Lt &lib, Plan &plan,
   float best = 0;
   for (const HeuristicResult &candidate : plan.candidates) {
     // A candidate that fails is skipped, not an error.
-    if (runPlan(lib, plan, candidate, a, b, c, workspace, stream) != 0)
+    if (runPlan(lib, p, plan, candidate, a, b, c, workspace, stream) != 0)
       continue;
     float ms = 0;
     check(d.cuEventRecord(start, stream), "cuEventRecord");
     for (int i = 0; i < kTimedCalls; ++i)
-      runPlan(lib, plan, candidate, a, b, c, workspace, stream);
+      runPlan(lib, p, plan, candidate, a, b, c, workspace, stream);
     check(d.cuEventRecord(stop, stream), "cuEventRecord");
     if (check(d.cuEventSynchronize(stop), "cuEventSynchronize") &&
         check(d.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime") &&
@@ -295,39 +275,72 @@ void choose(const rlx::cuda::Driver &d, const Lt &lib, Plan &plan,
 }
 
 std::mutex planMutex;
-std::map<Key, Plan> plans;
+std::map<Problem, Plan> plans;
+
+const char *typeName(int32_t type) {
+  switch (type) {
+  case RLX_GPU_MATMUL_F32:
+    return "f32";
+  case RLX_GPU_MATMUL_BF16:
+    return "bf16";
+  case RLX_GPU_MATMUL_F16:
+    return "f16";
+  case RLX_GPU_MATMUL_S8:
+    return "s8";
+  }
+  return nullptr;
+}
+
+/// cudaDataType_t of a float RlxGpuMatmulType's operands, or -1.
+int dataType(int32_t type) {
+  switch (type) {
+  case RLX_GPU_MATMUL_F32:
+    return kR32F;
+  case RLX_GPU_MATMUL_BF16:
+    return kR16BF;
+  case RLX_GPU_MATMUL_F16:
+    return kR16F;
+  }
+  return -1;
+}
+
+/// cublasLtEpilogue_t of an RlxGpuMatmulEpilogue, or 0.
+uint32_t epilogueValue(int32_t epilogue) {
+  static const uint32_t values[] = {kEpilogueDefault, kEpilogueBias,
+                                    kEpilogueRelu,    kEpilogueReluBias,
+                                    kEpilogueGelu,    kEpilogueGeluBias};
+  return epilogue >= 0 && epilogue < 6 ? values[epilogue] : 0;
+}
 
 } // namespace
 
-extern "C" void rlxGpuMatmul(int32_t type, int32_t epilogue,
-                                  int32_t transA, int32_t transB,
-                                  int64_t batch, int64_t m, int64_t n,
-                                  int64_t k, const void *a, const void *b,
-                                  const void *bias, void *c) {
-  if (!typeName(type) || !epilogueValue(epilogue)) {
-    recordError("rlxGpuMatmul: unknown type " + std::to_string(type) +
-                " or epilogue " + std::to_string(epilogue));
-    return;
-  }
+void rlx::cublaslt::matmul(const Problem &problem, const void *a, const void *b,
+                           const void *bias, void *c, const void *scaleA,
+                           const void *scaleB) {
   const rlx::cuda::Driver *d = rlx::cuda::ready();
   const Lt *lib = d ? lt() : nullptr;
   if (!lib)
     return;
 
   std::lock_guard<std::mutex> lock(planMutex);
-  Key key{type, epilogue, transA != 0, transB != 0, batch, m, n, k};
-  auto [it, inserted] = plans.try_emplace(key);
+  auto [it, inserted] = plans.try_emplace(problem);
   Plan &plan = it->second;
-  if (inserted && !makePlan(*lib, key, plan)) {
+  if (inserted && !makePlan(*lib, problem, plan, scaleA, scaleB)) {
     plans.erase(it);
     return;
   }
-  // The bias pointer is the one per-call attribute of the descriptor, which
-  // the lock keeps to this call until cublasLtMatmul has read it.
-  if (!checkLt(*lib,
-               lib->descSetAttribute(plan.desc, kDescBiasPointer, &bias,
-                                     sizeof(bias)),
-               "cublasLtMatmulDescSetAttribute"))
+  // The bias and scale pointers are the per-call attributes of the
+  // descriptor, which the lock keeps to this call until cublasLtMatmul has
+  // read them. cuBLASLt's A is our b.
+  auto setPointer = [&](int attribute, const void *pointer) {
+    return checkLt(
+        *lib,
+        lib->descSetAttribute(plan.desc, attribute, &pointer, sizeof(pointer)),
+        "cublasLtMatmulDescSetAttribute");
+  };
+  if ((bias && !setPointer(kDescBiasPointer, bias)) ||
+      (problem.scaleMode >= 0 && (!setPointer(kDescAScalePointer, scaleB) ||
+                                  !setPointer(kDescBScalePointer, scaleA))))
     return;
 
   Handle stream = rlx::cuda::userStream();
@@ -342,8 +355,9 @@ extern "C" void rlxGpuMatmul(int32_t type, int32_t epilogue,
              "cuMemAllocAsync"))
     return;
   if (choosing)
-    choose(*d, *lib, plan, a, b, c, workspace, stream);
-  checkLt(*lib, runPlan(*lib, plan, plan.chosen, a, b, c, workspace, stream),
+    choose(*d, *lib, problem, plan, a, b, c, workspace, stream);
+  checkLt(*lib,
+          runPlan(*lib, problem, plan, plan.chosen, a, b, c, workspace, stream),
           "cublasLtMatmul");
   if (workspace)
     check(d->cuMemFreeAsync(workspace, stream), "cuMemFreeAsync");
@@ -352,4 +366,39 @@ extern "C" void rlxGpuMatmul(int32_t type, int32_t epilogue,
   // those entry points do.
   if (!stream)
     check(d->cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+}
+
+extern "C" void rlxGpuMatmul(int32_t type, int32_t epilogue, int32_t transA,
+                             int32_t transB, int64_t batch, int64_t m,
+                             int64_t n, int64_t k, const void *a, const void *b,
+                             const void *bias, void *c) {
+  bool integer = type == RLX_GPU_MATMUL_S8;
+  if (!typeName(type) || !epilogueValue(epilogue) ||
+      (integer && epilogue != RLX_GPU_MATMUL_NONE)) {
+    recordError("rlxGpuMatmul: unknown type " + std::to_string(type) +
+                " or epilogue " + std::to_string(epilogue));
+    return;
+  }
+  Problem problem;
+  // int8 products sum in int32 with int32 alpha and beta (cuBLASLt's IMMA
+  // path); floats accumulate in f32.
+  problem.aType = problem.bType = integer ? kR8I : dataType(type);
+  problem.cType = integer ? kR32I : dataType(type);
+  problem.compute = integer ? kCompute32I : kCompute32F;
+  problem.scaleType = integer ? kR32I : kR32F;
+  problem.epilogue = epilogueValue(epilogue);
+  problem.scaleMode = -1;
+  problem.transA = transA != 0;
+  problem.transB = transB != 0;
+  problem.batch = batch;
+  problem.m = m;
+  problem.n = n;
+  problem.k = k;
+  problem.name = typeName(type);
+  problem.rlxEpilogue = epilogue;
+  bool withBias = epilogue == RLX_GPU_MATMUL_BIAS ||
+                  epilogue == RLX_GPU_MATMUL_RELU_BIAS ||
+                  epilogue == RLX_GPU_MATMUL_GELU_BIAS;
+  rlx::cublaslt::matmul(problem, a, b, withBias ? bias : nullptr, c, nullptr,
+                        nullptr);
 }

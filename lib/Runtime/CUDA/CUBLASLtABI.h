@@ -36,14 +36,19 @@ struct HeuristicResult {
 };
 
 // cudaDataType_t
-constexpr int kR32F = 0, kR16F = 2, kR16BF = 14;
+constexpr int kR32F = 0, kR16F = 2, kR8I = 3, kR32I = 10, kR16BF = 14,
+              kR8FE4M3 = 28, kR8FE5M2 = 29;
 // cublasComputeType_t
-constexpr int kCompute32F = 68;
+constexpr int kCompute32F = 68, kCompute32I = 72;
 // cublasOperation_t
 constexpr int kOpN = 0, kOpT = 1;
 // cublasLtMatmulDescAttributes_t
 constexpr int kDescTransA = 3, kDescTransB = 4, kDescEpilogue = 7,
-              kDescBiasPointer = 8, kDescBiasDataType = 26;
+              kDescBiasPointer = 8, kDescAScalePointer = 17,
+              kDescBScalePointer = 18, kDescBiasDataType = 26,
+              kDescAScaleMode = 31, kDescBScaleMode = 32;
+// cublasLtMatmulMatrixScale_t
+constexpr int32_t kScaleScalar32F = 0, kScaleOuterVec32F = 3;
 // cublasLtMatrixLayoutAttribute_t
 constexpr int kLayoutBatchCount = 5, kLayoutStridedBatchOffset = 6;
 // cublasLtMatmulPreferenceAttributes_t

@@ -24,15 +24,23 @@ static_assert(offsetof(HeuristicResult, workspaceSize) ==
               offsetof(cublasLtMatmulHeuristicResult_t, workspaceSize));
 static_assert(offsetof(HeuristicResult, state) ==
               offsetof(cublasLtMatmulHeuristicResult_t, state));
-static_assert(kR32F == CUDA_R_32F && kR16F == CUDA_R_16F &&
-              kR16BF == CUDA_R_16BF);
-static_assert(kCompute32F == CUBLAS_COMPUTE_32F);
+static_assert(kR32F == CUDA_R_32F && kR16F == CUDA_R_16F && kR8I == CUDA_R_8I &&
+              kR32I == CUDA_R_32I && kR16BF == CUDA_R_16BF &&
+              kR8FE4M3 == CUDA_R_8F_E4M3 && kR8FE5M2 == CUDA_R_8F_E5M2);
+static_assert(kCompute32F == CUBLAS_COMPUTE_32F &&
+              kCompute32I == CUBLAS_COMPUTE_32I);
 static_assert(kOpN == CUBLAS_OP_N && kOpT == CUBLAS_OP_T);
 static_assert(kDescTransA == CUBLASLT_MATMUL_DESC_TRANSA &&
               kDescTransB == CUBLASLT_MATMUL_DESC_TRANSB &&
               kDescEpilogue == CUBLASLT_MATMUL_DESC_EPILOGUE &&
               kDescBiasPointer == CUBLASLT_MATMUL_DESC_BIAS_POINTER &&
-              kDescBiasDataType == CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE);
+              kDescAScalePointer == CUBLASLT_MATMUL_DESC_A_SCALE_POINTER &&
+              kDescBScalePointer == CUBLASLT_MATMUL_DESC_B_SCALE_POINTER &&
+              kDescBiasDataType == CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE &&
+              kDescAScaleMode == CUBLASLT_MATMUL_DESC_A_SCALE_MODE &&
+              kDescBScaleMode == CUBLASLT_MATMUL_DESC_B_SCALE_MODE);
+static_assert(kScaleScalar32F == CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F &&
+              kScaleOuterVec32F == CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F);
 static_assert(kLayoutBatchCount == CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT &&
               kLayoutStridedBatchOffset ==
                   CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET);

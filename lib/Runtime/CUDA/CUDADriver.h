@@ -1,4 +1,4 @@
-//===- CUDADriver.h - the CUDA driver as librlx_cuda_runtime uses it -------===//
+//===- CUDADriver.h - the CUDA driver as librlx_cuda_runtime uses it ------===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -9,7 +9,8 @@
 // Internal to the runtime library: the driver entry points (opened with
 // dlopen, C types spelled here), error recording and the stream the caller
 // set, shared by the mgpu* functions (CUDARuntime.cpp), the cuBLASLt
-// calls (CUBLASLt.cpp) and the flash-attention launches (FlashAttention.cpp).
+// calls (CUBLASLt.cpp) and the launches of the runtime's own kernels
+// (FlashAttention.cpp, Fp8Matmul.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,7 @@ struct Driver {
   CUresult (*cuMemFreeAsync)(CUdeviceptr, Handle);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, Handle);
   CUresult (*cuEventCreate)(Handle *, unsigned);
   CUresult (*cuEventDestroy)(Handle);
   CUresult (*cuEventRecord)(Handle, Handle);

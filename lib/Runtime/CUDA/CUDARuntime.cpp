@@ -69,6 +69,7 @@ const Driver *driver() {
     bind(d.cuMemFreeAsync, "cuMemFreeAsync");
     bind(d.cuMemAlloc, "cuMemAlloc_v2");
     bind(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+    bind(d.cuMemsetD32Async, "cuMemsetD32Async");
     bind(d.cuEventCreate, "cuEventCreate");
     bind(d.cuEventDestroy, "cuEventDestroy_v2");
     bind(d.cuEventRecord, "cuEventRecord");

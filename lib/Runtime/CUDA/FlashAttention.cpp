@@ -16,15 +16,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "CUDADriver.h"
-#include "FlashAttentionImage.h"
 #include "FlashAttentionKernel.h"
+#include "KernelModule.h"
 #include "RLX/Runtime/CUDA/CUDARuntime.h"
 
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <mutex>
 #include <string>
 
@@ -38,44 +35,11 @@ constexpr int kMaxDynamicSharedBytes = 8;
 constexpr int64_t kMaxGridYZ = 65535;
 
 std::mutex kernelMutex;
-bool moduleTried = false;
-Handle module = nullptr;
+KernelModule flashModule(flashAttentionImage, "RLX_FLASH_ATTENTION_MODULE",
+                         "rlxFlashAttention", "the flash-attention kernels");
 /// Per element type (RlxFlashAttentionType), head dim (64, 128) and mask
 /// (RlxFlashAttentionMask): each mask kind has a kernel of its own.
 Handle kernels[2][2][3] = {};
-
-/// The module, loaded at the first call; null (with the reason recorded)
-/// if it cannot be. Called with kernelMutex held.
-Handle loadModule(const Driver &d) {
-  if (moduleTried) {
-    if (!module)
-      recordError("rlxFlashAttention: the kernels' module did not load");
-    return module;
-  }
-  moduleTried = true;
-  // The file's bytes outlive the module load; a static keeps them.
-  static std::string file;
-  Image image = flashAttentionImage();
-  if (const char *path = std::getenv("RLX_FLASH_ATTENTION_MODULE");
-      path && *path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      recordError(std::string("rlxFlashAttention: cannot read ") + path);
-      return nullptr;
-    }
-    file.assign(std::istreambuf_iterator<char>(in), {});
-    // PTX is read as a C string.
-    file.push_back('\0');
-    image = {file.data(), file.size()};
-  }
-  if (!image.data) {
-    recordError("rlxFlashAttention: librlx_cuda_runtime was built without "
-                "nvcc, hence without the flash-attention kernels");
-    return nullptr;
-  }
-  check(d.cuModuleLoadData(&module, image.data), "cuModuleLoadData");
-  return module;
-}
 
 /// The kernel for `type`, `headDim` and `mask`, ready to launch, or null.
 Handle kernel(const Driver &d, int32_t type, int64_t headDim, int32_t mask) {
@@ -83,7 +47,7 @@ Handle kernel(const Driver &d, int32_t type, int64_t headDim, int32_t mask) {
   Handle &function = kernels[type][headDim == 128][mask];
   if (function)
     return function;
-  Handle mod = loadModule(d);
+  Handle mod = flashModule.load(d);
   if (!mod)
     return nullptr;
   std::string name = std::string("rlx_flash_attention_") +

@@ -37,6 +37,11 @@ rlx::GPUTargetDescription rlx::getCUDATargetDescription(StringRef chip) {
   // The runtime holds the flash-attention kernel as sm_90a code alone
   // (wgmma).
   target.runtimeFlashAttention = chip == "sm_90" || chip == "sm_90a";
+  target.runtimeInt8Matmul = true;
+  // cuBLASLt's fp8 matmuls need Ada or later (sm_89).
+  unsigned arch = 0;
+  target.runtimeFp8Matmul =
+      chip.consume_front("sm_") && !chip.consumeInteger(10, arch) && arch >= 89;
   return target;
 }
 

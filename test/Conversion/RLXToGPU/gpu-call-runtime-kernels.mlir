@@ -67,6 +67,61 @@ func.func @f64(%x: memref<4x8xf64>, %w: memref<8x2xf64>, %y: memref<4x2xf64>) {
 
 // -----
 
+// An int8 product (i8 operands, i32 result): S8 (3), no epilogue.
+// CHECK-LABEL: func.func @int8(
+// CHECK-DAG:     %[[S8:.*]] = arith.constant 3 : i32
+// CHECK-DAG:     %[[NO:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[T:.*]] = arith.constant 1 : i32
+// CHECK:         call @rlxGpuMatmul(%[[S8]], %[[NO]], %[[NO]], %[[T]], {{.*}})
+func.func private @rlx_library_matmul(%a: memref<37x16xi8>, %b: memref<24x16xi8>, %y: memref<37x24xi32>)
+    attributes {rlx.library_matmul = {batch = 1 : i64, epilogue = "none", k = 16 : i64, m = 37 : i64, n = 24 : i64, transpose_a = false, transpose_b = true}}
+func.func @int8(%a: memref<37x16xi8>, %b: memref<24x16xi8>, %y: memref<37x24xi32>) {
+  call @rlx_library_matmul(%a, %b, %y) : (memref<37x16xi8>, memref<24x16xi8>, memref<37x24xi32>) -> ()
+  return
+}
+
+// -----
+
+// int8 products take no epilogue.
+func.func private @rlx_library_matmul(%a: memref<4x16xi8>, %b: memref<8x16xi8>, %y: memref<4x8xi32>)
+    attributes {rlx.library_matmul = {batch = 1 : i64, epilogue = "relu", k = 16 : i64, m = 4 : i64, n = 8 : i64, transpose_a = false, transpose_b = true}}
+func.func @int8_relu(%a: memref<4x16xi8>, %b: memref<8x16xi8>, %y: memref<4x8xi32>) {
+  // expected-error @below {{rlx-gpu-call-runtime-kernels: no library matmul for 'i32' and epilogue "relu"}}
+  call @rlx_library_matmul(%a, %b, %y) : (memref<4x16xi8>, memref<8x16xi8>, memref<4x8xi32>) -> ()
+  return
+}
+
+// -----
+
+// An fp8 product: rlxGpuMatmulFp8(type, weight, scaling, m, n, k, x, w,
+// scale, y) with bf16 (1), e5m2 (1), per channel (1).
+// CHECK:       func.func private @rlxGpuMatmulFp8(i32, i32, i32, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK-LABEL: func.func @fp8(
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[M:.*]] = arith.constant 70 : i64
+// CHECK-DAG:     %[[N:.*]] = arith.constant 24 : i64
+// CHECK-DAG:     %[[K:.*]] = arith.constant 32 : i64
+// CHECK:         call @rlxGpuMatmulFp8(%[[ONE]], %[[ONE]], %[[ONE]], %[[M]], %[[N]], %[[K]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+func.func private @rlx_library_matmul(%x: memref<2x35x32xbf16>, %w: memref<24x32xui8>, %s: memref<24xf32>, %y: memref<2x35x24xbf16>)
+    attributes {rlx.library_matmul = {batch = 1 : i64, epilogue = "none", fp8_scaling = "channel", fp8_weight = "e5m2", k = 32 : i64, m = 70 : i64, n = 24 : i64, transpose_a = false, transpose_b = true}}
+func.func @fp8(%x: memref<2x35x32xbf16>, %w: memref<24x32xui8>, %s: memref<24xf32>, %y: memref<2x35x24xbf16>) {
+  call @rlx_library_matmul(%x, %w, %s, %y) : (memref<2x35x32xbf16>, memref<24x32xui8>, memref<24xf32>, memref<2x35x24xbf16>) -> ()
+  return
+}
+
+// -----
+
+// An unknown fp8 scaling is an error.
+func.func private @rlx_library_matmul(%x: memref<4x32xf32>, %w: memref<16x32xui8>, %s: memref<16xf32>, %y: memref<4x16xf32>)
+    attributes {rlx.library_matmul = {batch = 1 : i64, epilogue = "none", fp8_scaling = "block", fp8_weight = "e4m3", k = 32 : i64, m = 4 : i64, n = 16 : i64, transpose_a = false, transpose_b = true}}
+func.func @fp8_bad(%x: memref<4x32xf32>, %w: memref<16x32xui8>, %s: memref<16xf32>, %y: memref<4x16xf32>) {
+  // expected-error @below {{rlx-gpu-call-runtime-kernels: an fp8 library matmul takes x, w, scale and its float result, with `fp8_weight` e4m3 or e5m2 and `fp8_scaling` tensor or channel}}
+  call @rlx_library_matmul(%x, %w, %s, %y) : (memref<4x32xf32>, memref<16x32xui8>, memref<16xf32>, memref<4x16xf32>) -> ()
+  return
+}
+
+// -----
+
 // Still on tensors: bufferization has not run.
 func.func private @rlx_library_matmul(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4x2xf32>
     attributes {rlx.library_matmul = {batch = 1 : i64, epilogue = "none", k = 8 : i64, m = 4 : i64, n = 2 : i64, transpose_a = false, transpose_b = false}}

@@ -26,12 +26,13 @@
 // CPU-NOT: rlx.
 
 // CUDA claims what rlx-cuda-pipeline compiles: no host loops over buffers
-// and no value read back to choose what runs.
-// CUDA: // target 'cuda' claims 76 ops
+// and no value read back to choose what runs; int8 products.
+// CUDA: // target 'cuda' claims 77 ops
 // CUDA-NOT: rlx.dense_solve
 // CUDA: rlx.fft
 // CUDA: rlx.fused_attention_block
 // CUDA-NOT: rlx.if
+// CUDA: rlx.int8_matmul
 // CUDA: rlx.irfft
 // CUDA-NOT: rlx.scan
 // CUDA-NOT: rlx.scatter_add
@@ -48,6 +49,7 @@
 // ROCM: rlx.fft
 // ROCM: rlx.fused_attention_block
 // ROCM-NOT: rlx.if
+// ROCM-NOT: rlx.int8_matmul
 // ROCM: rlx.irfft
 // ROCM-NOT: rlx.scan
 // ROCM-NOT: rlx.scatter_add

@@ -50,6 +50,10 @@ struct GPUTargetDescription {
   bool runtimeMatmul = true;
   /// Whether the target's runtime offers rlxFlashAttention.
   bool runtimeFlashAttention = true;
+  /// Whether its rlxGpuMatmul takes int8 operands (RLX_GPU_MATMUL_S8).
+  bool runtimeInt8Matmul = false;
+  /// Whether it offers rlxGpuMatmulFp8.
+  bool runtimeFp8Matmul = false;
 };
 
 /// Where --rlx-to-gpu runs matmuls (the seeds' kernel-dispatch policy).
@@ -65,6 +69,7 @@ struct GPUKernelChoices {
   GPUMatmul matmul = GPUMatmul::Library;
   GPUAttention attention = GPUAttention::Flash;
   bool dispatchReport = false;
+  bool fp8Activations = false;
   bool warpRows = true;
   bool fastMath = true;
   bool arena = false;
@@ -108,6 +113,13 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
                      "(library matmul, flash attention) or a generated one, "
                      "and why"),
       llvm::cl::init(false)};
+  Option<bool> fp8Activations{
+      *this, "fp8-activations",
+      llvm::cl::desc("Compute dequant_matmuls with fp8 weights in fp8 "
+                     "(matmul=library), the activations quantized to e4m3 "
+                     "at each call; the target's runtime must have fp8 "
+                     "matmuls"),
+      llvm::cl::init(false)};
   Option<bool> warpRows{
       *this, "warp-rows",
       llvm::cl::desc("One subgroup per row for row groups whose rows fit in "
@@ -131,6 +143,7 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
     c.matmul = matmul;
     c.attention = attention;
     c.dispatchReport = dispatchReport;
+    c.fp8Activations = fp8Activations;
     c.warpRows = warpRows;
     c.fastMath = fastMath;
     c.arena = arena;
@@ -173,6 +186,17 @@ struct RLXToGPUOptions : public GPUKernelOptions<RLXToGPUOptions> {
                      "(rlxFlashAttention)"),
       llvm::cl::init(true)};
 
+  Option<bool> runtimeInt8Matmul{
+      *this, "runtime-int8-matmul",
+      llvm::cl::desc("The target's library matmul takes int8 operands "
+                     "(rlx.int8_matmul)"),
+      llvm::cl::init(false)};
+  Option<bool> runtimeFp8Matmul{
+      *this, "runtime-fp8-matmul",
+      llvm::cl::desc("The target's runtime has fp8 matmuls "
+                     "(rlxGpuMatmulFp8)"),
+      llvm::cl::init(false)};
+
   GPUTargetDescription description() const {
     GPUTargetDescription d;
     d.name = target;
@@ -182,6 +206,8 @@ struct RLXToGPUOptions : public GPUKernelOptions<RLXToGPUOptions> {
     d.vectorBytes = vectorBytes;
     d.runtimeMatmul = runtimeMatmul;
     d.runtimeFlashAttention = runtimeFlashAttention;
+    d.runtimeInt8Matmul = runtimeInt8Matmul;
+    d.runtimeFp8Matmul = runtimeFp8Matmul;
     return d;
   }
 };

@@ -30,11 +30,15 @@
 extern "C" {
 #endif
 
-/* What rlxGpuMatmul computes on: its operands' element type. */
+/* What rlxGpuMatmul computes on: its operands' element type. S8 is int8
+   operands summed exactly into an int32 result (rlx.int8_matmul), with no
+   epilogue; the runtimes that take it (the CUDA one) need transB set,
+   transA clear and k a multiple of 4. */
 enum RlxGpuMatmulType {
   RLX_GPU_MATMUL_F32 = 0,
   RLX_GPU_MATMUL_BF16 = 1,
-  RLX_GPU_MATMUL_F16 = 2
+  RLX_GPU_MATMUL_F16 = 2,
+  RLX_GPU_MATMUL_S8 = 3
 };
 /* The epilogue applied to the product (+ bias, then an activation; GELU is
    the tanh approximation). */
@@ -57,6 +61,29 @@ void rlxGpuMatmul(int32_t type, int32_t epilogue, int32_t transA,
                   int32_t transB, int64_t batch, int64_t m, int64_t n,
                   int64_t k, const void *a, const void *b, const void *bias,
                   void *c);
+
+/* The fp8 format of rlxGpuMatmulFp8's weight bytes. */
+enum RlxGpuFp8Weight { RLX_GPU_FP8_E4M3 = 0, RLX_GPU_FP8_E5M2 = 1 };
+/* How rlxGpuMatmulFp8 scales: one scale per tensor (the weight's scale[0],
+   one for all of x) or per channel (the weight's scale per output column,
+   one per row of x). */
+enum RlxGpuFp8Scaling {
+  RLX_GPU_FP8_PER_TENSOR = 0,
+  RLX_GPU_FP8_PER_CHANNEL = 1
+};
+
+/* c = (q(x) w^T) * sx * scale, rlx.dequant_matmul with an fp8 weight
+   computed in fp8: x m x k of `type` (an RlxGpuMatmulType of floats) is
+   quantized to e4m3 at the call, q(x) = e4m3(x / sx) with sx = amax|x| / 448
+   per row of x (per channel) or over all of x (per tensor) (round to
+   nearest even, saturating); w n x k of fp8 bytes in `weight`'s format;
+   scale n f32s (per channel) or one (per tensor, scale[0]); c m x n of
+   `type`. Products accumulate in f32. A NaN or infinity in x makes its row
+   (per channel) or all of c (per tensor) NaN. k must be a multiple of 16
+   and n of 8. */
+void rlxGpuMatmulFp8(int32_t type, int32_t weight, int32_t scaling, int64_t m,
+                     int64_t n, int64_t k, const void *x, const void *w,
+                     const float *scale, void *c);
 
 /* What rlxFlashAttention computes on: its operands' element type. */
 enum RlxFlashAttentionType {

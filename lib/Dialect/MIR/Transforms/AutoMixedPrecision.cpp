@@ -19,12 +19,15 @@
 #include "RLX/Dialect/MIR/Transforms/QuantTaps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <cmath>
 
 namespace mlir {
 namespace rlx {
@@ -58,8 +61,11 @@ constexpr std::pair<StringLiteral, Category> kCategoryNames[] = {
 };
 
 /// The precision of each category: a float type, or null for `follow`.
+/// `fp8Weights` (matmul=fp8) quantizes matmuls' constant weights to e4m3;
+/// the category's type is then bf16, for the rest of its ops.
 struct Policy {
   DenseMap<unsigned, Type> types;
+  bool fp8Weights = false;
 
   Type get(Category c) const { return types.lookup(unsigned(c)); }
 };
@@ -124,11 +130,25 @@ static LogicalResult setCategory(MLIRContext *ctx, Policy &policy,
     return failure();
   }
   bool isElementwise = it->second == Category::Elementwise;
+  if (value == "fp8") {
+    if (it->second != Category::Matmul) {
+      error = ("category '" + category +
+               "' has precision 'fp8', which only matmul takes")
+                  .str();
+      return failure();
+    }
+    policy.fp8Weights = true;
+    policy.types[unsigned(it->second)] = BFloat16Type::get(ctx);
+    return success();
+  }
+  policy.fp8Weights &= it->second != Category::Matmul;
   FailureOr<Type> type = parseType(ctx, value, isElementwise);
   if (failed(type)) {
     error = ("category '" + category + "' has precision '" + value +
              "'; expected f32, f16, bf16 or f64" +
-             (isElementwise ? " or follow" : ""))
+             (isElementwise                    ? " or follow"
+              : it->second == Category::Matmul ? " or fp8"
+                                               : ""))
                 .str();
     return failure();
   }
@@ -160,6 +180,8 @@ public:
         return;
       visit(op);
     });
+    for (Operation *op : replaced)
+      op->erase();
   }
 
 private:
@@ -222,12 +244,78 @@ private:
     }
   }
 
+  /// `x W` with a constant 2-D weight as `rlx.dequant_matmul` of the
+  /// weight quantized to e4m3 per output channel (scale = amax / 448), x
+  /// in bf16; fails (the matmul stays for the bf16 path) for other
+  /// matmuls and for weights with a NaN or infinity.
+  LogicalResult quantizeWeightToFp8(MatmulOp mm) {
+    DenseElementsAttr weight;
+    auto rhsType = cast<RankedTensorType>(mm.getRhs().getType());
+    if (mm.getTransposeA() || rhsType.getRank() != 2 ||
+        !isa<FloatType>(rhsType.getElementType()) ||
+        !matchPattern(mm.getRhs(), m_Constant(&weight)))
+      return failure();
+    bool transposed = mm.getTransposeB();
+    int64_t n = rhsType.getDimSize(transposed ? 0 : 1);
+    int64_t k = rhsType.getDimSize(transposed ? 1 : 0);
+    SmallVector<double> w;
+    for (APFloat v : weight.getValues<APFloat>())
+      w.push_back(v.convertToDouble());
+    auto at = [&](int64_t row, int64_t col) {
+      return w[transposed ? row * k + col : col * n + row];
+    };
+    SmallVector<float> scales(n);
+    SmallVector<APInt> codes;
+    codes.reserve(n * k);
+    for (int64_t row = 0; row < n; ++row) {
+      double amax = 0;
+      for (int64_t col = 0; col < k; ++col) {
+        if (!std::isfinite(at(row, col)))
+          return failure();
+        amax = std::max(amax, std::abs(at(row, col)));
+      }
+      // e4m3's largest finite value is 448.
+      scales[row] = amax > 0 ? float(amax / 448.0) : 1.0f;
+      for (int64_t col = 0; col < k; ++col) {
+        APFloat q(float(at(row, col) / scales[row]));
+        bool lost;
+        q.convert(APFloat::Float8E4M3FN(), APFloat::rmNearestTiesToEven, &lost);
+        codes.push_back(q.bitcastToAPInt());
+      }
+    }
+    OpBuilder b(mm);
+    MLIRContext *ctx = mm.getContext();
+    Location loc = mm.getLoc();
+    auto codeType = RankedTensorType::get(
+        {n, k}, IntegerType::get(ctx, 8, IntegerType::Unsigned));
+    Value codeConst =
+        ConstantOp::create(b, loc, DenseElementsAttr::get(codeType, codes));
+    Value scaleConst = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({n}, b.getF32Type()),
+                               ArrayRef<float>(scales)));
+    Type bf16 = b.getBF16Type();
+    Value x = castTo(mm.getLhs(), bf16, loc);
+    auto dequant = DequantMatmulOp::create(
+        b, loc, x, codeConst, ValueRange{scaleConst},
+        QuantSchemeAttr::get(ctx, QuantKind::Fp8E4M3, 0));
+    Type old = getElementTypeOrSelf(mm.getResult().getType());
+    if (old != bf16)
+      original[dequant.getResult()] = old;
+    mm.getResult().replaceAllUsesWith(dequant.getResult());
+    replaced.push_back(mm);
+    return success();
+  }
+
   void visit(Operation *op) {
     Category c = categoryOf(op);
     if (c == Category::None) {
       restore(op);
       return;
     }
+    if (auto mm = dyn_cast<MatmulOp>(op);
+        mm && policy.fp8Weights && succeeded(quantizeWeightToFp8(mm)))
+      return;
     SmallVector<unsigned> operands =
         llvm::to_vector(llvm::seq<unsigned>(0, op->getNumOperands()));
     // dequant_matmul's scales stay in their own type; only x computes.
@@ -269,6 +357,8 @@ private:
   DenseMap<Value, Type> original;
   DenseMap<std::pair<Value, Type>, Value> casts;
   DenseSet<Operation *> created;
+  /// Matmuls replaced by fp8 dequant_matmuls, erased after the walk.
+  SmallVector<Operation *> replaced;
 };
 
 struct AutoMixedPrecisionPass

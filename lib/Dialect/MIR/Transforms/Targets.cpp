@@ -134,12 +134,14 @@ static std::vector<TargetDef> targetDefs() {
   std::vector<ArrayRef<StringRef>> primitives = {
       kElementwise, kShape,  kScatter, kReduction, kScan,
       kTopK,        kNN,     kMatmul,  kQuant,     kBackward};
-  auto with = [&](std::vector<ArrayRef<StringRef>> more) {
-    std::vector<ArrayRef<StringRef>> all = primitives;
+  auto with = [](std::vector<ArrayRef<StringRef>> base,
+                 std::vector<ArrayRef<StringRef>> more) {
+    std::vector<ArrayRef<StringRef>> all = std::move(base);
     all.insert(all.end(), more.begin(), more.end());
     return all;
   };
-  auto full = with({kDotGeneral, kSpectral, kSolve, kCustomFn, kLoops,
+  auto full = with(primitives,
+                   {kDotGeneral, kSpectral, kSolve, kCustomFn, kLoops,
                     kFusedKernels, kFusedAttention, kFusedLayer, kInt8Matmul});
   // What the CUDA pipeline compiles: no loop carries buffers on the host
   // and no kernel reads a value back to choose what runs next, so the ops
@@ -154,8 +156,9 @@ static std::vector<TargetDef> targetDefs() {
       // The CPU backend: everything convert-rlx-to-linalg lowers; linalg
       // indexing maps take any broadcast.
       {"cpu", full, /*generalBroadcast=*/true},
-      // The CUDA backend (rlx-cuda-pipeline).
-      {"cuda", cuda, /*generalBroadcast=*/true},
+      // The CUDA backend (rlx-cuda-pipeline), with int8 products (cuBLASLt's
+      // int8 kernels or generated ones; test/Integration's GPU checks).
+      {"cuda", with(cuda, {kInt8Matmul}), /*generalBroadcast=*/true},
       // The ROCm backend (rlx-rocm-pipeline): the CUDA backend's GPU front.
       {"rocm", cuda, /*generalBroadcast=*/true, /*staticShapes=*/true},
       // The Vulkan backend (rlx-vulkan-pipeline; test/Integration/Vulkan):
@@ -163,7 +166,8 @@ static std::vector<TargetDef> targetDefs() {
       {"vulkan",
        {kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward,
         kFusedKernels, kFusedAttention},
-       /*generalBroadcast=*/true, /*staticShapes=*/true},
+       /*generalBroadcast=*/true,
+       /*staticShapes=*/true},
       // The Metal backend (rlx-metal-pipeline, the MSL emitter and the
       // host description; test/Integration/Metal): what the GPU front
       // makes kernels of, but host loops (rlx.cumsum, control flow), which

@@ -624,9 +624,19 @@ def AutoMixedPrecisionPass : Pass<"rlx-auto-mixed-precision",
     `rlx.conv` and `rlx.attention` of bf16 or f16 accumulate in f32 in
     every backend and round once at the end.
 
+    `matmul=fp8` quantizes the constant 2-D weight of each `rlx.matmul`
+    (without `transpose_a`) to e4m3 at compile time, one scale per output
+    channel (its largest magnitude over 448, e4m3's largest finite value;
+    round to nearest even): the matmul becomes `rlx.dequant_matmul
+    #rlx.quant<fp8_e4m3>` on the activations in bf16, which CUDA computes
+    in fp8 under `fp8-activations=true` and other targets by decoding the
+    weight. The category's other ops (weights that are not constants, or
+    hold a NaN or infinity) run in bf16.
+
     The policy is `policy` (`category=type` pairs separated by commas,
-    with `type` one of `f32`, `f16`, `bf16`, `f64` or, for `elementwise`,
-    `follow`), or the JSON object of `policy-file` (`{"matmul": "f16",
+    with `type` one of `f32`, `f16`, `bf16`, `f64`, for `matmul` also
+    `fp8`, and for `elementwise` `follow`), or the JSON object of
+    `policy-file` (`{"matmul": "f16",
     ...}`); categories left out keep their defaults. Run it before
     `rlx-expand-autodiff`: the gradient of a function that `rlx.grad`
     differentiates then follows the same policy, since the derivative of a

@@ -1,4 +1,4 @@
-//===- FlashAttentionImage.h - the embedded flash-attention kernels -------===//
+//===- KernelImages.h - the runtime's own embedded kernels ----------------===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Internal to the runtime library: the fatbin of FlashAttention.cu that
-// the build embedded (FlashAttentionImage.cpp), which FlashAttention.cpp
-// loads.
+// Internal to the runtime library: the fatbins that nvcc made of the
+// runtime's own kernels (FlashAttention.cu, Fp8Quantize.cu), embedded by
+// KernelImages.cpp (KernelModule.h loads them).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RLX_LIB_RUNTIME_FLASHATTENTIONIMAGE_H
-#define RLX_LIB_RUNTIME_FLASHATTENTIONIMAGE_H
+#ifndef RLX_LIB_RUNTIME_CUDA_KERNELIMAGES_H
+#define RLX_LIB_RUNTIME_CUDA_KERNELIMAGES_H
 
 #include <cstddef>
 
@@ -25,9 +25,11 @@ struct Image {
   size_t size;
 };
 
-/// The embedded fatbin; null data where the runtime was built without nvcc.
+/// The embedded fatbins; null data where the runtime was built without
+/// nvcc.
 Image flashAttentionImage();
+Image fp8QuantizeImage();
 
 } // namespace rlx::cuda
 
-#endif // RLX_LIB_RUNTIME_FLASHATTENTIONIMAGE_H
+#endif // RLX_LIB_RUNTIME_CUDA_KERNELIMAGES_H
