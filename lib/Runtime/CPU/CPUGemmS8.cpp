@@ -62,19 +62,14 @@ void plainGemm(const MemRef2D<int8_t> &a, const MemRef2D<int8_t> &b,
     }
 }
 
+#if defined(__x86_64__)
 /// Whether the VNNI kernel computes this product: the u8 shift's
 /// correction, 128 * (sum of k values of B), and the products' sums stay
 /// within i32 below k = 2^16.
 bool useVnni(int64_t k) {
-#if defined(__x86_64__)
   return k < (int64_t(1) << 16) && __builtin_cpu_supports("avx512vnni");
-#else
-  (void)k;
-  return false;
-#endif
 }
 
-#if defined(__x86_64__)
 constexpr int64_t kRows = 6, kCols = 64, kVecs = kCols / 16;
 // Timed on the 2-core AMD EPYC (Zen 5) this was written on, from 256 to
 // 1024 each: k blocks of 768 (one for BERT's k = 768; fewer passes over C,
