@@ -329,8 +329,10 @@ _mlir_ciface_rlx_cpu_gemm_s8_constant_b(MemRef2D<int8_t> *a,
       else
         packed = reinterpret_cast<PackedB *>(expected);
     }
-    // One slot serves one view of B (rlx-cpu-dispatch-blas passes a slot
-    // only where B's view does not change from call to call).
+    // The slot keeps the view of the first call. rlx-cpu-dispatch-blas
+    // gives a view that moves with its batch loops no slot, but a view
+    // can still move between calls (a constant's subview at the index of
+    // a loop of the program): such a view is packed at every call.
     if (!packed->packedFrom(*b)) {
       packed = &scratch().b;
       packB(*b, packed);
