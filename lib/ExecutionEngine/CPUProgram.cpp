@@ -144,6 +144,8 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
         reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_dgemm));
     add("_mlir_ciface_rlx_cpu_gemm_s8",
         reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_gemm_s8));
+    add("_mlir_ciface_rlx_cpu_gemm_s8_constant_b",
+        reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_gemm_s8_constant_b));
     // Bufferization's copies call into MLIR's C runner utilities.
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;

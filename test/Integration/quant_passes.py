@@ -10,6 +10,11 @@
 #   element (where f32 and float64 round a value on either side of a
 #   half), and the float64 MLP within int8's error;
 # - the same with method=percentile ranges that clip;
+# - the same with the weights constants (rlx-specialize-params and the
+#   canonicalizer): their quantization and column sums fold away and the
+#   result is the unfolded program's, bit for bit; a folded rlx.quantize
+#   of a constant equals the lowered op's result and NumPy's, ties and
+#   clamped values included;
 # - rlx-insert-fake-quant: the forward result matches NumPy fake
 #   quantization with per-call ranges (activations per tensor, weights per
 #   channel, symmetric).
@@ -59,15 +64,21 @@ def symmetric(lo, hi):
     return (m / 127.0).astype(np.float32)
 
 
-def run_params(text):
+def run_params(text, specialize=False):
+    """Runs `text` on x with the weights as params, or with specialize as
+    constants (rlx-specialize-params, then the canonicalizer's folds)."""
     with tempfile.TemporaryDirectory(prefix="quant-") as d:
         extra = []
         for name, value in (("w1", w1), ("w2", w2)):
             np.save(os.path.join(d, name + ".npy"), value)
             extra.append("--param=%s=%s/%s.npy" % (name, d, name))
+        if specialize:
+            text = rlxtest.opt(text, "--rlx-specialize-params=dir=" + d,
+                               "--canonicalize")
+            extra = []
         rc, log, outs = rlxtest.run(text, [x], 1, extra=extra)
     assert rc == 0, "rlx-run exited with %d:\n%s" % (rc, log)
-    return outs[0]
+    return outs[0], text
 
 
 def ptq(percentile):
@@ -103,7 +114,15 @@ def ptq(percentile):
         text = rlxtest.opt(MLP, "--rlx-quant-insert=record=%s method=%s" %
                            (path, method), "--rlx-quant-propagate")
     assert "rlx.int8_matmul" in text and "rlx.matmul" not in text, text
-    got = run_params(text)
+    got, _ = run_params(text)
+    # With the weights constants, their quantization and the zero point's
+    # column sums fold (only the two activations' quantizes are left), and
+    # the result is the unfolded program's, bit for bit.
+    folded, ftext = run_params(text, specialize=True)
+    assert ftext.count("rlx.quantize") == 2 and "rlx.reduce" not in ftext, \
+        ftext
+    assert np.array_equal(folded, got), \
+        "folded weights: max |difference| %g" % np.abs(folded - got).max()
 
     # NumPy emulation: scales as f32 (what the attributes hold).
     sx, zx = affine(xlo, xhi)
@@ -127,7 +146,7 @@ def ptq(percentile):
 
 def check_fake_quant():
     text = rlxtest.opt(MLP, "--rlx-insert-fake-quant")
-    got = run_params(text)
+    got, _ = run_params(text)
 
     def fq(v, axis=None):
         if axis is None:
@@ -145,6 +164,38 @@ def check_fake_quant():
     assert_close(got, want, 1e-5, step, "fake-quant vs NumPy", np.float32)
 
 
+def check_quantize_constant():
+    """rlx.quantize of a constant folds to what the lowered op computes and
+    NumPy gives (f32 division, half to even, clamp), ties included."""
+    scales = np.array([0.1, 0.25, 3.0], np.float32)
+    v = r.standard_normal((40, 3)).astype(np.float32) * 40 * scales
+    # Exact halves of a step (x / s = k + 0.5 in f32) and values beyond the
+    # clamp.
+    v[:8] = ((np.arange(8) - 4 + 0.5)[:, None] * scales).astype(np.float32)
+    v[8] = 1000 * scales
+    t = rlxtest.tensor_type(v.shape, "f32")
+    attrs = ("{scales = array<f32: %s>, zero_points = array<i64: 3, 0, -2>, "
+             "axis = 1 : i64}" % ", ".join(repr(float(f)) for f in scales))
+    body = "  %%q = rlx.quantize %%w %s : %s\n  return %%q : %s\n}\n" % (
+        attrs, t, rlxtest.tensor_type(v.shape, "i8"))
+    sig = "-> %s {\n" % rlxtest.tensor_type(v.shape, "i8")
+    const = "  %%w = rlx.constant dense<%s> : %s\n" % (
+        np.array2string(v, separator=", ", threshold=10 ** 6,
+                        floatmode="unique").replace("\n", ""), t)
+    folded = rlxtest.opt("func.func @main() " + sig + const + body,
+                         "--canonicalize")
+    assert "rlx.quantize" not in folded, folded
+    rc, log, outs = rlxtest.run(folded, [], 1)
+    assert rc == 0, log
+    rc, log, lowered = rlxtest.run(
+        "func.func @main(%%w: %s) " % t + sig + body, [v], 1)
+    assert rc == 0, log
+    want = np.clip(np.round(v / scales) + np.array([3, 0, -2]), -128, 127)
+    assert np.array_equal(lowered[0], want), "lowered vs NumPy"
+    assert np.array_equal(outs[0], want), "folded vs NumPy"
+
+
+suite.check("quantize_constant", check_quantize_constant)
 suite.check("ptq_minmax", lambda: ptq(None))
 suite.check("ptq_percentile", lambda: ptq(99.9))
 suite.check("fake_quant", check_fake_quant)

@@ -13,7 +13,12 @@
 // `rlx_cpu_sgemm` / `rlx_cpu_dgemm`; the runtime (lib/Runtime/CPU/CPUBlas.cpp)
 // reads the strides and calls cblas_?gemm with C += A B. int8 products
 // summed in i32 (rlx.int8_matmul) call `rlx_cpu_gemm_s8`, our AVX-512 VNNI
-// kernel (lib/Runtime/CPU/CPUGemmS8.cpp): no BLAS has an int8 gemm.
+// kernel (lib/Runtime/CPU/CPUGemmS8.cpp): no BLAS has an int8 gemm. Where
+// B is a constant global (a weight after rlx-specialize-params) and its
+// view is the same at every iteration, they call
+// `rlx_cpu_gemm_s8_constant_b` instead with a slot of their own (a mutable
+// i64 global, zero at first) in which the runtime keeps B packed after the
+// first call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +30,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace rlx {
@@ -82,6 +88,25 @@ Value gemmView(OpBuilder &b, Location loc, Value operand, AffineMap map,
   return memref::CastOp::create(b, loc, anyStrides, view);
 }
 
+/// Whether `buffer` is (a view of) a constant global: memory the program
+/// never writes, so that its contents are the same at every call.
+bool isConstantGlobal(Value buffer, SymbolTable &symbols) {
+  // memref.transpose is a view too, but not a ViewLikeOpInterface.
+  while (true) {
+    if (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+      buffer = view.getViewSource();
+    else if (auto transpose = buffer.getDefiningOp<memref::TransposeOp>())
+      buffer = transpose.getIn();
+    else
+      break;
+  }
+  auto get = buffer.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return false;
+  auto global = symbols.lookup<memref::GlobalOp>(get.getName());
+  return global && global.getConstant();
+}
+
 struct CPUDispatchBLASPass
     : rlx::impl::CPUDispatchBLASPassBase<CPUDispatchBLASPass> {
   using Base::Base;
@@ -100,11 +125,24 @@ struct CPUDispatchBLASPass
       if (isFloat ? floatGemms : int8Gemms)
         gemms.emplace_back(op, *loops);
     });
+    SymbolTable symbols(module);
     for (auto &[op, loops] : gemms) {
       OpBuilder b(op);
       Location loc = op.getLoc();
       Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-      FlatSymbolRefAttr callee = declareGemm(module, element);
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      // One slot holds B packed from one view: B's view must not move with
+      // the outer loops (a broadcast B does not; a batched one does).
+      bool constantB =
+          element.isInteger(32) &&
+          isConstantGlobal(op.getDpsInputs()[1], symbols) &&
+          llvm::none_of(loops.outer, [&](unsigned d) {
+            return maps[1].isFunctionOfDim(d);
+          });
+      FlatSymbolRefAttr callee = declareGemm(module, element, constantB);
+      Value slot;
+      if (constantB)
+        slot = createSlot(b, loc, module, symbols);
       SmallVector<Range, 4> ranges =
           cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
       SmallVector<Value> lbs, ubs, steps;
@@ -115,7 +153,6 @@ struct CPUDispatchBLASPass
         ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[d].size));
         steps.push_back(one);
       }
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       auto emitCall = [&](OpBuilder &nb, Location l, ValueRange ivs) {
         SmallVector<Value> ivList(ivs.begin(), ivs.end());
         Value a = gemmView(nb, l, op.getDpsInputs()[0], maps[0], loops.m,
@@ -124,7 +161,10 @@ struct CPUDispatchBLASPass
                             loops.n, ivList, loops.outer);
         Value c = gemmView(nb, l, op.getDpsInits()[0], maps[2], loops.m,
                            loops.n, ivList, loops.outer);
-        func::CallOp::create(nb, l, callee, TypeRange{}, ValueRange{a, bm, c});
+        SmallVector<Value> args = {a, bm, c};
+        if (slot)
+          args.push_back(slot);
+        func::CallOp::create(nb, l, callee, TypeRange{}, args);
       };
       if (loops.outer.empty())
         emitCall(b, loc, {});
@@ -134,11 +174,29 @@ struct CPUDispatchBLASPass
     }
   }
 
-  /// Declares `rlx_cpu_sgemm`, `rlx_cpu_dgemm` or `rlx_cpu_gemm_s8` (with a
-  /// C interface taking three 2-D strided memrefs) once per module.
-  FlatSymbolRefAttr declareGemm(ModuleOp module, Type element) {
+  /// A fresh zero i64 global for one call site of
+  /// rlx_cpu_gemm_s8_constant_b, and its memref in the function.
+  Value createSlot(OpBuilder &b, Location loc, ModuleOp module,
+                   SymbolTable &symbols) {
+    auto type = MemRefType::get({1}, b.getI64Type());
+    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+    auto global = memref::GlobalOp::create(
+        top, loc, "rlx_gemm_s8_slot", top.getStringAttr("private"), type,
+        DenseElementsAttr::get(RankedTensorType::get({1}, b.getI64Type()),
+                               b.getI64IntegerAttr(0)),
+        /*constant=*/false, /*alignment=*/nullptr);
+    symbols.insert(global);
+    return memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  }
+
+  /// Declares `rlx_cpu_sgemm`, `rlx_cpu_dgemm`, `rlx_cpu_gemm_s8` or
+  /// `rlx_cpu_gemm_s8_constant_b` (with a C interface taking three 2-D
+  /// strided memrefs, and the slot for the last) once per module.
+  FlatSymbolRefAttr declareGemm(ModuleOp module, Type element,
+                                bool constantB) {
     StringRef name = element.isF32()   ? "rlx_cpu_sgemm"
                      : element.isF64() ? "rlx_cpu_dgemm"
+                     : constantB       ? "rlx_cpu_gemm_s8_constant_b"
                                        : "rlx_cpu_gemm_s8";
     MLIRContext *ctx = module.getContext();
     if (!module.lookupSymbol(name)) {
@@ -150,10 +208,12 @@ struct CPUDispatchBLASPass
                                                        ShapedType::kDynamic}));
       };
       Type input = element.isInteger(32) ? b.getI8Type() : element;
-      auto fn = func::FuncOp::create(
-          b, module.getLoc(), name,
-          FunctionType::get(
-              ctx, {viewOf(input), viewOf(input), viewOf(element)}, {}));
+      SmallVector<Type> params = {viewOf(input), viewOf(input),
+                                  viewOf(element)};
+      if (constantB)
+        params.push_back(MemRefType::get({1}, b.getI64Type()));
+      auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                     FunctionType::get(ctx, params, {}));
       fn.setPrivate();
       fn->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
     }

@@ -612,3 +612,76 @@ func.func @float_left(%A: memref<4x8xf32>, %B: memref<8x5xf32>, %C: memref<4x5xf
   }
   return
 }
+
+// -----
+
+// An int8 contraction whose B is a constant global calls
+// rlx_cpu_gemm_s8_constant_b with a slot of its own (a mutable i64 global,
+// zero at first), also when B is a view of the constant; one slot per call
+// site. A mutable global's B, and a constant B whose view moves with the
+// batch loop, call rlx_cpu_gemm_s8.
+// CHECK-DAG:   memref.global "private" @rlx_gemm_s8_slot : memref<1xi64> = dense<0>
+// CHECK-DAG:   memref.global "private" @rlx_gemm_s8_slot_0 : memref<1xi64> = dense<0>
+// CHECK-DAG:   func.func private @rlx_cpu_gemm_s8_constant_b(memref<?x?xi8, strided<[?, ?], offset: ?>>, memref<?x?xi8, strided<[?, ?], offset: ?>>, memref<?x?xi32, strided<[?, ?], offset: ?>>, memref<1xi64>) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @int8_constant_b(
+// CHECK:         %[[S0:.+]] = memref.get_global @rlx_gemm_s8_slot : memref<1xi64>
+// CHECK:         call @rlx_cpu_gemm_s8_constant_b({{.*}}, %[[S0]])
+// CHECK:         %[[S1:.+]] = memref.get_global @rlx_gemm_s8_slot_0 : memref<1xi64>
+// CHECK:         call @rlx_cpu_gemm_s8_constant_b({{.*}}, %[[S1]])
+// CHECK:         call @rlx_cpu_gemm_s8({{[^,]*}}, {{[^,]*}}, {{[^,]*}}) :
+// CHECK:         scf.for
+// CHECK:           call @rlx_cpu_gemm_s8({{[^,]*}}, {{[^,]*}}, {{[^,]*}}) :
+memref.global "private" constant @w : memref<8x5xi8> = dense<1>
+memref.global "private" constant @wt : memref<5x8xi8> = dense<2>
+memref.global "private" @mutable : memref<8x5xi8> = dense<3>
+memref.global "private" constant @batched : memref<2x8x5xi8> = dense<4>
+#a8 = affine_map<(m, n, k) -> (m, k)>
+#b8 = affine_map<(m, n, k) -> (k, n)>
+#c8 = affine_map<(m, n, k) -> (m, n)>
+#ba = affine_map<(b, m, n, k) -> (b, m, k)>
+#bb = affine_map<(b, m, n, k) -> (b, k, n)>
+#bc = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @int8_constant_b(%A: memref<4x8xi8>, %C: memref<4x5xi32>, %BA: memref<2x4x8xi8>, %BC: memref<2x4x5xi32>) {
+  %w = memref.get_global @w : memref<8x5xi8>
+  linalg.generic {indexing_maps = [#a8, #b8, #c8], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %w : memref<4x8xi8>, memref<8x5xi8>) outs(%C : memref<4x5xi32>) {
+  ^bb0(%x: i8, %y: i8, %o: i32):
+    %xw = arith.extsi %x : i8 to i32
+    %yw = arith.extsi %y : i8 to i32
+    %p = arith.muli %xw, %yw : i32
+    %s = arith.addi %o, %p : i32
+    linalg.yield %s : i32
+  }
+  %wt = memref.get_global @wt : memref<5x8xi8>
+  %t = memref.transpose %wt (i, j) -> (j, i) : memref<5x8xi8> to memref<8x5xi8, strided<[1, 8]>>
+  linalg.generic {indexing_maps = [#a8, #b8, #c8], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %t : memref<4x8xi8>, memref<8x5xi8, strided<[1, 8]>>) outs(%C : memref<4x5xi32>) {
+  ^bb0(%x: i8, %y: i8, %o: i32):
+    %xw = arith.extsi %x : i8 to i32
+    %yw = arith.extsi %y : i8 to i32
+    %p = arith.muli %xw, %yw : i32
+    %s = arith.addi %o, %p : i32
+    linalg.yield %s : i32
+  }
+  %m = memref.get_global @mutable : memref<8x5xi8>
+  linalg.generic {indexing_maps = [#a8, #b8, #c8], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %m : memref<4x8xi8>, memref<8x5xi8>) outs(%C : memref<4x5xi32>) {
+  ^bb0(%x: i8, %y: i8, %o: i32):
+    %xw = arith.extsi %x : i8 to i32
+    %yw = arith.extsi %y : i8 to i32
+    %p = arith.muli %xw, %yw : i32
+    %s = arith.addi %o, %p : i32
+    linalg.yield %s : i32
+  }
+  %bw = memref.get_global @batched : memref<2x8x5xi8>
+  linalg.generic {indexing_maps = [#ba, #bb, #bc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%BA, %bw : memref<2x4x8xi8>, memref<2x8x5xi8>) outs(%BC : memref<2x4x5xi32>) {
+  ^bb0(%x: i8, %y: i8, %o: i32):
+    %xw = arith.extsi %x : i8 to i32
+    %yw = arith.extsi %y : i8 to i32
+    %p = arith.muli %xw, %yw : i32
+    %s = arith.addi %o, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}

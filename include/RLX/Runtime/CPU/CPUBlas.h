@@ -34,6 +34,16 @@ struct MemRef2D {
   int64_t strides[2];
 };
 
+/// A 1-D memref descriptor as MLIR's C interface passes it.
+template <typename T>
+struct MemRef1D {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+};
+
 /// Loads the CBLAS library; returns its name, or nullptr if none is found.
 const char *loadBlas();
 
@@ -52,6 +62,14 @@ void _mlir_ciface_rlx_cpu_dgemm(mlir::rlx::runtime::MemRef2D<double> *a,
 void _mlir_ciface_rlx_cpu_gemm_s8(mlir::rlx::runtime::MemRef2D<int8_t> *a,
                                   mlir::rlx::runtime::MemRef2D<int8_t> *b,
                                   mlir::rlx::runtime::MemRef2D<int32_t> *c);
+/// The same for a B that is a constant of the program: `slot` (one i64 of
+/// the program's globals per call site, zero at first) keeps B packed after
+/// the first call.
+void _mlir_ciface_rlx_cpu_gemm_s8_constant_b(
+    mlir::rlx::runtime::MemRef2D<int8_t> *a,
+    mlir::rlx::runtime::MemRef2D<int8_t> *b,
+    mlir::rlx::runtime::MemRef2D<int32_t> *c,
+    mlir::rlx::runtime::MemRef1D<int64_t> *slot);
 }
 
 #endif // RLX_RUNTIME_CPUBLAS_H

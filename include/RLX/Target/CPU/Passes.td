@@ -83,7 +83,11 @@ def CPUDispatchBLASPass : Pass<"rlx-cpu-dispatch-blas", "::mlir::ModuleOp"> {
     i32 (from `rlx.int8_matmul`) call `rlx_cpu_gemm_s8`, RLX's own int8
     kernel (AVX-512 VNNI where the CPU has it), since no BLAS has one; the
     CPU pipeline runs the pass for those always, and for floats with
-    `blas=true`.
+    `blas=true`. An int8 contraction whose B is (a view of) a constant
+    `memref.global`, with a view that does not move with the batch loops,
+    calls `rlx_cpu_gemm_s8_constant_b` instead, passing a fresh mutable
+    `memref<1xi64>` global (zero) per call site in which the runtime keeps
+    B packed from the first call: the program never writes a constant.
 
     ```mlir
     // linalg.generic {matmul maps} ins(%a, %b : memref<64x32xf32>, ...)

@@ -17,6 +17,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::rlx;
 
@@ -248,8 +251,10 @@ bool foldableElement(Type type) {
   return type.isF32() || type.isF64() || type.isSignlessInteger();
 }
 
-/// Evaluates `lhs op rhs` on two constants when both are splats, or both
-/// have the result's shape (no broadcasting to replay).
+/// Evaluates `lhs op rhs` on two constants when both are splats, or each
+/// is a splat or has the result's shape (a splat broadcasts to any shape;
+/// other broadcasts are not replayed). The shift of `rlx-quant-propagate`'s
+/// zero point, colsum(qb) [1, N] times a scalar, is the case with one splat.
 template <typename FloatFn, typename IntFn>
 Attribute foldConstants(Operation *op, Attribute lhs, Attribute rhs,
                         FloatFn floatFn, IntFn intFn) {
@@ -259,9 +264,12 @@ Attribute foldConstants(Operation *op, Attribute lhs, Attribute rhs,
   if (!l || !r || !foldableElement(type.getElementType()))
     return {};
   bool splats = l.isSplat() && r.isSplat();
-  if (!splats && (l.getType().getShape() != type.getShape() ||
-                  r.getType().getShape() != type.getShape()))
+  auto fits = [&](DenseElementsAttr v) {
+    return v.isSplat() || v.getType().getShape() == type.getShape();
+  };
+  if (!splats && (!type.hasStaticShape() || !fits(l) || !fits(r)))
     return {};
+  bool lSplat = l.isSplat(), rSplat = r.isSplat();
   auto apply = [&](auto getL, auto getR, auto fn, auto makeAttr) {
     if (splats)
       return makeAttr(SmallVector<decltype(fn(getL(0), getR(0)))>{
@@ -274,8 +282,8 @@ Attribute foldConstants(Operation *op, Attribute lhs, Attribute rhs,
   if (isa<FloatType>(type.getElementType())) {
     auto lv = l.getValues<APFloat>();
     auto rv = r.getValues<APFloat>();
-    return apply([&](int64_t i) { return lv[splats ? 0 : i]; },
-                 [&](int64_t i) { return rv[splats ? 0 : i]; }, floatFn,
+    return apply([&](int64_t i) { return lv[lSplat ? 0 : i]; },
+                 [&](int64_t i) { return rv[rSplat ? 0 : i]; }, floatFn,
                  [&](ArrayRef<APFloat> v) -> Attribute {
                    return splats ? DenseElementsAttr::get(type, v.front())
                                  : DenseElementsAttr::get(type, v);
@@ -283,8 +291,8 @@ Attribute foldConstants(Operation *op, Attribute lhs, Attribute rhs,
   }
   auto lv = l.getValues<APInt>();
   auto rv = r.getValues<APInt>();
-  return apply([&](int64_t i) { return lv[splats ? 0 : i]; },
-               [&](int64_t i) { return rv[splats ? 0 : i]; }, intFn,
+  return apply([&](int64_t i) { return lv[lSplat ? 0 : i]; },
+               [&](int64_t i) { return rv[rSplat ? 0 : i]; }, intFn,
                [&](ArrayRef<std::optional<APInt>> v) -> Attribute {
                  SmallVector<APInt> ints;
                  for (const std::optional<APInt> &x : v) {
@@ -434,4 +442,107 @@ OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
     });
   return dense.mapValues(dense.getElementType(),
                          [](const APInt &v) { return -v; });
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization and reductions of constants
+//===----------------------------------------------------------------------===//
+
+/// clamp(roundeven(x / s) + z, -128, 127) as the lowering computes it in
+/// `Calc` (f32, or f64 for f64 inputs); null at a NaN, whose conversion to
+/// i8 has no defined result. Native arithmetic divides and rounds to
+/// nearest even as the generated code does (std::nearbyint rounds in the
+/// default mode, to nearest even).
+template <typename Calc>
+static Attribute quantizeConstant(DenseElementsAttr input,
+                                  RankedTensorType type,
+                                  ArrayRef<float> scales,
+                                  ArrayRef<int64_t> zeroPoints,
+                                  std::optional<int64_t> axis) {
+  ArrayRef<int64_t> shape = type.getShape();
+  // Elements of one channel index repeat in runs of `inner` (the dims after
+  // the axis) and cycle through the axis' `dim` indices.
+  int64_t inner = 1, dim = 1;
+  if (axis) {
+    dim = shape[*axis];
+    for (int64_t d : shape.drop_front(*axis + 1))
+      inner *= d;
+  }
+  SmallVector<int8_t> values;
+  values.reserve(type.getNumElements());
+  int64_t i = 0;
+  for (Calc x : input.getValues<Calc>()) {
+    if (std::isnan(x))
+      return {};
+    int64_t c = axis ? (i++ / inner) % dim : 0;
+    Calc q = std::nearbyint(x / Calc(scales[c])) + Calc(zeroPoints[c]);
+    q = std::min(std::max(q, Calc(-128)), Calc(127));
+    values.push_back(static_cast<int8_t>(q));
+  }
+  return DenseElementsAttr::get(type, ArrayRef<int8_t>(values));
+}
+
+// quantize(constant) -> constant: rlx-specialize-params makes weights
+// constants, so their quantization (and the column sums and packing that
+// follow) leaves the program. f32 and f64 only, as the other folds.
+OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
+  RankedTensorType type = getType();
+  if (!dense || !type.hasStaticShape())
+    return {};
+  std::optional<int64_t> axis;
+  if (std::optional<uint64_t> a = getAxis()) {
+    axis = static_cast<int64_t>(*a);
+    if (*axis < 0)
+      *axis += type.getRank();
+  }
+  Type element = dense.getElementType();
+  if (element.isF32())
+    return quantizeConstant<float>(dense, type, getScales(), getZeroPoints(),
+                                   axis);
+  if (element.isF64())
+    return quantizeConstant<double>(dense, type, getScales(), getZeroPoints(),
+                                    axis);
+  return {};
+}
+
+// reduce sum(constant) -> constant for signless integers, wrapping as the
+// lowering's addi does (float sums depend on the lowering's order of
+// additions and are left alone).
+OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
+  RankedTensorType type = getType();
+  if (!dense || getKind() != ReduceKind::Sum || !type.hasStaticShape() ||
+      !dense.getType().hasStaticShape() ||
+      !dense.getElementType().isSignlessInteger())
+    return {};
+  ArrayRef<int64_t> inShape = dense.getType().getShape();
+  int64_t rank = inShape.size();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : getAxes())
+    reduced[a < 0 ? a + rank : a] = true;
+  // The result's row-major stride of each input dim (0 for reduced dims),
+  // keepdim or not: the kept dims are the result's, in order.
+  SmallVector<int64_t> outStrides(rank, 0);
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    if (!reduced[d]) {
+      outStrides[d] = stride;
+      stride *= inShape[d];
+    }
+  unsigned width = dense.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> sums(type.getNumElements(), APInt(width, 0));
+  SmallVector<int64_t> index(rank, 0);
+  for (const APInt &v : dense.getValues<APInt>()) {
+    int64_t out = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      out += index[d] * outStrides[d];
+    sums[out] += v;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < inShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::get(type, sums);
 }

@@ -35,6 +35,7 @@ def RLX_QuantizeOp : RLX_InferredOp<"quantize"> {
   let results = (outs RankedTensorOf<[I8]>:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def RLX_DequantizeOp : RLX_Op<"dequantize", [Pure,

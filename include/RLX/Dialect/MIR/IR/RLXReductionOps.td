@@ -38,6 +38,7 @@ def RLX_ReduceOp : RLX_InferredOp<"reduce"> {
     attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
