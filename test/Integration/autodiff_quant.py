@@ -8,10 +8,11 @@
 # rounding: rtol 1e-5 (atol 1e-5 max|torch|; for the loss, a float32 sum
 # whose terms may cancel, 1e-5 times the sum of their magnitudes). rlx.jvp
 # along random directions of x and the scale is checked against
-# <dx, vx> + <ds, vs> from torch's gradients. Per-tensor zero points are non-negative: torch's
-# per-tensor backward reads the zero point as trunc(zp + 0.5), so for a
-# negative one (-5 -> -4) it differentiates another function than its
-# forward computes; the per-channel kernels have no such quirk.
+# <dx, vx> + <ds, vs> from torch's gradients. Per-tensor zero points are
+# non-negative: torch's per-tensor backward reads the zero point as
+# trunc(zp + 0.5), so for a negative one (-5 -> -4) it differentiates
+# another function than its forward computes; the per-channel kernels
+# have no such quirk.
 
 import numpy as np
 import torch
