@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #if defined(__x86_64__)
@@ -94,6 +95,17 @@ struct PackedB {
            strides[0] == b.strides[0] && strides[1] == b.strides[1];
   }
 };
+
+/// The packed constant Bs of every program, owned by the process: the
+/// programs' slots only point at them.
+struct PackedConstants {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<PackedB>> copies;
+};
+PackedConstants &packedConstants() {
+  static PackedConstants owned;
+  return owned;
+}
 
 /// Packs `b` into `p`, reusing its buffers' memory.
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void
@@ -312,9 +324,10 @@ _mlir_ciface_rlx_cpu_gemm_s8_constant_b(MemRef2D<int8_t> *a,
     // site: it lives as long as the program's globals, and a program
     // loaded later has slots of its own (a cache keyed by B's address
     // could hand it the panels of an unloaded program's constant at the
-    // same address). The packed copy is never freed (nothing runs when a
-    // program is unloaded); two threads at the first call may both pack,
-    // and the one whose pointer does not land frees its copy.
+    // same address). Nothing runs when a program is unloaded, so the
+    // packed copies belong to the process (packedConstants) until it
+    // exits; two threads at the first call may both pack, and the one
+    // whose pointer does not land frees its copy.
     int64_t *word = slot->aligned + slot->offset;
     auto *packed = reinterpret_cast<PackedB *>(
         __atomic_load_n(word, __ATOMIC_ACQUIRE));
@@ -324,10 +337,14 @@ _mlir_ciface_rlx_cpu_gemm_s8_constant_b(MemRef2D<int8_t> *a,
       int64_t expected = 0;
       if (__atomic_compare_exchange_n(
               word, &expected, reinterpret_cast<int64_t>(fresh.get()),
-              /*weak=*/false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        packed = fresh.release();
-      else
+              /*weak=*/false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        packed = fresh.get();
+        PackedConstants &owned = packedConstants();
+        std::lock_guard<std::mutex> lock(owned.mutex);
+        owned.copies.push_back(std::move(fresh));
+      } else {
         packed = reinterpret_cast<PackedB *>(expected);
+      }
     }
     // The slot keeps the view of the first call. rlx-cpu-dispatch-blas
     // gives a view that moves with its batch loops no slot, but a view
