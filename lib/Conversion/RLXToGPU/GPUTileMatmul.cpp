@@ -221,6 +221,26 @@ Value inRange(ImplicitLocOpBuilder &b, Value v, int64_t bound) {
   return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, v, cst(b, bound));
 }
 
+/// Moves `b` into an scf.if that keeps the output element at `at` (indexed
+/// by `mm`'s dims) inside C along each dim that output blocks of `tileM` x
+/// `tileN` do not divide; leaves `b` where it is when they divide both.
+/// Callers restore the insertion point after the element's store.
+void guardOutputElement(ImplicitLocOpBuilder &b, const Matmul &mm,
+                        ArrayRef<Value> at, int64_t tileM, int64_t tileN) {
+  int64_t sizeM = mm.ranges[mm.dimM()], sizeN = mm.ranges[mm.dimN()];
+  Value guard;
+  if (sizeM % tileM)
+    guard = inRange(b, at[mm.dimM()], sizeM);
+  if (sizeN % tileN) {
+    Value c = inRange(b, at[mm.dimN()], sizeN);
+    guard = guard ? arith::AndIOp::create(b, guard, c) : c;
+  }
+  if (!guard)
+    return;
+  auto ifOp = scf::IfOp::create(b, guard, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+}
+
 Value zeroOf(ImplicitLocOpBuilder &b, Type type) {
   return arith::ConstantOp::create(b, b.getFloatAttr(type, 0.0));
 }
@@ -437,7 +457,6 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
 /// large.
 LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
                               const Tiles &t) {
-  int64_t sizeM = mm.ranges[mm.dimM()], sizeN = mm.ranges[mm.dimN()];
   Staging sa = stagingOf(mm, 0, t.m, t.k, mm.acc);
   Staging sb = stagingOf(mm, 1, t.n, t.k, mm.acc);
   sa.stride = paddedRows(t.m, t.k, sa.kContiguous);
@@ -496,18 +515,8 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
           b, l.col0,
           arith::AddIOp::create(b, threadCol, cst(b, j * t.threadsN())));
       SmallVector<Value> at(ivs.begin(), ivs.end() - 1);
-      Value guard;
-      if (sizeM % t.m)
-        guard = inRange(b, at[mm.dimM()], sizeM);
-      if (sizeN % t.n) {
-        Value c = inRange(b, at[mm.dimN()], sizeN);
-        guard = guard ? arith::AndIOp::create(b, guard, c) : c;
-      }
       OpBuilder::InsertionGuard restore(b);
-      if (guard) {
-        auto ifOp = scf::IfOp::create(b, guard, /*withElseRegion=*/false);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-      }
+      guardOutputElement(b, mm, at, t.m, t.n);
       Value old = memref::LoadOp::create(b, out, at);
       Value sum = arith::AddFOp::create(b, old,
                                         loop.getResult(i * t.threadN + j));
@@ -821,18 +830,8 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
         element[mm.dimN()] = arith::AddIOp::create(
             b, corner[mm.dimN()],
             arith::RemUIOp::create(b, at, cst(b, kFragment)));
-        Value guard;
-        if (sizeM % t.m)
-          guard = inRange(b, element[mm.dimM()], sizeM);
-        if (sizeN % t.n) {
-          Value c = inRange(b, element[mm.dimN()], sizeN);
-          guard = guard ? arith::AndIOp::create(b, guard, c) : c;
-        }
         OpBuilder::InsertionGuard restore(b);
-        if (guard) {
-          auto ifOp = scf::IfOp::create(b, guard, /*withElseRegion=*/false);
-          b.setInsertionPointToStart(ifOp.thenBlock());
-        }
+        guardOutputElement(b, mm, element, t.m, t.n);
         Value sum = memref::LoadOp::create(
             b, scratch, ValueRange{arith::AddIOp::create(b, base, at)});
         if (!overwrite)
