@@ -51,14 +51,18 @@ config.environment["RLX_COMPILE"] = os.path.join(config.rlx_tools_dir,
                                                  "rlx-compile")
 config.environment["RLX_METAL_CPU_RUN"] = os.path.join(config.rlx_tools_dir,
                                                        "rlx-metal-cpu-run")
-# librlx_cpu_runtime.so, which objects from rlx-compile link against, and
-# MLIR's runtime utilities.
 config.environment["RLX_VULKAN_RUN"] = os.path.join(config.rlx_tools_dir,
                                                     "rlx-vulkan-run")
+# librlx_cpu_runtime.so, which objects from rlx-compile link against, and
+# MLIR's runtime utilities.
 config.environment["RLX_LIB_DIR"] = os.path.join(config.mlir_obj_dir, "lib")
 config.environment["RLX_BUILD_DIR"] = config.mlir_obj_dir
 config.environment["MLIR_LIB_DIR"] = os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib")
+# A failing integration test prints "rerun with RLX_TEST_SEED=N": lit
+# passes that variable on so that the rerun draws the same inputs.
+if "RLX_TEST_SEED" in os.environ:
+    config.environment["RLX_TEST_SEED"] = os.environ["RLX_TEST_SEED"]
 # The integration tests' helper module, and the `rlx` Python package the
 # build assembles.
 config.environment["PYTHONPATH"] = os.pathsep.join([

@@ -5,10 +5,12 @@
 # random inputs away from rounding ties, with codes clipped at both ends.
 # torch's learnable kernels only take float32, so the inputs are float32
 # values, rlx computes in float64 and the comparison allows float32
-# rounding: rtol 1e-5 (atol 1e-5 max|torch|; for the loss, a float32 sum
-# whose terms may cancel, 1e-5 times the sum of their magnitudes). rlx.jvp
+# rounding: rtol 1e-5 (atol 1e-5 max|torch|; for the loss and the scale
+# gradient, float32 sums whose terms may cancel, 1e-5 times the sum of
+# their magnitudes). The loss and both gradients are also checked at 1e-9
+# against a float64 NumPy evaluation of the LSQ formulas. rlx.jvp
 # along random directions of x and the scale is checked against
-# <dx, vx> + <ds, vs> from torch's gradients. Per-tensor zero points are
+# <dx, vx> + <ds, vs> from the float64 gradients. Per-tensor zero points are
 # non-negative: torch's per-tensor backward reads the zero point as
 # trunc(zp + 0.5), so for a negative one (-5 -> -4) it differentiates
 # another function than its forward computes; the per-channel kernels
@@ -119,6 +121,35 @@ src = "".join(fns) + "func.func @main(%s) -> (%s) {\n%s\n  return %s : %s\n}\n" 
 rc, log, outs = rlxtest.run(src, inputs, len(rets))
 
 
+def broadcast(c, v):
+    """A per-channel vector shaped to broadcast against x."""
+    if c.axis is None:
+        return v
+    return np.expand_dims(v, [k for k in range(len(c.shape)) if k != c.axis])
+
+
+def lsq_reference(c):
+    """Loss, d/dx and the per-element terms of d/dscale in float64 (LSQ with
+    the clipped straight-through estimator)."""
+    qmin, qmax = -2 ** (c.bits - 1), 2 ** (c.bits - 1) - 1
+    s, zp = broadcast(c, c.scale), broadcast(c, c.zp)
+    u = c.x / s
+    code = np.round(u) + zp
+    inside = (code >= qmin) & (code <= qmax)
+    y = (np.clip(code, qmin, qmax) - zp) * s
+    dyds = np.where(inside, np.round(u) - u,
+                    np.where(code < qmin, qmin - zp, qmax - zp))
+    return np.sum(y * c.w), np.where(inside, c.w, 0.0), dyds * c.w
+
+
+def per_scale(c, terms):
+    """Sums the per-element terms of d/dscale into the scale's shape."""
+    if c.axis is None:
+        return np.sum(terms)
+    return np.sum(terms, axis=tuple(k for k in range(len(c.shape))
+                                    if k != c.axis))
+
+
 def torch_grads(c):
     qmin, qmax = -2 ** (c.bits - 1), 2 ** (c.bits - 1) - 1
     x = torch.tensor(c.x, dtype=torch.float32, requires_grad=True)
@@ -151,22 +182,31 @@ def torch_grads(c):
             magnitude)
 
 
-def close(actual, expected, what, magnitude=None):
+def close(actual, expected, what, magnitude=None, rtol=1e-5):
     expected = np.asarray(expected, np.float64)
     if magnitude is None:
         magnitude = float(np.max(np.abs(expected)))
-    atol = 1e-5 * max(magnitude, 1e-3)
-    assert_close(actual, expected, 1e-5, atol, what)
+    atol = rtol * max(magnitude, 1e-3)
+    assert_close(actual, expected, rtol, atol, what)
 
 
 def check(i, c):
     assert rc == 0, "rlx-run exited with %d:\n%s" % (rc, log[-3000:])
     l, dx, ds, t = outs[4 * i:4 * i + 4]
     tl, tdx, tds, magnitude = torch_grads(c)
+    rl, rdx, ds_terms = lsq_reference(c)
+    rds = per_scale(c, ds_terms)
+    ds_magnitude = float(np.max(per_scale(c, np.abs(ds_terms))))
+    close(l, rl, c.name + " loss (float64)", magnitude, 1e-9)
+    close(dx, rdx, c.name + " d/dx (float64)", rtol=1e-9)
+    close(ds, rds, c.name + " d/dscale (float64)", ds_magnitude, 1e-9)
     close(l, tl, c.name + " loss", magnitude)
     close(dx, tdx, c.name + " d/dx")
-    close(ds, tds, c.name + " d/dscale")
-    close(t, np.sum(tdx * c.vx) + np.sum(tds * c.vs), c.name + " jvp")
+    close(ds, tds, c.name + " d/dscale", ds_magnitude)
+    vs = broadcast(c, c.vs)
+    close(t, np.sum(rdx * c.vx) + np.sum(ds_terms * vs), c.name + " jvp",
+          float(np.sum(np.abs(rdx * c.vx)) + np.sum(np.abs(ds_terms * vs))),
+          1e-9)
 
 
 for i, c in enumerate(cases):
