@@ -386,14 +386,17 @@ Device *device() {
 }
 
 bool Device::createBuffer(uint64_t bytes, uint32_t memoryType, bool map,
-                          Allocation &allocation) {
+                          Allocation &allocation, bool reportErrors) {
+  auto succeeded = [&](VkResult result, const char *call) {
+    return reportErrors ? check(result, call) : result == VK_SUCCESS;
+  };
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = bytes;
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  if (!check(vkCreateBuffer(device, &info, nullptr, &allocation.buffer),
-             "vkCreateBuffer"))
+  if (!succeeded(vkCreateBuffer(device, &info, nullptr, &allocation.buffer),
+                 "vkCreateBuffer"))
     return false;
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(device, allocation.buffer, &requirements);
@@ -401,14 +404,16 @@ bool Device::createBuffer(uint64_t bytes, uint32_t memoryType, bool map,
   allocate.allocationSize = requirements.size;
   allocate.memoryTypeIndex = memoryType;
   allocation.size = bytes;
-  if (!check(vkAllocateMemory(device, &allocate, nullptr, &allocation.memory),
-             "vkAllocateMemory") ||
-      !check(vkBindBufferMemory(device, allocation.buffer, allocation.memory,
-                                0),
-             "vkBindBufferMemory") ||
-      (map && !check(vkMapMemory(device, allocation.memory, 0, VK_WHOLE_SIZE,
-                                 0, &allocation.mapped),
-                     "vkMapMemory"))) {
+  allocation.capacity = bytes;
+  if (!succeeded(
+          vkAllocateMemory(device, &allocate, nullptr, &allocation.memory),
+          "vkAllocateMemory") ||
+      !succeeded(
+          vkBindBufferMemory(device, allocation.buffer, allocation.memory, 0),
+          "vkBindBufferMemory") ||
+      (map && !succeeded(vkMapMemory(device, allocation.memory, 0,
+                                     VK_WHOLE_SIZE, 0, &allocation.mapped),
+                         "vkMapMemory"))) {
     destroyBuffer(allocation);
     return false;
   }
@@ -421,6 +426,21 @@ void Device::destroyBuffer(Allocation &allocation) {
   if (allocation.memory)
     vkFreeMemory(device, allocation.memory, nullptr);
   allocation = Allocation();
+}
+
+void Device::trimPool() {
+  for (auto &[capacity, allocation] : idle)
+    destroyBuffer(allocation);
+  idle.clear();
+}
+
+bool takeFromPool(BufferPool &pool, uint64_t bytes, Allocation &allocation) {
+  auto it = pool.lower_bound(bytes);
+  if (it == pool.end() || it->first / 2 > bytes)
+    return false;
+  allocation = it->second;
+  pool.erase(it);
+  return true;
 }
 
 Allocation *Device::find(uintptr_t address) {

@@ -72,12 +72,24 @@ bool check(VkResult result, const char *call);
 struct Allocation {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
+  /// The bytes asked for, and the bytes the buffer holds (more where a
+  /// pooled buffer is reused for a smaller request).
   uint64_t size = 0;
+  uint64_t capacity = 0;
   uintptr_t address = 0;
   /// The host mapping where the memory is host-visible and coherent
   /// (lavapipe's), else null (copies then go through a staging buffer).
   void *mapped = nullptr;
 };
+
+/// Buffers that no allocation uses, by capacity: freeing keeps a buffer
+/// here and allocating takes one back, because vkAllocateMemory of a large
+/// buffer costs milliseconds (the role of CUDA's stream-ordered pool).
+using BufferPool = std::multimap<uint64_t, Allocation>;
+
+/// Takes from `pool` a buffer of at least `bytes` and at most twice that,
+/// or returns false.
+bool takeFromPool(BufferPool &pool, uint64_t bytes, Allocation &allocation);
 
 struct Device {
 #define RLX_VULKAN_DECLARE(fn) PFN_##fn fn = nullptr;
@@ -109,11 +121,17 @@ struct Device {
   std::mutex mutex;
   std::map<uintptr_t, Allocation> allocations;
   uintptr_t nextAddress = uintptr_t(1) << 44;
+  /// Freed buffers no pending work reads (see BufferPool); destroyed when
+  /// an allocation would otherwise fail.
+  BufferPool idle;
 
-  /// A buffer of `bytes` bytes of `memoryType` (mapped if `map`).
+  /// A buffer of `bytes` bytes of `memoryType` (mapped if `map`); a
+  /// failure is recorded as an error if `reportErrors`.
   bool createBuffer(uint64_t bytes, uint32_t memoryType, bool map,
-                    Allocation &allocation);
+                    Allocation &allocation, bool reportErrors = true);
   void destroyBuffer(Allocation &allocation);
+  /// Destroys the idle buffers.
+  void trimPool();
 
   /// The allocation holding device address `address`, or null.
   Allocation *find(uintptr_t address);

@@ -11,8 +11,10 @@
 // descriptors, one per pointer the launch passes) is created
 // at its first launch and kept. A stream is a command buffer being
 // recorded: launches append a dispatch and a barrier, synchronizing
-// submits it and waits on its fence. Buffers freed on a stream are
-// destroyed once the stream has run.
+// submits it and waits on its fence. Freed buffers are pooled for reuse
+// (VulkanDevice.h's BufferPool): one freed on a stream serves later
+// allocations on that stream at once, since every dispatch ends in an
+// execution barrier, and any allocation once the stream has run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,7 +60,7 @@ struct Stream {
   VkFence fence = VK_NULL_HANDLE;
   bool recording = false;
   /// Buffers freed while the stream's work may still read them.
-  std::vector<uintptr_t> released;
+  BufferPool released;
 };
 
 Stream *theUserStream = nullptr;
@@ -87,15 +89,22 @@ uint32_t markedSubgroupSize(const std::vector<uint32_t> &words) {
   return 0;
 }
 
-void destroyAllocation(Device &d, uintptr_t address) {
+/// Ends the allocation at `address`, its buffer kept in `pool`.
+void releaseAllocation(Device &d, uintptr_t address, BufferPool &pool) {
   auto it = d.allocations.find(address);
   if (it == d.allocations.end()) {
     errors().record("free of " + std::to_string(address) +
                     ", which is no allocation");
     return;
   }
-  d.destroyBuffer(it->second);
+  pool.emplace(it->second.capacity, it->second);
   d.allocations.erase(it);
+}
+
+/// Prints what $RLX_VULKAN_TRACE asks for.
+void trace(const std::string &message) {
+  if (const char *trace = std::getenv("RLX_VULKAN_TRACE"); trace && *trace)
+    std::fprintf(stderr, "rlx-vulkan: %s\n", message.c_str());
 }
 
 /// Starts recording into `s` if it is not recording yet.
@@ -138,8 +147,8 @@ Stream *createStream() {
   return s.release();
 }
 
-/// Submits what `s` recorded, waits for it, and destroys the buffers freed
-/// on it.
+/// Submits what `s` recorded, waits for it, and makes the buffers freed on
+/// it idle.
 void synchronize(Stream &s) {
   Device *d = device();
   if (!d)
@@ -157,9 +166,7 @@ void synchronize(Stream &s) {
             "vkWaitForFences") &&
           check(d->vkResetFences(d->device, 1, &s.fence), "vkResetFences");
   }
-  for (uintptr_t address : s.released)
-    destroyAllocation(*d, address);
-  s.released.clear();
+  d->idle.merge(s.released);
 }
 
 /// Creates `f`'s pipeline for `bindings` storage buffers.
@@ -224,10 +231,8 @@ bool createPipeline(Device &d, Function &f, size_t bindings,
     return false;
   f.bindings = bindings;
   // $RLX_VULKAN_TRACE shows that each kernel's pipeline is made once.
-  if (const char *trace = std::getenv("RLX_VULKAN_TRACE"); trace && *trace)
-    std::fprintf(stderr, "rlx-vulkan: created the pipeline of %s (%zu "
-                         "buffers)\n",
-                 f.name.c_str(), bindings);
+  trace("created the pipeline of " + f.name + " (" + std::to_string(bindings) +
+        " buffers)");
   return true;
 }
 
@@ -487,7 +492,7 @@ void mgpuStreamSynchronize(void *stream) {
     synchronize(*static_cast<Stream *>(stream));
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   Device *d = device();
   if (!d)
     return nullptr;
@@ -495,11 +500,29 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
     errors().record("host-shared allocations are not supported");
     return nullptr;
   }
-  Allocation a;
-  if (!d->createBuffer(sizeBytes ? sizeBytes : 1, d->bufferMemoryType,
-                       d->bufferMemoryMapped, a))
-    return nullptr;
+  uint64_t bytes = sizeBytes ? sizeBytes : 1;
+  auto *s = static_cast<Stream *>(stream);
   std::lock_guard<std::mutex> lock(d->mutex);
+  Allocation a;
+  if ((s && takeFromPool(s->released, bytes, a)) ||
+      takeFromPool(d->idle, bytes, a)) {
+    trace("reused a buffer of " + std::to_string(a.capacity) + " bytes for " +
+          std::to_string(bytes));
+  } else {
+    // Out of memory with buffers idle: free them and try once more.
+    bool pooled = !d->idle.empty();
+    if (!d->createBuffer(bytes, d->bufferMemoryType, d->bufferMemoryMapped, a,
+                         /*reportErrors=*/!pooled)) {
+      if (!pooled)
+        return nullptr;
+      d->trimPool();
+      if (!d->createBuffer(bytes, d->bufferMemoryType, d->bufferMemoryMapped,
+                           a))
+        return nullptr;
+    }
+    trace("created a buffer of " + std::to_string(bytes) + " bytes");
+  }
+  a.size = bytes;
   // Address ranges never touch, so that a pointer one past an allocation's
   // end is not the next one's start.
   const uintptr_t align = 256;
@@ -514,12 +537,9 @@ void mgpuMemFree(void *ptr, void *stream) {
   if (!d || !ptr)
     return;
   auto address = reinterpret_cast<uintptr_t>(ptr);
-  if (auto *s = static_cast<Stream *>(stream); s && s->recording) {
-    s->released.push_back(address);
-    return;
-  }
+  auto *s = static_cast<Stream *>(stream);
   std::lock_guard<std::mutex> lock(d->mutex);
-  destroyAllocation(*d, address);
+  releaseAllocation(*d, address, s && s->recording ? s->released : d->idle);
 }
 
 void *rlxGpuConstant(const void *host, int64_t bytes) {
