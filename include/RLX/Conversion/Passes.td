@@ -534,7 +534,15 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     workgroup memory and is added into C element by element under the
     edge guards. A `linalg.fill` of zero into C just before the matmul
     (the accumulator's init) is erased: the sums then start at zero and
-    are stored over C instead of added to it. A 16-bit matmul left to the tiled kernel (a type not
+    are stored over C instead of added to it. Then an elementwise
+    generic right after the matmul whose C is an allocation it alone
+    reads (in order; its other inputs at dims or broadcast, its output
+    another row-major buffer, its body arith ops: rounding to the result
+    type, a bias, a scale) is computed as the sums are stored, through
+    the per-subgroup scratch, and C, the generic and C's deallocation
+    go. A body with transcendental math (GELU's tanh) stays its own
+    kernel: between the fragments' barriers it was slower on the H100.
+    A 16-bit matmul left to the tiled kernel (a type not
     offered, mixed operand types, a grid too large) gets a remark saying
     why. Unknown entries, and cooperative tiles that do not divide into
     fragments and subgroups or exceed the target, are errors.

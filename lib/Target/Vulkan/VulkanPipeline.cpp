@@ -67,6 +67,7 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
                                                  options.subgroupSize);
   GPUTargetDescription description =
       getVulkanTargetDescription(options.subgroupSize);
+  description.sharedMemoryBytes = options.sharedMemoryBytes;
   // No library computes matmuls here: they are tiled through workgroup
   // memory before the front maps what is left.
   auto tileMatmuls = [&](OpPassManager &pm) {

@@ -230,3 +230,137 @@ func.func @filled(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %c: memref<32x32
   }
   return
 }
+
+// -----
+
+// An elementwise generic right after the matmul that reads its zero-filled
+// C in order (here C's rounding to f16 plus a bias along n) is computed as
+// the sums are stored: each fragment goes through the subgroup's scratch,
+// and each lane loads the bias at its column, rounds, adds and stores into
+// the generic's output. C, its fill, the generic and the deallocation go.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-NOT:   memref.alloc
+// CHECK-NOT:   linalg.
+// CHECK:       gpu.launch
+// CHECK-SAME:    workgroup({{.+}}, %[[SCRATCH:[a-z0-9_]+]] : memref<512xf32, #gpu.address_space<workgroup>>)
+// CHECK:         scf.for
+// CHECK:         gpu.subgroup_mma_store_matrix %{{.+}}, %[[SCRATCH]]
+// CHECK:         gpu.barrier
+// CHECK:         %[[SUM:.+]] = memref.load %[[SCRATCH]]
+// CHECK:         %[[BIAS:.+]] = memref.load %arg2[%[[COL:.+]]] : memref<64xf16>
+// CHECK:         %[[ROUNDED:.+]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK:         %[[Y:.+]] = arith.addf %[[ROUNDED]], %[[BIAS]] : f16
+// CHECK:         memref.store %[[Y]], %arg3[%{{.+}}, %[[COL]]] : memref<64x64xf16>
+// CHECK-NOT:   memref.dealloc
+// CHECK-NOT:   linalg.
+func.func @epilogue(%a: memref<64x48xf16>, %b: memref<48x64xf16>, %bias: memref<64xf16>, %y: memref<64x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x48xf16>, memref<48x64xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f16, %w: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %we = arith.extf %w : f16 to f32
+    %p = arith.mulf %xe, %we : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>,
+                                   affine_map<(m, n) -> (n)>,
+                                   affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x64xf32>, memref<64xf16>) outs(%y : memref<64x64xf16>) {
+  ^bb0(%s: f32, %v: f16, %o: f16):
+    %r = arith.truncf %s : f32 to f16
+    %t = arith.addf %r, %v : f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// Generics left apart: one with transcendental math (it runs better as its
+// own kernel), one reading C transposed, and one after a C that another op
+// also reads. Each matmul stores its fragments into C whole.
+// CHECK-LABEL: func.func @not_epilogues
+// CHECK:         gpu.subgroup_mma_store_matrix %{{.+}}, %[[C1:[a-z0-9_]+]][
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[C1]], %arg2 :
+// CHECK:           math.tanh
+// CHECK:         gpu.subgroup_mma_store_matrix %{{.+}}, %[[C2:[a-z0-9_]+]][
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[C2]] :
+// CHECK:         gpu.subgroup_mma_store_matrix %{{.+}}, %[[C3:[a-z0-9_]+]][
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[C3]] :
+// CHECK:         memref.copy %[[C3]], %arg4
+#mm = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+       affine_map<(m, n, k) -> (m, n)>]
+#ew = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>]
+func.func @not_epilogues(%a: memref<64x48xf16>, %b: memref<48x64xf16>, %bias: memref<64xf16>, %y: memref<64x64xf16>, %z: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c1 : memref<64x64xf32>)
+  linalg.generic {indexing_maps = #mm, iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x48xf16>, memref<48x64xf16>) outs(%c1 : memref<64x64xf32>) {
+  ^bb0(%x: f16, %w: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %we = arith.extf %w : f16 to f32
+    %p = arith.mulf %xe, %we : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>,
+                                   affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c1, %bias : memref<64x64xf32>, memref<64xf16>) outs(%y : memref<64x64xf16>) {
+  ^bb0(%s: f32, %v: f16, %o: f16):
+    %t = math.tanh %s : f32
+    %r = arith.truncf %t : f32 to f16
+    %u = arith.addf %r, %v : f16
+    linalg.yield %u : f16
+  }
+  %c2 = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c2 : memref<64x64xf32>)
+  linalg.generic {indexing_maps = #mm, iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x48xf16>, memref<48x64xf16>) outs(%c2 : memref<64x64xf32>) {
+  ^bb0(%x: f16, %w: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %we = arith.extf %w : f16 to f32
+    %p = arith.mulf %xe, %we : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (n, m)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c2 : memref<64x64xf32>) outs(%y : memref<64x64xf16>) {
+  ^bb0(%s: f32, %o: f16):
+    %r = arith.truncf %s : f32 to f16
+    linalg.yield %r : f16
+  }
+  %c3 = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c3 : memref<64x64xf32>)
+  linalg.generic {indexing_maps = #mm, iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x48xf16>, memref<48x64xf16>) outs(%c3 : memref<64x64xf32>) {
+  ^bb0(%x: f16, %w: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %we = arith.extf %w : f16 to f32
+    %p = arith.mulf %xe, %we : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = #ew, iterator_types = ["parallel", "parallel"]}
+      ins(%c3 : memref<64x64xf32>) outs(%y : memref<64x64xf16>) {
+  ^bb0(%s: f32, %o: f16):
+    %r = arith.truncf %s : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.copy %c3, %z : memref<64x64xf32> to memref<64x64xf32>
+  return
+}

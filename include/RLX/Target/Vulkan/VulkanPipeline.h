@@ -25,6 +25,12 @@ struct VulkanPipelineOptions
                      "NVIDIA, 8 on lavapipe (rlx-vulkan-run "
                      "--print-subgroup-size queries a device)"),
       llvm::cl::init(32)};
+  PassOptions::Option<int64_t> sharedMemoryBytes{
+      *this, "shared-memory-bytes",
+      llvm::cl::desc("Workgroup memory a kernel may use, in bytes: the "
+                     "device's maxComputeSharedMemorySize (32768 on "
+                     "lavapipe, 49152 on NVIDIA's driver)"),
+      llvm::cl::init(32 * 1024)};
   PassOptions::Option<bool> tiledMatmul{
       *this, "tiled-matmul",
       llvm::cl::desc("Run matmuls as kernels tiled through workgroup memory "
