@@ -523,7 +523,11 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     `coop-tile-n` block (halved along a dim while the half still covers
     a small matmul's extent); the k loop and its staging are the same (blocks
     in f16, stored along each operand's contiguous dim with rows padded
-    by 8 elements, which keeps the fragments 16-byte aligned), and each
+    by 8 elements, which keeps the fragments 16-byte aligned; each
+    thread loads 4, else 2, consecutive elements at once as a
+    `vector.load` where the operand is row-major along the dim threads
+    walk and the block and the operand's extent along it are multiples),
+    and each
     subgroup (its `gpu.subgroup_id`) computes its part of the block as
     16 x 16 fragments: `gpu.subgroup_mma_load_matrix` from workgroup
     memory (row- or column-major as stored), `gpu.subgroup_mma_compute`
@@ -604,7 +608,8 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GPUSinkConstantsPass

@@ -36,6 +36,7 @@
 #include "RLX/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
@@ -178,14 +179,19 @@ LogicalResult checkTiles(func::FuncOp func, const Tiles &t,
 /// How one operand's block (`rows` x `tile-k`, rows being m for A and n
 /// for B) is staged: where it lies in workgroup memory (`[k][row]`, or
 /// `[row][k]` where `kInner`, rows padded to `stride`), in which element
-/// type, and which of row and k consecutive threads walk.
+/// type, which of row and k consecutive threads walk, and how many
+/// consecutive elements along it each of them loads at once (`lanes`).
 struct Staging {
   Value buffer, shared;
   AffineMap map;
   unsigned dimRow;
-  int64_t rows, range, stride;
+  int64_t rows, range, stride, lanes;
   Type type;
   bool kContiguous, kInner, guardRow, guardK;
+  /// The type of a thread's load: `lanes` elements of `type`.
+  Type valueType() const {
+    return lanes > 1 ? VectorType::get({lanes}, type) : type;
+  }
 };
 
 /// The staging of operand `operand` (0: A, 1: B) of `mm` in `type`, as
@@ -206,6 +212,7 @@ Staging stagingOf(const Matmul &mm, unsigned operand, int64_t rows,
   s.rows = rows;
   s.range = range;
   s.stride = 0;
+  s.lanes = 1;
   s.type = type;
   s.kContiguous = kContiguous;
   s.kInner = false;
@@ -242,24 +249,30 @@ void guardOutputElement(ImplicitLocOpBuilder &b, const Matmul &mm,
   b.setInsertionPointToStart(ifOp.thenBlock());
 }
 
+/// Zero of a float type or a vector of it.
 Value zeroOf(ImplicitLocOpBuilder &b, Type type) {
-  return arith::ConstantOp::create(b, b.getFloatAttr(type, 0.0));
+  return arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
-/// `v` converted to the float type `type`: extended, rounded, or, from
-/// bf16 to f16 (same width, which arith.extf and arith.truncf do not
-/// take), extended to f32 and rounded.
+/// `v` (a float or a vector of floats) converted to the float type `type`
+/// elementwise: extended, rounded, or, from bf16 to f16 (same width, which
+/// arith.extf and arith.truncf do not take), extended to f32 and rounded.
 Value convertTo(ImplicitLocOpBuilder &b, Value v, Type type) {
-  Type from = v.getType();
+  Type from = getElementTypeOrSelf(v.getType());
   unsigned fromBits = from.getIntOrFloatBitWidth(),
            toBits = type.getIntOrFloatBitWidth();
   if (from == type)
     return v;
+  auto like = [&](Type element) -> Type {
+    if (auto vector = dyn_cast<VectorType>(v.getType()))
+      return vector.clone(element);
+    return element;
+  };
   if (fromBits < toBits)
-    return arith::ExtFOp::create(b, type, v);
+    return arith::ExtFOp::create(b, like(type), v);
   if (fromBits == toBits)
-    v = arith::ExtFOp::create(b, b.getF32Type(), v);
-  return arith::TruncFOp::create(b, type, v);
+    v = arith::ExtFOp::create(b, like(b.getF32Type()), v);
+  return arith::TruncFOp::create(b, like(type), v);
 }
 
 /// The operand's indices at loop point `ivs` (dims or the constant 0).
@@ -279,15 +292,17 @@ struct Slot {
   Value row, k, at;
 };
 
-/// This thread's share of a staged block: element e = tid + r * threads of
-/// the block for each r.
+/// This thread's share of a staged block: load e = tid + r * threads of
+/// the block for each r, each of `s.lanes` consecutive elements along the
+/// dim consecutive threads walk.
 SmallVector<Slot> shareOf(ImplicitLocOpBuilder &b, const Staging &s,
                           Value tid, int64_t threads, int64_t tileK) {
-  int64_t fast = s.kContiguous ? tileK : s.rows;
+  int64_t fast = (s.kContiguous ? tileK : s.rows) / s.lanes;
   SmallVector<Slot> share;
-  for (int64_t r = 0; r < s.rows * tileK / threads; ++r) {
+  for (int64_t r = 0; r < s.rows * tileK / s.lanes / threads; ++r) {
     Value e = arith::AddIOp::create(b, tid, cst(b, r * threads));
-    Value lo = arith::RemUIOp::create(b, e, cst(b, fast));
+    Value lo = arith::MulIOp::create(
+        b, arith::RemUIOp::create(b, e, cst(b, fast)), cst(b, s.lanes));
     Value hi = arith::DivUIOp::create(b, e, cst(b, fast));
     Value row = s.kContiguous ? hi : lo, k = s.kContiguous ? lo : hi;
     Value major = s.kInner ? row : k, minor = s.kInner ? k : row;
@@ -308,7 +323,16 @@ SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
     ivs[s.dimRow] = arith::AddIOp::create(b, row0, slot.row);
     ivs[mm.dimK()] = arith::AddIOp::create(b, k0, slot.k);
     auto load = [&](ImplicitLocOpBuilder &b) -> Value {
-      Value v = memref::LoadOp::create(b, s.buffer, indices(b, s.map, ivs));
+      SmallVector<Value> at = indices(b, s.map, ivs);
+      Value v =
+          s.lanes > 1
+              ? vector::LoadOp::create(
+                    b,
+                    VectorType::get({s.lanes},
+                                    getElementTypeOrSelf(s.buffer.getType())),
+                    s.buffer, at)
+                    .getResult()
+              : memref::LoadOp::create(b, s.buffer, at).getResult();
       return convertTo(b, v, s.type);
     };
     Value guard;
@@ -323,23 +347,32 @@ SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
       values.push_back(load(b));
       continue;
     }
-    auto ifOp = scf::IfOp::create(b, s.type, guard, /*withElse=*/true);
+    auto ifOp = scf::IfOp::create(b, s.valueType(), guard, /*withElse=*/true);
     ImplicitLocOpBuilder then(b.getLoc(), ifOp.thenBlock(),
                               ifOp.thenBlock()->begin());
     scf::YieldOp::create(then, load(then));
     ImplicitLocOpBuilder other(b.getLoc(), ifOp.elseBlock(),
                                ifOp.elseBlock()->begin());
-    scf::YieldOp::create(other, zeroOf(other, s.type));
+    scf::YieldOp::create(other, zeroOf(other, s.valueType()));
     values.push_back(ifOp.getResult(0));
   }
   return values;
 }
 
-/// Stores a share that loadShare loaded into `s.shared`.
+/// Stores a share that loadShare loaded into `s.shared`. Where a load has
+/// several lanes, they run along the block's minor dim (only the
+/// cooperative schedule, which stores each block along its operand's
+/// contiguous dim, takes them), so they are stored as one vector.
 void storeShare(ImplicitLocOpBuilder &b, const Staging &s,
                 ArrayRef<Slot> share, ValueRange values) {
-  for (auto [slot, value] : llvm::zip(share, values))
-    memref::StoreOp::create(b, value, s.shared, slot.at);
+  assert((s.lanes == 1 || s.kInner == s.kContiguous) &&
+         "a load's lanes must be consecutive in workgroup memory");
+  for (auto [slot, value] : llvm::zip(share, values)) {
+    if (s.lanes > 1)
+      vector::StoreOp::create(b, value, s.shared, slot.at);
+    else
+      memref::StoreOp::create(b, value, s.shared, slot.at);
+  }
 }
 
 /// Rows of a [k][row] block padded so that threads walking k store to
@@ -427,8 +460,8 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
   storeShare(b, sb, shareB, carried.drop_front(numSums + numA));
   gpu::BarrierOp::create(b);
   Value nextK0 = arith::AddIOp::create(b, k0, cst(b, tileK));
-  SmallVector<Type> shareTypes(numA, sa.type);
-  shareTypes.append(shareB.size(), sb.type);
+  SmallVector<Type> shareTypes(numA, sa.valueType());
+  shareTypes.append(shareB.size(), sb.valueType());
   auto prefetch = scf::IfOp::create(b, shareTypes, inRange(b, nextK0, sizeK),
                                     /*withElse=*/true);
   {
@@ -441,8 +474,8 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
     scf::YieldOp::create(then, next);
     ImplicitLocOpBuilder other(b.getLoc(), prefetch.elseBlock(),
                                prefetch.elseBlock()->begin());
-    SmallVector<Value> zeros(numA, zeroOf(other, sa.type));
-    zeros.append(shareB.size(), zeroOf(other, sb.type));
+    SmallVector<Value> zeros(numA, zeroOf(other, sa.valueType()));
+    zeros.append(shareB.size(), zeroOf(other, sb.valueType()));
     scf::YieldOp::create(other, zeros);
   }
   SmallVector<Value> next = products(b, carried.take_front(numSums));
@@ -659,6 +692,29 @@ Type coopType(const Matmul &mm, const CoopOffer &offer, std::string &why) {
   return {};
 }
 
+/// How many consecutive elements each thread loads at once when staging
+/// `s`: 4 (8 bytes of 16-bit elements), else 2, where the operand is a
+/// row-major buffer whose last dim is the one threads walk, the block and
+/// the operand's extent along it are multiples (so every load is aligned
+/// and lies wholly inside or outside an edge), and the threads divide the
+/// block's loads; else 1. Fewer, wider loads cut the staging's
+/// instructions, and the registers of the next step's share: the
+/// cooperative kernel is bound by its staging.
+int64_t loadLanes(const Matmul &mm, const Staging &s, int64_t tileK,
+                  int64_t threads) {
+  auto type = cast<MemRefType>(s.buffer.getType());
+  auto last = dyn_cast<AffineDimExpr>(s.map.getResults().back());
+  unsigned fastDim = s.kContiguous ? mm.dimK() : s.dimRow;
+  if (!type.getLayout().isIdentity() || !last || last.getPosition() != fastDim)
+    return 1;
+  int64_t block = s.kContiguous ? tileK : s.rows;
+  for (int64_t lanes : {4, 2})
+    if (block % lanes == 0 && mm.ranges[fastDim] % lanes == 0 &&
+        (s.rows * tileK / lanes) % threads == 0)
+      return lanes;
+  return 1;
+}
+
 /// The zero fill of `mm`'s output just before it (the accumulator's
 /// initialization that linalg's `out +=` adds to), or null.
 linalg::FillOp zeroFillOf(const Matmul &mm) {
@@ -786,6 +842,7 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   for (Staging *s : {&sa, &sb}) {
     s->kInner = s->kContiguous;
     s->stride = (s->kInner ? t.k : s->rows) + kCoopPad;
+    s->lanes = loadLanes(mm, *s, t.k, t.threads());
   }
   auto blockSize = [&](const Staging &s) {
     return (s.kInner ? s.rows : t.k) * s.stride;

@@ -29,13 +29,25 @@ namespace rlx {
 
 using namespace mlir;
 
-/// `type` with i16 elements if it is a memref of bf16, else null.
+/// bf16, or a vector of bf16, as i16 (a vector of i16); null otherwise.
+static Type wordsOf(Type type) {
+  auto i16 = IntegerType::get(type.getContext(), 16);
+  if (type.isBF16())
+    return i16;
+  if (auto vector = dyn_cast<VectorType>(type);
+      vector && vector.getElementType().isBF16())
+    return vector.clone(i16);
+  return nullptr;
+}
+
+/// `type` with i16 elements if it is a memref of bf16 (or of vectors of
+/// bf16: rlx-vulkan-vector-buffers' 8-byte loads), else null.
 static MemRefType asWords(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.getElementType().isBF16())
+  Type words = memref ? wordsOf(memref.getElementType()) : nullptr;
+  if (!words)
     return nullptr;
-  return MemRefType::Builder(memref).setElementType(
-      IntegerType::get(type.getContext(), 16));
+  return MemRefType::Builder(memref).setElementType(words);
 }
 
 /// Rewrites the loads and stores of `buffer`, which now holds i16 words.
@@ -52,8 +64,9 @@ static LogicalResult rewriteUses(Value buffer) {
       load.erase();
     } else if (auto store = dyn_cast<memref::StoreOp>(user);
                store && store.getMemRef() == buffer) {
-      Value word = arith::BitcastOp::create(b, store.getLoc(), b.getI16Type(),
-                                            store.getValueToStore());
+      Value word = arith::BitcastOp::create(
+          b, store.getLoc(), wordsOf(store.getValueToStore().getType()),
+          store.getValueToStore());
       memref::StoreOp::create(b, store.getLoc(), word, buffer,
                               store.getIndices());
       store.erase();
@@ -90,6 +103,10 @@ struct BF16AsWords : TypeConverter {
     addConversion([](BFloat16Type type) {
       return IntegerType::get(type.getContext(), 16);
     });
+    addConversion([](VectorType type) -> Type {
+      Type words = wordsOf(type);
+      return words ? words : type;
+    });
   }
 };
 
@@ -123,6 +140,31 @@ struct ConstantAsWord : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+// extract(v, i) : bf16 of a vector of bf16 -> the same of its words
+struct ExtractAsWord : OpConversionPattern<vector::ExtractOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(vector::ExtractOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<vector::ExtractOp>(op, adaptor.getSource(),
+                                                   op.getMixedPosition());
+    return success();
+  }
+};
+
+// from_elements(x...) : vector of bf16 -> the same of the words
+struct FromElementsAsWords : OpConversionPattern<vector::FromElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(vector::FromElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()),
+        adaptor.getElements());
+    return success();
+  }
+};
+
 // select(c, a, b) : bf16 -> select(c, a, b) : i16 on the words
 struct SelectAsWord : OpConversionPattern<arith::SelectOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -136,9 +178,9 @@ struct SelectAsWord : OpConversionPattern<arith::SelectOp> {
   }
 };
 
-/// Whether `op` has no bf16 operand or result.
+/// Whether `op` has no bf16 operand or result (or vector of bf16).
 static bool isFreeOfBF16(Operation *op) {
-  auto bf16 = [](Type type) { return type.isBF16(); };
+  auto bf16 = [](Type type) { return bool(wordsOf(type)); };
   return llvm::none_of(op->getOperandTypes(), bf16) &&
          llvm::none_of(op->getResultTypes(), bf16);
 }
@@ -158,8 +200,8 @@ struct VulkanBF16BuffersPass
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal(isFreeOfBF16);
     RewritePatternSet patterns(&getContext());
-    patterns.add<BitcastAsWord, ConstantAsWord, SelectAsWord>(converter,
-                                                              &getContext());
+    patterns.add<BitcastAsWord, ConstantAsWord, SelectAsWord, ExtractAsWord,
+                 FromElementsAsWords>(converter, &getContext());
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     return applyPartialConversion(kernel, target, std::move(patterns));

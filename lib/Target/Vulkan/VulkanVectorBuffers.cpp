@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// See Passes.td. 32-bit elements only: SPIR-V vectors have 2 to 4 lanes
-// (8 and 16 need the Vector16 capability), so the front's 16-byte
-// accesses of 16-bit elements (8 lanes) stay scalarized.
+// See Passes.td. 32- and 16-bit elements: SPIR-V vectors have 2 to 4
+// lanes (8 and 16 need the Vector16 capability), so the front's 16-byte
+// accesses of 16-bit elements (8 lanes) stay scalarized, and 8-byte ones
+// (the cooperative matmul's staging) become vectors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +31,10 @@ using namespace mlir;
 /// lane count that `type` can be retyped for, else 0.
 static int64_t commonLanes(Value buffer, MemRefType type) {
   if (!type.hasStaticShape() || type.getRank() == 0 ||
-      !type.getLayout().isIdentity() ||
-      !type.getElementType().isIntOrFloat() ||
-      type.getElementTypeBitWidth() != 32 || buffer.use_empty())
+      !type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat() ||
+      (type.getElementTypeBitWidth() != 32 &&
+       type.getElementTypeBitWidth() != 16) ||
+      buffer.use_empty())
     return 0;
   int64_t lanes = 0;
   for (Operation *user : buffer.getUsers()) {

@@ -7,6 +7,7 @@
 // owns 16 x 32 outputs, 1 x 2 fragments, which start as C's fragments. A
 // (k contiguous) is staged [m][k] with rows of 16 + 8 halves, B (n
 // contiguous) [k][n] with rows of 32 + 8, both row-major fragments; each
+// thread loads its share 4 halves (8 bytes) at a time; each
 // step's products are between the two barriers, and the sums are stored
 // back whole.
 // CHECK-LABEL: func.func @f16
@@ -16,12 +17,12 @@
 // CHECK:         %[[SG:.+]] = gpu.subgroup_id upper_bound 2
 // CHECK:         %[[C0:.+]] = gpu.subgroup_mma_load_matrix %arg2[%{{.+}}, %{{.+}}] {leadDimension = 64 : index} : memref<64x64xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK:         %[[C1:.+]] = gpu.subgroup_mma_load_matrix %arg2[%{{.+}}, %{{.+}}] {leadDimension = 64 : index} : memref<64x64xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
-// CHECK:         %[[A0:.+]] = memref.load %arg0
+// CHECK:         %[[A0:.+]] = vector.load %arg0[%{{.+}}, %{{.+}}] : memref<64x48xf16>, vector<4xf16>
 // CHECK-NOT:     arith.extf
 // CHECK:         %[[LOOP:[0-9]+]]:{{[0-9]+}} = scf.for %{{.+}} = %c0 to %c48 step %c16 iter_args(%{{.+}} = %[[C0]], %{{.+}} = %[[C1]], %[[AR:[a-z0-9_]+]] = %[[A0]],
-// CHECK:           memref.store %[[AR]], %[[AS]]
+// CHECK:           vector.store %[[AR]], %[[AS]][%{{.+}}] : memref<768xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK:           gpu.barrier
-// CHECK:           scf.if %{{.+}} -> (f16,
+// CHECK:           scf.if %{{.+}} -> (vector<4xf16>,
 // CHECK:           %[[FA:.+]] = gpu.subgroup_mma_load_matrix %[[AS]][%{{.+}}] {leadDimension = 24 : index} : memref<768xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "AOp">
 // CHECK:           %[[FB:.+]] = gpu.subgroup_mma_load_matrix %[[BS]][%{{.+}}] {leadDimension = 40 : index} : memref<640xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "BOp">
 // CHECK:           %[[FB1:.+]] = gpu.subgroup_mma_load_matrix %[[BS]][%c16]
@@ -58,13 +59,13 @@ func.func @f16(%a: memref<64x48xf16>, %b: memref<48x64xf16>, %c: memref<64x64xf3
 // CHECK-LABEL: func.func @bf16_edges
 // CHECK:       workgroup(%[[AS:[a-z0-9_]+]] : memref<768xf16, #gpu.address_space<workgroup>>, %[[BS:[a-z0-9_]+]] : memref<768xf16, #gpu.address_space<workgroup>>, %[[CS:[a-z0-9_]+]] : memref<512xf32, #gpu.address_space<workgroup>>)
 // CHECK:         %[[ZERO:.+]] = gpu.subgroup_mma_constant_matrix %{{.+}} : !gpu.mma_matrix<16x16xf32, "COp">
-// CHECK:         scf.if %{{.+}} -> (f16) {
-// CHECK:           %[[X:.+]] = memref.load %arg0{{.+}} : memref<40x20xbf16>
-// CHECK:           %[[W:.+]] = arith.extf %[[X]] : bf16 to f32
-// CHECK:           %[[H:.+]] = arith.truncf %[[W]] : f32 to f16
-// CHECK:           scf.yield %[[H]] : f16
+// CHECK:         scf.if %{{.+}} -> (vector<4xf16>) {
+// CHECK:           %[[X:.+]] = vector.load %arg0{{.+}} : memref<40x20xbf16>, vector<4xbf16>
+// CHECK:           %[[W:.+]] = arith.extf %[[X]] : vector<4xbf16> to vector<4xf32>
+// CHECK:           %[[H:.+]] = arith.truncf %[[W]] : vector<4xf32> to vector<4xf16>
+// CHECK:           scf.yield %[[H]] : vector<4xf16>
 // CHECK:         } else {
-// CHECK:           scf.yield %{{.+}} : f16
+// CHECK:           scf.yield %{{.+}} : vector<4xf16>
 // CHECK:         scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]],
 // CHECK:           gpu.subgroup_mma_load_matrix %[[BS]][%{{.+}}] {leadDimension = 24 : index, transpose} : memref<768xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "BOp">
 // CHECK:         %[[LANE:.+]] = gpu.lane_id upper_bound 32
@@ -150,11 +151,11 @@ func.func @not_cooperative(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: mem
 // An f32 operand beside a bf16 one (attention's probabilities times V) is
 // rounded to f16 in the staging too.
 // CHECK-LABEL: func.func @f32_times_bf16
-// CHECK:       %[[P:.+]] = memref.load %arg0{{.+}} : memref<32x32xf32>
-// CHECK:       arith.truncf %[[P]] : f32 to f16
-// CHECK:       %[[V:.+]] = memref.load %arg1{{.+}} : memref<32x32xbf16>
-// CHECK:       %[[W:.+]] = arith.extf %[[V]] : bf16 to f32
-// CHECK:       arith.truncf %[[W]] : f32 to f16
+// CHECK:       %[[P:.+]] = vector.load %arg0{{.+}} : memref<32x32xf32>, vector<4xf32>
+// CHECK:       arith.truncf %[[P]] : vector<4xf32> to vector<4xf16>
+// CHECK:       %[[V:.+]] = vector.load %arg1{{.+}} : memref<32x32xbf16>, vector<4xbf16>
+// CHECK:       %[[W:.+]] = arith.extf %[[V]] : vector<4xbf16> to vector<4xf32>
+// CHECK:       arith.truncf %[[W]] : vector<4xf32> to vector<4xf16>
 // CHECK:       gpu.subgroup_mma_compute
 func.func @f32_times_bf16(%p: memref<32x32xf32>, %v: memref<32x32xbf16>, %c: memref<32x32xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
@@ -362,5 +363,46 @@ func.func @not_epilogues(%a: memref<64x48xf16>, %b: memref<48x64xf16>, %bias: me
     linalg.yield %r : f16
   }
   memref.copy %c3, %z : memref<64x64xf32> to memref<64x64xf32>
+  return
+}
+
+// -----
+
+// The lanes of each staging load: 2 where an extent is even but not a
+// multiple of 4 (k = 18 for A, n = 30 for B: a load lies wholly inside or
+// beyond the edge), 1 where it is odd (k = 17 for A; that matmul's B
+// walks n, 32, in 4s), each guarded as a whole.
+// CHECK-LABEL: func.func @lanes
+// CHECK:       vector.load %arg0{{.+}} : memref<32x18xf16>, vector<2xf16>
+// CHECK:       vector.load %arg1{{.+}} : memref<18x30xf16>, vector<2xf16>
+// CHECK:       memref.load %arg3{{.+}} : memref<32x17xf16>
+// CHECK-NOT:   vector.load %arg3
+// CHECK:       vector.load %arg4{{.+}} : memref<17x32xf16>, vector<4xf16>
+func.func @lanes(%a: memref<32x18xf16>, %b: memref<18x30xf16>, %c: memref<32x30xf32>,
+                 %d: memref<32x17xf16>, %e: memref<17x32xf16>, %f: memref<32x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x18xf16>, memref<18x30xf16>) outs(%c : memref<32x30xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%d, %e : memref<32x17xf16>, memref<17x32xf16>) outs(%f : memref<32x32xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }

@@ -66,6 +66,36 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A buffer of bf16 vectors (rlx-vulkan-vector-buffers' 8-byte loads) holds
+// vectors of words: the loaded vector's bitcast (arith-expand's extension
+// to f32) and a lane extracted from it, and a vector built from lanes and
+// stored, are on the words.
+// CHECK-LABEL: gpu.func @vectors
+// CHECK-SAME: (%[[X:.+]]: memref<2xvector<4xi16>>)
+// CHECK: %[[V:.+]] = memref.load %[[X]][%{{.+}}] : memref<2xvector<4xi16>>
+// CHECK: arith.extui %[[V]] : vector<4xi16> to vector<4xi32>
+// CHECK: %[[E:.+]] = vector.extract %[[V]][1] : i16 from vector<4xi16>
+// CHECK: %[[N:.+]] = vector.from_elements %[[E]], %[[E]], %[[E]], %[[E]] : vector<4xi16>
+// CHECK: memref.store %[[N]], %[[X]][%{{.+}}] : memref<2xvector<4xi16>>
+// CHECK-NOT: bf16
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @vectors(%x: memref<2xvector<4xbf16>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %v = memref.load %x[%c0] : memref<2xvector<4xbf16>>
+      %w = arith.bitcast %v : vector<4xbf16> to vector<4xi16>
+      %z = arith.extui %w : vector<4xi16> to vector<4xi32>
+      %e = vector.extract %v[1] : bf16 from vector<4xbf16>
+      %n = vector.from_elements %e, %e, %e, %e : vector<4xbf16>
+      memref.store %n, %x[%c1] : memref<2xvector<4xbf16>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A view of a bf16 buffer would still read bf16.
 module attributes {gpu.container_module} {
   gpu.module @k {

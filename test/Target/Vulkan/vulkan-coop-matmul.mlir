@@ -1,12 +1,14 @@
 // Matmuls on cooperative matrices through rlx-compile --target=vulkan with
-// cooperative-matrix set: the matmul kernels (the first of each function:
-// the accumulator's zero fill is gone, the sums are stored over it) are
-// SPIR-V 1.6 modules with
+// cooperative-matrix set: each function is one kernel (the accumulator's
+// zero fill is gone, and its rounding to the 16-bit result is computed as
+// the sums are stored), a SPIR-V 1.6 module with
 // CooperativeMatrixKHR and SPV_KHR_cooperative_matrix, the GroupNonUniform
 // their SubgroupId needs, and the subgroup-size mark the runtime requires;
-// the fragments are loaded from workgroup memory (row-major or, for a
-// transposed B, column-major, rows of 32 + 8 halves) and C's fragments
-// stored into the storage buffer where the tiles divide it. Debian's
+// the operands are staged in 8-byte loads where their extents allow
+// (the f16 one; the bf16 one's k of 33 does not), the fragments are loaded
+// from workgroup memory (row-major or, for a transposed B, column-major,
+// rows of 32 + 8 halves), and each fragment of sums goes through the
+// subgroup's f32 scratch to the rounded 16-bit stores. Debian's
 // spirv-val (SPIRV-Tools 2023.1) predates SPV_KHR_cooperative_matrix
 // ("Invalid capability operand: 6022"), so the modules are checked by
 // deserializing them with mlir-translate, which verifies them, and
@@ -27,11 +29,14 @@
 // F16-DAG: spirv.GlobalVariable @__rlx_subgroup_size_32
 // F16-DAG: built_in("SubgroupId")
 // F16-NOT: !spirv.ptr<f32, StorageBuffer>, i32 -> !spirv.coopmatrix
+// F16: spirv.Load "StorageBuffer" %{{.+}} : vector<4xf16>
 // F16: spirv.KHR.CooperativeMatrixLoad %{{.+}}, %{{.+}}, <RowMajor> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
 // F16: spirv.KHR.CooperativeMatrixLoad %{{.+}}, %{{.+}}, <RowMajor> : !spirv.ptr<f16, Workgroup>, i32 -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixB>
 // F16: spirv.KHR.CooperativeMatrixMulAdd
 // F16: spirv.ControlBarrier
-// F16: spirv.KHR.CooperativeMatrixStore %{{.+}}, %{{.+}}, %{{.+}}, <RowMajor> : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
+// F16: spirv.KHR.CooperativeMatrixStore %{{.+}}, %{{.+}}, %{{.+}}, <RowMajor> : !spirv.ptr<f32, Workgroup>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
+// F16: spirv.FConvert %{{.+}} : f32 to f16
+// F16: spirv.Store "StorageBuffer" %{{.+}}, %{{.+}} : f16
 // F16: spirv.ExecutionMode @{{.+}} "LocalSize", 256, 1, 1
 func.func @f16(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
   %c = rlx.matmul %a, %b : tensor<256x64xf16>, tensor<64x256xf16>

@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --rlx-vulkan-vector-buffers | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-vulkan-vector-buffers | FileCheck %s
 
 // A buffer read and written only in 4-lane vectors becomes a buffer of
 // vector<4xf32> (one 16-byte access each), the host's operand cast to it;
@@ -30,6 +30,25 @@ module attributes {gpu.container_module} {
       %p = arith.mulf %v, %w : vector<4xf32>
       %q = arith.addf %p, %b : vector<4xf32>
       vector.store %q, %x[%i, %j] : memref<4x16xf32>, vector<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// 16-bit elements too, in 2 or 4 lanes (8 bytes at most: SPIR-V vectors
+// have at most 4 lanes); the front's 8-lane (16-byte) accesses of them
+// keep their type.
+// CHECK-LABEL: gpu.func @halves
+// CHECK-SAME: (%{{.+}}: memref<4x4xvector<4xbf16>>, %{{.+}}: memref<16xvector<2xf16>>, %{{.+}}: memref<16xf16>,
+// CHECK: vector.load %{{.+}} : memref<16xf16>, vector<8xf16>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @halves(%x: memref<4x16xbf16>, %y: memref<32xf16>, %z: memref<16xf16>, %i: index, %j: index) kernel {
+      %v = vector.load %x[%i, %j] : memref<4x16xbf16>, vector<4xbf16>
+      %w = vector.load %y[%j] : memref<32xf16>, vector<2xf16>
+      %u = vector.load %z[%j] : memref<16xf16>, vector<8xf16>
       gpu.return
     }
   }

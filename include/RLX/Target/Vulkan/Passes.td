@@ -72,7 +72,7 @@ def VulkanVectorBuffersPass : Pass<"rlx-vulkan-vector-buffers",
     time (see `rlx-vulkan-scalarize-vector-accesses`), so a row kernel's
     16-byte accesses would be four 4-byte ones. Where every access of a
     kernel's buffer argument is a `vector.load` or `vector.store` of the
-    same N lanes of 32-bit elements (N = 2 or 4) along its static, N-divisible
+    same N lanes of 32- or 16-bit elements (N = 2 or 4) along its static, N-divisible
     innermost dim (the GPU front aligns them to N elements), the argument
     becomes a buffer of `vector<N x T>` and each access one load or store
     of an element at the innermost index divided by N: a 16-byte access in
