@@ -124,15 +124,22 @@ struct BitcastAsWord : OpConversionPattern<arith::BitcastOp> {
   }
 };
 
-// constant c : bf16 -> constant bits(c) : i16
+// constant c : bf16 -> constant bits(c) : i16, and the same lane by lane
+// for a vector of bf16
 struct ConstantAsWord : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (auto lanes = dyn_cast<DenseElementsAttr>(op.getValue());
+        lanes && lanes.getElementType().isBF16()) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, lanes.bitcast(rewriter.getI16Type()));
+      return success();
+    }
     auto value = dyn_cast<FloatAttr>(op.getValue());
     if (!value || !value.getType().isBF16())
-      return rewriter.notifyMatchFailure(op, "not a bf16 scalar constant");
+      return rewriter.notifyMatchFailure(op, "not a bf16 constant");
     APInt bits = value.getValue().bitcastToAPInt();
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         op, rewriter.getIntegerAttr(rewriter.getI16Type(), bits));

@@ -67,7 +67,13 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
                                                  options.subgroupSize);
   GPUTargetDescription description =
       getVulkanTargetDescription(options.subgroupSize);
-  description.sharedMemoryBytes = options.sharedMemoryBytes;
+  // Every device known to offer VK_KHR_cooperative_matrix has at least
+  // 48 KiB of workgroup memory (NVIDIA 48, AMD and Intel 64), which the
+  // cooperative tiles' default shape needs.
+  description.sharedMemoryBytes =
+      options.cooperativeMatrix.empty() || options.sharedMemoryBytes.hasValue()
+          ? options.sharedMemoryBytes
+          : 48 * 1024;
   // No library computes matmuls here: they are tiled through workgroup
   // memory before the front maps what is left.
   auto tileMatmuls = [&](OpPassManager &pm) {

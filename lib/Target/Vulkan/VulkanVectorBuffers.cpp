@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 //
 // See Passes.td. 32- and 16-bit elements: SPIR-V vectors have 2 to 4
-// lanes (8 and 16 need the Vector16 capability), so the front's 16-byte
-// accesses of 16-bit elements (8 lanes) stay scalarized, and 8-byte ones
-// (the cooperative matmul's staging) become vectors.
+// lanes (8 and 16 need the Vector16 capability), so a buffer of 16-bit
+// elements the front accesses 16 bytes (8 lanes) at a time becomes one of
+// 4-lane vectors, each access two of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,9 @@ namespace rlx {
 using namespace mlir;
 
 /// The lanes of every access of `buffer` if all are whole vectors of one
-/// lane count that `type` can be retyped for, else 0.
+/// lane count that `type` can be retyped for, else 0: 2 or 4 lanes, or 8
+/// of 16-bit elements (the front's 16-byte accesses), which become two
+/// 4-lane ones.
 static int64_t commonLanes(Value buffer, MemRefType type) {
   if (!type.hasStaticShape() || type.getRank() == 0 ||
       !type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat() ||
@@ -36,6 +38,7 @@ static int64_t commonLanes(Value buffer, MemRefType type) {
        type.getElementTypeBitWidth() != 16) ||
       buffer.use_empty())
     return 0;
+  bool halves = type.getElementTypeBitWidth() == 16;
   int64_t lanes = 0;
   for (Operation *user : buffer.getUsers()) {
     VectorType vector;
@@ -47,34 +50,74 @@ static int64_t commonLanes(Value buffer, MemRefType type) {
     else
       return 0;
     int64_t n = vector.getRank() == 1 ? vector.getNumElements() : 0;
-    if ((n != 2 && n != 4) || (lanes && n != lanes))
+    if ((n != 2 && n != 4 && !(halves && n == 8)) || (lanes && n != lanes))
       return 0;
     lanes = n;
   }
   return type.getShape().back() % lanes == 0 ? lanes : 0;
 }
 
-/// Rewrites the vector accesses of `buffer`, now of `lanes`-lane vectors.
+/// The lanes of the vectors a buffer accessed in `lanes`-lane vectors
+/// holds: SPIR-V vectors have at most 4.
+static int64_t elementLanes(int64_t lanes) {
+  return std::min<int64_t>(lanes, 4);
+}
+
+/// Rewrites the vector accesses of `buffer`, now of `elementLanes(lanes)`
+/// lane vectors: each access is one element, or two consecutive ones whose
+/// lanes are gathered (stored) one by one, which canonicalization folds
+/// into the lanes' uses (definitions).
 static void rewriteUses(Value buffer, int64_t lanes) {
+  int64_t width = elementLanes(lanes), parts = lanes / width;
   for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
     OpBuilder b(user);
     Location loc = user->getLoc();
-    auto vectorIndices = [&](ValueRange indices) {
+    auto partIndices = [&](ValueRange indices, int64_t part) {
       SmallVector<Value> result(indices);
-      Value n = arith::ConstantIndexOp::create(b, loc, lanes);
+      Value n = arith::ConstantIndexOp::create(b, loc, width);
       result.back() = arith::DivUIOp::create(b, loc, result.back(), n);
+      if (part)
+        result.back() =
+            arith::AddIOp::create(b, loc, result.back(),
+                                  arith::ConstantIndexOp::create(b, loc, part));
       return result;
     };
     if (auto load = dyn_cast<vector::LoadOp>(user)) {
-      Value v = memref::LoadOp::create(b, loc, buffer,
-                                       vectorIndices(load.getIndices()));
+      Value v;
+      if (parts == 1) {
+        v = memref::LoadOp::create(b, loc, buffer,
+                                   partIndices(load.getIndices(), 0));
+      } else {
+        SmallVector<Value> elements;
+        for (int64_t part = 0; part < parts; ++part) {
+          Value piece = memref::LoadOp::create(
+              b, loc, buffer, partIndices(load.getIndices(), part));
+          for (int64_t lane = 0; lane < width; ++lane)
+            elements.push_back(vector::ExtractOp::create(b, loc, piece, lane));
+        }
+        v = vector::FromElementsOp::create(b, loc, load.getVectorType(),
+                                           elements);
+      }
       load.replaceAllUsesWith(v);
       load.erase();
       continue;
     }
     auto store = cast<vector::StoreOp>(user);
-    memref::StoreOp::create(b, loc, store.getValueToStore(), buffer,
-                            vectorIndices(store.getIndices()));
+    Value value = store.getValueToStore();
+    auto pieceType =
+        VectorType::get({width}, store.getVectorType().getElementType());
+    for (int64_t part = 0; part < parts; ++part) {
+      Value piece = value;
+      if (parts > 1) {
+        SmallVector<Value> elements;
+        for (int64_t lane = 0; lane < width; ++lane)
+          elements.push_back(
+              vector::ExtractOp::create(b, loc, value, part * width + lane));
+        piece = vector::FromElementsOp::create(b, loc, pieceType, elements);
+      }
+      memref::StoreOp::create(b, loc, piece, buffer,
+                              partIndices(store.getIndices(), part));
+    }
     store.erase();
   }
 }
@@ -99,9 +142,10 @@ struct VulkanVectorBuffersPass
         if (!lanes)
           continue;
         SmallVector<int64_t> shape(memref.getShape());
-        shape.back() /= lanes;
+        shape.back() /= elementLanes(lanes);
         auto vectors = MemRefType::get(
-            shape, VectorType::get({lanes}, memref.getElementType()),
+            shape,
+            VectorType::get({elementLanes(lanes)}, memref.getElementType()),
             MemRefLayoutAttrInterface(), memref.getMemorySpace());
         arg.setType(vectors);
         rewriteUses(arg, lanes);

@@ -39,16 +39,26 @@ module attributes {gpu.container_module} {
 
 // 16-bit elements too, in 2 or 4 lanes (8 bytes at most: SPIR-V vectors
 // have at most 4 lanes); the front's 8-lane (16-byte) accesses of them
-// keep their type.
+// are two 4-lane ones, lanes gathered for a load and split for a store.
 // CHECK-LABEL: gpu.func @halves
-// CHECK-SAME: (%{{.+}}: memref<4x4xvector<4xbf16>>, %{{.+}}: memref<16xvector<2xf16>>, %{{.+}}: memref<16xf16>,
-// CHECK: vector.load %{{.+}} : memref<16xf16>, vector<8xf16>
+// CHECK-SAME: (%{{.+}}: memref<4x4xvector<4xbf16>>, %{{.+}}: memref<16xvector<2xf16>>, %[[Z:.+]]: memref<4xvector<4xf16>>, %{{.+}}: index, %{{.+}}: index)
+// CHECK: %[[P0:.+]] = memref.load %[[Z]][%{{.+}}] : memref<4xvector<4xf16>>
+// CHECK: vector.extract %[[P0]][0]
+// CHECK: %[[Q1:.+]] = arith.addi %{{.+}}, %c1
+// CHECK-NEXT: %[[P1:.+]] = memref.load %[[Z]][%[[Q1]]] : memref<4xvector<4xf16>>
+// CHECK: %[[L7:.+]] = vector.extract %[[P1]][3]
+// CHECK: %[[U:.+]] = vector.from_elements %{{.+}}, %[[L7]] : vector<8xf16>
+// CHECK: %[[S0:.+]] = vector.from_elements %{{.+}} : vector<4xf16>
+// CHECK: memref.store %[[S0]], %[[Z]][%{{.+}}] : memref<4xvector<4xf16>>
+// CHECK: %[[S1:.+]] = vector.from_elements %{{.+}} : vector<4xf16>
+// CHECK: memref.store %[[S1]], %[[Z]][%{{.+}}] : memref<4xvector<4xf16>>
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @halves(%x: memref<4x16xbf16>, %y: memref<32xf16>, %z: memref<16xf16>, %i: index, %j: index) kernel {
       %v = vector.load %x[%i, %j] : memref<4x16xbf16>, vector<4xbf16>
       %w = vector.load %y[%j] : memref<32xf16>, vector<2xf16>
       %u = vector.load %z[%j] : memref<16xf16>, vector<8xf16>
+      vector.store %u, %z[%j] : memref<16xf16>, vector<8xf16>
       gpu.return
     }
   }

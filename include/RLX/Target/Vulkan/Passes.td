@@ -72,12 +72,17 @@ def VulkanVectorBuffersPass : Pass<"rlx-vulkan-vector-buffers",
     time (see `rlx-vulkan-scalarize-vector-accesses`), so a row kernel's
     16-byte accesses would be four 4-byte ones. Where every access of a
     kernel's buffer argument is a `vector.load` or `vector.store` of the
-    same N lanes of 32- or 16-bit elements (N = 2 or 4) along its static, N-divisible
+    same N lanes of 32- or 16-bit elements (N = 2 or 4, or 8 of 16-bit
+    ones) along its static, N-divisible
     innermost dim (the GPU front aligns them to N elements), the argument
     becomes a buffer of `vector<N x T>` and each access one load or store
     of an element at the innermost index divided by N: a 16-byte access in
-    SPIR-V. The host passes the same buffer, cast to the new type (both
-    are the same LLVM descriptor).
+    SPIR-V. SPIR-V vectors have at most 4 lanes, so 8 lanes of 16 bits
+    become a buffer of `vector<4 x T>` and each access two 8-byte ones,
+    their lanes gathered with `vector.extract` / `vector.from_elements`
+    (which canonicalization folds into the lanes' uses). The host passes
+    the same buffer, cast to the new type (both are the same LLVM
+    descriptor).
 
     ```mlir
     gpu.func @k(%m: memref<4x16xf32>, ...) kernel {

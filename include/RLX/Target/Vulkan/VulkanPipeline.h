@@ -29,7 +29,8 @@ struct VulkanPipelineOptions
       *this, "shared-memory-bytes",
       llvm::cl::desc("Workgroup memory a kernel may use, in bytes: the "
                      "device's maxComputeSharedMemorySize (32768 on "
-                     "lavapipe, 49152 on NVIDIA's driver)"),
+                     "lavapipe, 49152 on NVIDIA's driver; default 32768, "
+                     "49152 with cooperative-matrix)"),
       llvm::cl::init(32 * 1024)};
   PassOptions::Option<bool> tiledMatmul{
       *this, "tiled-matmul",
@@ -79,8 +80,10 @@ struct VulkanPipelineOptions
                      "generated on them: f16, bf16-as-f16 (bf16 operands "
                      "rounded to f16); none by default")};
   // The cooperative schedule's shape (rlx-gpu-tile-matmul's coop-*
-  // options): 8 subgroups of 64 x 32 outputs, 4 x 2 fragments each, so
-  // that each fragment loaded serves 2 or 4 products.
+  // options): 8 subgroups of 64 x 64 outputs, 4 x 4 fragments each, so
+  // that each fragment loaded serves 4 products. On the H100 it was the
+  // fastest of the shapes tried (docs/Vulkan.md); its 38 KiB of workgroup
+  // memory are why cooperative-matrix raises shared-memory-bytes.
   PassOptions::Option<int64_t> coopTileM{
       *this, "coop-tile-m",
       llvm::cl::desc("Output rows per workgroup on cooperative matrices"),
@@ -88,7 +91,7 @@ struct VulkanPipelineOptions
   PassOptions::Option<int64_t> coopTileN{
       *this, "coop-tile-n",
       llvm::cl::desc("Output columns per workgroup on cooperative matrices"),
-      llvm::cl::init(128)};
+      llvm::cl::init(256)};
   PassOptions::Option<int64_t> coopTileK{
       *this, "coop-tile-k",
       llvm::cl::desc("Reduction steps staged at once on cooperative "
