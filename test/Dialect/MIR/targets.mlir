@@ -26,8 +26,11 @@
 // CPU-NOT: rlx.
 
 // CUDA claims what rlx-cuda-pipeline compiles: no host loops over buffers
-// and no value read back to choose what runs; int8 products.
+// and no value read back to choose what runs; int8 products; static
+// shapes only (the GPU front's kernels have static sizes).
 // CUDA: // target 'cuda' claims 77 ops
+// CUDA-NEXT: // broadcasts: general
+// CUDA-NEXT: // shapes: static only
 // CUDA-NOT: rlx.dense_solve
 // CUDA: rlx.fft
 // CUDA: rlx.fused_attention_block
@@ -41,7 +44,8 @@
 // CUDA-NOT: rlx.topk
 // CUDA-NOT: rlx.while
 // CUDA: rlx.yield
-// ROCM claims what CUDA claims (the same GPU front), static shapes only.
+// ROCM claims what CUDA claims (the same GPU front) but rlx.int8_matmul,
+// static shapes only.
 // ROCM: // target 'rocm' claims 76 ops
 // ROCM-NEXT: // broadcasts: general
 // ROCM-NEXT: // shapes: static only

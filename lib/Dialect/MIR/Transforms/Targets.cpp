@@ -17,10 +17,11 @@
 // `cuda` claims what `rlx-cuda-pipeline` compiles: what cpu claims but the
 // ops that carry buffers through host loops or read a value back to choose
 // what runs (rlx.if, rlx.while, rlx.scan, rlx.selective_scan, rlx.topk,
-// rlx.scatter_add, rlx.dense_solve).
+// rlx.scatter_add, rlx.dense_solve), static shapes only (the GPU front's
+// kernels have static sizes), so that a dynamic shape is an error at its
+// op rather than in rlx-gpu-map-linalg.
 // `rocm` claims what `rlx-rocm-pipeline` compiles: the same GPU front, so
-// what cuda claims, and static shapes only (the front's kernels have
-// static sizes), so that a dynamic shape is an error at its op. `metal`
+// what cuda claims but rlx.int8_matmul. `metal`
 // claims what its backend compiles. `vulkan` claims what
 // `rlx-vulkan-pipeline` compiles and runs (test/Integration/Vulkan): the
 // GPU front's kernels as SPIR-V, static shapes only, but no host loops
@@ -158,7 +159,8 @@ static std::vector<TargetDef> targetDefs() {
       {"cpu", full, /*generalBroadcast=*/true},
       // The CUDA backend (rlx-cuda-pipeline), with int8 products (cuBLASLt's
       // int8 kernels or generated ones; test/Integration's GPU checks).
-      {"cuda", with(cuda, {kInt8Matmul}), /*generalBroadcast=*/true},
+      {"cuda", with(cuda, {kInt8Matmul}), /*generalBroadcast=*/true,
+       /*staticShapes=*/true},
       // The ROCm backend (rlx-rocm-pipeline): the CUDA backend's GPU front.
       {"rocm", cuda, /*generalBroadcast=*/true, /*staticShapes=*/true},
       // The Vulkan backend (rlx-vulkan-pipeline; test/Integration/Vulkan):
