@@ -147,40 +147,23 @@ struct ConstantAsWord : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
-// extract(v, i) : bf16 of a vector of bf16 -> the same of its words
-struct ExtractAsWord : OpConversionPattern<vector::ExtractOp> {
-  using OpConversionPattern::OpConversionPattern;
+// select(c, a, b), extract(v, i), from_elements(x...) on bf16 (or vectors
+// of it) -> the same op on the words: only their types change.
+struct OnWords : ConversionPattern {
+  OnWords(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1,
+                          context) {}
   LogicalResult
-  matchAndRewrite(vector::ExtractOp op, OpAdaptor adaptor,
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<vector::ExtractOp>(op, adaptor.getSource(),
-                                                   op.getMixedPosition());
-    return success();
-  }
-};
-
-// from_elements(x...) : vector of bf16 -> the same of the words
-struct FromElementsAsWords : OpConversionPattern<vector::FromElementsOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(vector::FromElementsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
-        op, getTypeConverter()->convertType(op.getType()),
-        adaptor.getElements());
-    return success();
-  }
-};
-
-// select(c, a, b) : bf16 -> select(c, a, b) : i16 on the words
-struct SelectAsWord : OpConversionPattern<arith::SelectOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(
-        op, adaptor.getCondition(), adaptor.getTrueValue(),
-        adaptor.getFalseValue());
+    if (!isa<arith::SelectOp, vector::ExtractOp, vector::FromElementsOp>(op))
+      return rewriter.notifyMatchFailure(op, "not an op that only moves words");
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, types,
+                         op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
     return success();
   }
 };
@@ -196,8 +179,9 @@ struct VulkanBF16BuffersPass
     : public rlx::impl::VulkanBF16BuffersPassBase<VulkanBF16BuffersPass> {
   /// The bf16 values left in `kernel` once its buffers hold words (a
   /// running maximum carried through a loop) as words too: the SPIR-V
-  /// conversion would take them for f32. Loops, selects, constants and
-  /// the bitcasts that now cancel; anything else on bf16 is an error.
+  /// conversion would take them for f32. Loops, selects, vector lanes,
+  /// constants and the bitcasts that now cancel; anything else on bf16 is
+  /// an error.
   LogicalResult valuesAsWords(gpu::GPUFuncOp kernel) {
     bool any = false;
     kernel.walk([&](Operation *op) { any |= !isFreeOfBF16(op); });
@@ -207,8 +191,8 @@ struct VulkanBF16BuffersPass
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal(isFreeOfBF16);
     RewritePatternSet patterns(&getContext());
-    patterns.add<BitcastAsWord, ConstantAsWord, SelectAsWord, ExtractAsWord,
-                 FromElementsAsWords>(converter, &getContext());
+    patterns.add<BitcastAsWord, ConstantAsWord, OnWords>(converter,
+                                                         &getContext());
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     return applyPartialConversion(kernel, target, std::move(patterns));
