@@ -32,9 +32,10 @@
 #include "RLX/Conversion/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
@@ -811,19 +812,37 @@ bool staysInRow(AffineMap map, unsigned rowDims) {
   return true;
 }
 
+/// The buffer `v` is a view of (itself if none).
+Value viewedBuffer(Value v) {
+  return memref::skipViewLikeOps(cast<MemrefValue>(v));
+}
+
+/// A row group is one kernel whose workgroups each compute whole rows, with
+/// nothing ordering them: a buffer one of its ops writes may be read only
+/// in the row being computed, through the very view that was written (a
+/// padded conv reading its padded copy at neighbouring rows, through the
+/// whole buffer rather than the subview the copy wrote, would read rows
+/// other workgroups have not written yet).
 bool isValidRowGroup(RowGroup &g) {
   if (g.ops.size() < 2 ||
       llvm::none_of(g.reductions, [](auto &r) { return r.has_value(); }))
     return false;
-  llvm::SmallPtrSet<Value, 8> written;
+  llvm::SmallPtrSet<Value, 8> written, writtenBuffers;
   for (Schedule &s : g.ops)
-    for (Value init : s.op.getDpsInits())
+    for (Value init : s.op.getDpsInits()) {
       written.insert(init);
+      writtenBuffers.insert(viewedBuffer(init));
+    }
   for (Schedule &s : g.ops)
-    for (OpOperand &operand : s.op->getOpOperands())
-      if (written.contains(operand.get()) &&
-          !staysInRow(s.op.getMatchingIndexingMap(&operand), g.rowDims))
+    for (OpOperand &operand : s.op->getOpOperands()) {
+      Value v = operand.get();
+      if (written.contains(v)) {
+        if (!staysInRow(s.op.getMatchingIndexingMap(&operand), g.rowDims))
+          return false;
+      } else if (writtenBuffers.contains(viewedBuffer(v))) {
         return false;
+      }
+    }
   return true;
 }
 

@@ -397,6 +397,46 @@ func.func @cross_row(%x: memref<16x256xf32>, %t: memref<16xf32>,
 
 // -----
 
+// A copy into the interior of a padded buffer (a subview) and a windowed
+// sum over the whole buffer, which reads the copy at the neighbouring rows
+// (a padded pool): no row group, since no workgroup could wait for the
+// rows others copy. Two kernels: the copy, then the sum. (Grouped, the
+// padded convs and pools of test/Integration/{Vulkan,Metal}/conv_pool.py
+// read rows not yet written.)
+// CHECK-LABEL: func.func @padded_window
+// CHECK:       gpu.launch
+// CHECK:         memref.store %{{.+}}, %[[SUB:.+]][
+// CHECK:         gpu.terminator
+// CHECK:       gpu.launch
+// CHECK-NOT:     memref.store %{{.+}}, %[[SUB]]
+// CHECK:         memref.load %[[PAD:[a-z0-9_]+]][
+// CHECK:         gpu.terminator
+func.func @padded_window(%x: memref<8x64xf32>, %y: memref<8x64xf32>, %win: memref<3x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %pad = memref.alloc() : memref<10x66xf32>
+  %sub = memref.subview %pad[1, 1] [8, 64] [1, 1] : memref<10x66xf32> to memref<8x64xf32, strided<[66, 1], offset: 67>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x64xf32>) outs(%sub : memref<8x64xf32, strided<[66, 1], offset: 67>>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 + d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d2, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%pad, %win : memref<10x66xf32>, memref<3x3xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%a: f32, %w: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %pad : memref<10x66xf32>
+  return
+}
+
+// -----
+
 // A column sum (reduction not innermost): one thread per column looping
 // over the rows, no shuffles; host allocations become device ones.
 // CHECK-LABEL: func.func @col_sum
