@@ -81,21 +81,21 @@ struct Matmul {
 };
 
 /// True if every result of `map` is a loop dim or the constant 0 (a
-/// broadcast dim of size 1), `wanted` among them and `unwanted` not.
+/// broadcast dim of size 1).
+bool readsDimsOrZeros(AffineMap map) {
+  return llvm::all_of(map.getResults(), [](AffineExpr e) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return c.getValue() == 0;
+    return isa<AffineDimExpr>(e);
+  });
+}
+
+/// True if `map` reads dims or zeros, `wanted` among the dims and
+/// `unwanted` not.
 bool readsDims(AffineMap map, ArrayRef<unsigned> wanted, unsigned unwanted) {
-  for (AffineExpr e : map.getResults()) {
-    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-      if (c.getValue() != 0)
-        return false;
-      continue;
-    }
-    if (!isa<AffineDimExpr>(e))
-      return false;
-  }
-  auto reads = [&](unsigned d) {
-    return map.isFunctionOfDim(d);
-  };
-  return llvm::all_of(wanted, reads) && !reads(unwanted);
+  auto reads = [&](unsigned d) { return map.isFunctionOfDim(d); };
+  return readsDimsOrZeros(map) && llvm::all_of(wanted, reads) &&
+         !reads(unwanted);
 }
 
 /// `v` is the block argument `arg`, directly or through an arith.extf to
@@ -770,8 +770,7 @@ std::optional<Epilogue> epilogueOf(const Matmul &mm, linalg::FillOp fill) {
       continue;
     }
     // A broadcast read of the output's buffer would race with its stores.
-    if (!readsDims(map, {}, map.getNumDims()) ||
-        (operand->get() == out && !map.isIdentity()))
+    if (!readsDimsOrZeros(map) || (operand->get() == out && !map.isIdentity()))
       return std::nullopt;
   }
   if (!input)

@@ -101,10 +101,14 @@ void releaseAllocation(Device &d, uintptr_t address, BufferPool &pool) {
   d.allocations.erase(it);
 }
 
-/// Prints what $RLX_VULKAN_TRACE asks for.
-void trace(const std::string &message) {
-  if (const char *trace = std::getenv("RLX_VULKAN_TRACE"); trace && *trace)
-    std::fprintf(stderr, "rlx-vulkan: %s\n", message.c_str());
+/// Whether $RLX_VULKAN_TRACE asks for the pipelines and buffers the
+/// runtime creates (read once: allocations ask at every call).
+bool tracing() {
+  static const bool on = [] {
+    const char *trace = std::getenv("RLX_VULKAN_TRACE");
+    return trace && *trace;
+  }();
+  return on;
 }
 
 /// Starts recording into `s` if it is not recording yet.
@@ -231,8 +235,10 @@ bool createPipeline(Device &d, Function &f, size_t bindings,
     return false;
   f.bindings = bindings;
   // $RLX_VULKAN_TRACE shows that each kernel's pipeline is made once.
-  trace("created the pipeline of " + f.name + " (" + std::to_string(bindings) +
-        " buffers)");
+  if (tracing())
+    std::fprintf(stderr,
+                 "rlx-vulkan: created the pipeline of %s (%zu buffers)\n",
+                 f.name.c_str(), bindings);
   return true;
 }
 
@@ -506,8 +512,11 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   Allocation a;
   if ((s && takeFromPool(s->released, bytes, a)) ||
       takeFromPool(d->idle, bytes, a)) {
-    trace("reused a buffer of " + std::to_string(a.capacity) + " bytes for " +
-          std::to_string(bytes));
+    if (tracing())
+      std::fprintf(stderr,
+                   "rlx-vulkan: reused a buffer of %llu bytes for %llu\n",
+                   static_cast<unsigned long long>(a.capacity),
+                   static_cast<unsigned long long>(bytes));
   } else {
     // Out of memory with buffers idle: free them and try once more.
     bool pooled = !d->idle.empty();
@@ -520,7 +529,9 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
                            a))
         return nullptr;
     }
-    trace("created a buffer of " + std::to_string(bytes) + " bytes");
+    if (tracing())
+      std::fprintf(stderr, "rlx-vulkan: created a buffer of %llu bytes\n",
+                   static_cast<unsigned long long>(bytes));
   }
   a.size = bytes;
   // Address ranges never touch, so that a pointer one past an allocation's
