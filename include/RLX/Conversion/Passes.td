@@ -515,15 +515,20 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     Where `cooperative-matrix` says the target offers cooperative matrices
     (16 x 16 x 16 fragments at subgroup scope, f32 accumulators) for the
     operands' type, the matmul runs on them instead: `f16` takes f16 x f16
-    matmuls, `bf16-as-f16` bf16 x bf16 ones with the operands rounded to
-    f16 in the staging (`gpu.mma_matrix` has no bf16: exact for bf16
-    values of magnitude 6.1e-5 to 65504, infinite beyond, less precise
-    below). Each workgroup of `coop-subgroups-m` x `coop-subgroups-n`
+    matmuls; `bf16` bf16 x bf16 ones on bf16 fragments, staged as pairs in
+    32-bit words (i32) and loaded as f16-typed fragments, which the Vulkan
+    pipeline's `rlx-vulkan-bf16-fragments` retypes to SPIR-V's bf16
+    (`gpu.mma_matrix` has no bf16; only the Vulkan pipeline takes this
+    entry), where each thread's loads of both operands are of an even
+    number of elements (else `bf16-as-f16`, where offered, takes it); `bf16-as-f16` bf16 x bf16 ones with the operands rounded to
+    f16 in the staging (for devices without bf16 fragments: exact for
+    bf16 values of magnitude 6.1e-5 to 65504, infinite beyond, less
+    precise below). With both bf16 entries, `bf16` is used. Each workgroup of `coop-subgroups-m` x `coop-subgroups-n`
     subgroups of `subgroup-size` lanes computes a `coop-tile-m` x
     `coop-tile-n` block (halved along a dim while the half still covers
-    a small matmul's extent); the k loop and its staging are the same (blocks
-    in f16, stored along each operand's contiguous dim with rows padded
-    by 8 elements, which keeps the fragments 16-byte aligned; each
+    a small matmul's extent); the k loop and its staging are the same
+    (blocks in the staged 16-bit type, stored along each operand's
+    contiguous dim with rows padded by 8 elements, which keeps the fragments 16-byte aligned; each
     thread loads 4, else 2, consecutive elements at once as a
     `vector.load` where the operand is row-major along the dim threads
     walk and the block and the operand's extent along it are multiples),
@@ -589,8 +594,9 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
            "The workgroup memory one block may allocate on the target">,
     ListOption<"cooperativeMatrix", "cooperative-matrix", "std::string",
                "Operand types whose matmuls run on the target's 16x16x16 "
-               "cooperative matrices with f32 sums: f16, bf16-as-f16 "
-               "(bf16 rounded to f16); none by default">,
+               "cooperative matrices with f32 sums: f16, bf16 (as pairs "
+               "in words, for rlx-vulkan-bf16-fragments), bf16-as-f16 (bf16 "
+               "rounded to f16); none by default">,
     Option<"coopTileM", "coop-tile-m", "int64_t", "128",
            "Output rows per workgroup on cooperative matrices">,
     Option<"coopTileN", "coop-tile-n", "int64_t", "128",

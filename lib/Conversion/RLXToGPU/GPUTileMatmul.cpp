@@ -188,8 +188,15 @@ struct Staging {
   int64_t rows, range, stride, lanes;
   Type type;
   bool kContiguous, kInner, guardRow, guardK;
-  /// The type of a thread's load: `lanes` elements of `type`.
+  /// Whether the block holds pairs of (bf16) elements as 32-bit words: the
+  /// cooperative schedule's bf16 fragments (see emitCooperativeMatmul).
+  bool pairs;
+  /// The type of a thread's load: `lanes` elements of `type`, or as pairs
+  /// `lanes / 2` words.
   Type valueType() const {
+    if (pairs)
+      return VectorType::get({lanes / 2},
+                             IntegerType::get(type.getContext(), 32));
     return lanes > 1 ? VectorType::get({lanes}, type) : type;
   }
 };
@@ -216,6 +223,7 @@ Staging stagingOf(const Matmul &mm, unsigned operand, int64_t rows,
   s.type = type;
   s.kContiguous = kContiguous;
   s.kInner = false;
+  s.pairs = false;
   s.guardRow = range % rows != 0;
   s.guardK = sizeK % tileK != 0;
   return s;
@@ -333,7 +341,8 @@ SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
                     s.buffer, at)
                     .getResult()
               : memref::LoadOp::create(b, s.buffer, at).getResult();
-      return convertTo(b, v, s.type);
+      v = convertTo(b, v, s.type);
+      return s.pairs ? vector::BitCastOp::create(b, s.valueType(), v) : v;
     };
     Value guard;
     auto both = [&](Value c) {
@@ -362,13 +371,20 @@ SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
 /// Stores a share that loadShare loaded into `s.shared`. Where a load has
 /// several lanes, they run along the block's minor dim (only the
 /// cooperative schedule, which stores each block along its operand's
-/// contiguous dim, takes them), so they are stored as one vector.
+/// contiguous dim, takes them), so they are stored as one vector; as
+/// pairs, at the word of their first element (even: so are the lanes and
+/// the stride).
 void storeShare(ImplicitLocOpBuilder &b, const Staging &s,
                 ArrayRef<Slot> share, ValueRange values) {
   assert((s.lanes == 1 || s.kInner == s.kContiguous) &&
          "a load's lanes must be consecutive in workgroup memory");
+  assert((!s.pairs || s.lanes % 2 == 0) && "pairs need an even lane count");
   for (auto [slot, value] : llvm::zip(share, values)) {
-    if (s.lanes > 1)
+    if (s.pairs)
+      vector::StoreOp::create(
+          b, value, s.shared,
+          ValueRange{arith::DivUIOp::create(b, slot.at, cst(b, 2))});
+    else if (s.lanes > 1)
       vector::StoreOp::create(b, value, s.shared, slot.at);
     else
       memref::StoreOp::create(b, value, s.shared, slot.at);
@@ -613,8 +629,8 @@ CoopTiles fitTiles(CoopTiles t, int64_t sizeM, int64_t sizeN) {
 /// The operand types the device runs on cooperative matrices
 /// (`cooperative-matrix`).
 struct CoopOffer {
-  bool f16 = false, bf16AsF16 = false;
-  bool any() const { return f16 || bf16AsF16; }
+  bool f16 = false, bf16 = false, bf16AsF16 = false;
+  bool any() const { return f16 || bf16 || bf16AsF16; }
 };
 
 LogicalResult parseOffer(func::FuncOp func, ArrayRef<std::string> entries,
@@ -622,12 +638,14 @@ LogicalResult parseOffer(func::FuncOp func, ArrayRef<std::string> entries,
   for (const std::string &entry : entries) {
     if (entry == "f16")
       offer.f16 = true;
+    else if (entry == "bf16")
+      offer.bf16 = true;
     else if (entry == "bf16-as-f16")
       offer.bf16AsF16 = true;
     else
       return func.emitError()
              << "rlx-gpu-tile-matmul: unknown cooperative-matrix entry '"
-             << entry << "' (expected f16 or bf16-as-f16)";
+             << entry << "' (expected f16, bf16 or bf16-as-f16)";
   }
   return success();
 }
@@ -662,36 +680,6 @@ LogicalResult checkCoopTiles(func::FuncOp func, const CoopTiles &t,
   return success();
 }
 
-/// The 16-bit type `mm`'s operands are staged in for cooperative matrices,
-/// or null with `why` set where the offer does not cover them. f32 and
-/// f64 matmuls are not meant for them: `why` stays empty. An f32 operand
-/// beside a 16-bit one (attention's probabilities times V, the
-/// probabilities being computed in f32) is rounded to f16 as well: the
-/// result is 16-bit anyway, and f16 keeps more of its mantissa than bf16.
-Type coopType(const Matmul &mm, const CoopOffer &offer, std::string &why) {
-  Type a = cast<MemRefType>(mm.input(0).getType()).getElementType();
-  Type b = cast<MemRefType>(mm.input(1).getType()).getElementType();
-  if (a.getIntOrFloatBitWidth() != 16 && b.getIntOrFloatBitWidth() != 16)
-    return {};
-  // The 16-bit operand type (both's where both are 16-bit).
-  Type half = a.getIntOrFloatBitWidth() == 16 ? a : b;
-  Type other = half == a ? b : a;
-  if (!mm.acc.isF32() || !(other == half || other.isF32()) ||
-      !(half.isF16() || half.isBF16())) {
-    why = "its operands are not f16 or bf16 (or one of them f32) with an "
-          "f32 accumulator";
-    return {};
-  }
-  if (half.isF16() && offer.f16)
-    return half;
-  if (half.isBF16() && offer.bf16AsF16)
-    return Float16Type::get(half.getContext());
-  why = half.isF16()
-            ? "f16 is not in cooperative-matrix"
-            : "bf16 is not in cooperative-matrix (bf16-as-f16 takes it)";
-  return {};
-}
-
 /// How many consecutive elements each thread loads at once when staging
 /// `s`: 4 (8 bytes of 16-bit elements), else 2, where the operand is a
 /// row-major buffer whose last dim is the one threads walk, the block and
@@ -713,6 +701,67 @@ int64_t loadLanes(const Matmul &mm, const Staging &s, int64_t tileK,
         (s.rows * tileK / lanes) % threads == 0)
       return lanes;
   return 1;
+}
+
+/// The cooperative schedule's stagings of `mm`'s operands converted to
+/// `staged` for tiles `t`. Each block is stored along its operand's
+/// contiguous dim, so that consecutive threads store consecutive elements
+/// (the fragments' layout, row- or column-major, follows); bf16 ones as
+/// pairs.
+std::pair<Staging, Staging> coopStagings(const Matmul &mm, const CoopTiles &t,
+                                         Type staged) {
+  Staging sa = stagingOf(mm, 0, t.m, t.k, staged);
+  Staging sb = stagingOf(mm, 1, t.n, t.k, staged);
+  for (Staging *s : {&sa, &sb}) {
+    s->kInner = s->kContiguous;
+    s->stride = (s->kInner ? t.k : s->rows) + kCoopPad;
+    s->lanes = loadLanes(mm, *s, t.k, t.threads());
+    s->pairs = staged.isBF16();
+  }
+  return {sa, sb};
+}
+
+/// The 16-bit type `mm`'s operands are converted to for cooperative
+/// matrices with tiles `t`, or null with `why` set where the offer does
+/// not cover them: f16, or for bf16 bf16 itself (`bf16`, where both
+/// operands can be staged as pairs: each thread loads an even number of
+/// elements) or f16 (`bf16-as-f16`). f32 and f64 matmuls are not meant
+/// for them: `why` stays empty. An f32 operand beside a 16-bit one
+/// (attention's probabilities times V, the probabilities being computed
+/// in f32) is rounded to the other's type as well: the result is 16-bit
+/// anyway.
+Type coopType(const Matmul &mm, const CoopOffer &offer, const CoopTiles &t,
+              std::string &why) {
+  Type a = cast<MemRefType>(mm.input(0).getType()).getElementType();
+  Type b = cast<MemRefType>(mm.input(1).getType()).getElementType();
+  if (a.getIntOrFloatBitWidth() != 16 && b.getIntOrFloatBitWidth() != 16)
+    return {};
+  // The 16-bit operand type (both's where both are 16-bit).
+  Type half = a.getIntOrFloatBitWidth() == 16 ? a : b;
+  Type other = half == a ? b : a;
+  if (!mm.acc.isF32() || !(other == half || other.isF32()) ||
+      !(half.isF16() || half.isBF16())) {
+    why = "its operands are not f16 or bf16 (or one of them f32) with an "
+          "f32 accumulator";
+    return {};
+  }
+  if (half.isF16() && offer.f16)
+    return half;
+  if (half.isBF16() && offer.bf16) {
+    auto [sa, sb] = coopStagings(mm, t, half);
+    if (sa.lanes % 2 == 0 && sb.lanes % 2 == 0)
+      return half;
+  }
+  if (half.isBF16() && offer.bf16AsF16)
+    return Float16Type::get(half.getContext());
+  why = half.isF16() ? "f16 is not in cooperative-matrix"
+        : offer.bf16 ? "bf16 fragments are staged in pairs of elements, "
+                       "which an operand not row-major along its "
+                       "contiguous dim or of odd extent along it does not "
+                       "allow (bf16-as-f16 takes it)"
+                     : "bf16 is not in cooperative-matrix (bf16 or "
+                       "bf16-as-f16 takes it)";
+  return {};
 }
 
 /// The zero fill of `mm`'s output just before it (the accumulator's
@@ -815,7 +864,8 @@ void emitEpilogueElement(ImplicitLocOpBuilder &b, const Epilogue &epilogue,
 }
 
 /// Emits the gpu.launch computing `mm` on cooperative matrices before it
-/// (the caller erases it), with its operands staged in `staged` (f16), or
+/// (the caller erases it), with its operands staged in `staged` (f16 or
+/// bf16), or
 /// fails, emitting nothing, where its grid is too large. With `overwrite`
 /// (C was just zero-filled, and the caller erases the fill) the sums are
 /// stored into C rather than added to it: every element of C is stored
@@ -833,24 +883,24 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // accesses.
   bool direct = !epilogue && sizeM % t.m == 0 && sizeN % t.n == 0 &&
                 cast<MemRefType>(out.getType()).getLayout().isIdentity();
-  // Each block is stored along the operand's contiguous dim, so that
-  // consecutive threads store consecutive elements; the fragments' layout
-  // (row- or column-major) follows.
-  Staging sa = stagingOf(mm, 0, t.m, t.k, staged);
-  Staging sb = stagingOf(mm, 1, t.n, t.k, staged);
-  for (Staging *s : {&sa, &sb}) {
-    s->kInner = s->kContiguous;
-    s->stride = (s->kInner ? t.k : s->rows) + kCoopPad;
-    s->lanes = loadLanes(mm, *s, t.k, t.threads());
-  }
+  auto [sa, sb] = coopStagings(mm, t, staged);
+  // bf16 blocks hold pairs of elements as 32-bit words, indexed and
+  // strided in words: gpu.subgroup_mma_load_matrix takes no bf16 or i16
+  // memref. Their fragments are f16-typed until the Vulkan pipeline's
+  // rlx-vulkan-bf16-fragments retypes the SPIR-V loads from integer memory
+  // as bf16 (gpu.mma_matrix has no bf16).
+  bool pairs = staged.isBF16();
+  int64_t perWord = pairs ? 2 : 1;
+  MLIRContext *context = mm.op->getContext();
+  Type blockType = pairs ? IntegerType::get(context, 32) : staged;
   auto blockSize = [&](const Staging &s) {
-    return (s.kInner ? s.rows : t.k) * s.stride;
+    return (s.kInner ? s.rows : t.k) * s.stride / perWord;
   };
-  auto workgroup = gpu::AddressSpaceAttr::get(mm.op->getContext(),
-                                              gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   SmallVector<Type> sharedTypes = {
-      MemRefType::get({blockSize(sa)}, staged, AffineMap(), workgroup),
-      MemRefType::get({blockSize(sb)}, staged, AffineMap(), workgroup)};
+      MemRefType::get({blockSize(sa)}, blockType, AffineMap(), workgroup),
+      MemRefType::get({blockSize(sb)}, blockType, AffineMap(), workgroup)};
   if (!direct)
     sharedTypes.push_back(
         MemRefType::get({t.subgroups() * kFragment * kFragment}, mm.acc,
@@ -882,9 +932,9 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   auto colOf = [&](int64_t j) {
     return arith::AddIOp::create(b, colBase, cst(b, j * kFragment));
   };
-  MLIRContext *context = mm.op->getContext();
-  auto aType = gpu::MMAMatrixType::get({kFragment, kFragment}, staged, "AOp");
-  auto bType = gpu::MMAMatrixType::get({kFragment, kFragment}, staged, "BOp");
+  Type fragment = pairs ? Float16Type::get(context) : staged;
+  auto aType = gpu::MMAMatrixType::get({kFragment, kFragment}, fragment, "AOp");
+  auto bType = gpu::MMAMatrixType::get({kFragment, kFragment}, fragment, "BOp");
   auto cType = gpu::MMAMatrixType::get({kFragment, kFragment}, mm.acc, "COp");
   auto lead = [&](int64_t stride) { return b.getIndexAttr(stride); };
   auto unitIf = [&](bool set) {
@@ -914,12 +964,15 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
                          : zero);
 
   // A's fragment (i, kk) lies at [row][k] (row-major) or [k][row]
-  // (column-major); B's (kk, j) at [k][col] (row-major) or [col][k].
+  // (column-major); B's (kk, j) at [k][col] (row-major) or [col][k]; as
+  // words where the blocks hold pairs (the stride and the fragments'
+  // starts are even).
   auto fragmentAt = [&](const Staging &s, Value row, int64_t kk) -> Value {
     Value major = s.kInner ? row : cst(b, kk);
     Value minor = s.kInner ? cst(b, kk) : row;
-    return arith::AddIOp::create(
+    Value at = arith::AddIOp::create(
         b, arith::MulIOp::create(b, major, cst(b, s.stride)), minor);
+    return pairs ? arith::DivUIOp::create(b, at, cst(b, perWord)) : at;
   };
   auto products = [&](ImplicitLocOpBuilder &b, ValueRange carried) {
     SmallVector<Value> next(carried);
@@ -928,11 +981,11 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
       for (int64_t i = 0; i < t.fragmentsM(); ++i)
         as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
             b, aType, sa.shared, ValueRange{fragmentAt(sa, rowOf(i), kk)},
-            lead(sa.stride), unitIf(!sa.kInner)));
+            lead(sa.stride / perWord), unitIf(!sa.kInner)));
       for (int64_t j = 0; j < t.fragmentsN(); ++j)
         bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
             b, bType, sb.shared, ValueRange{fragmentAt(sb, colOf(j), kk)},
-            lead(sb.stride), unitIf(sb.kInner)));
+            lead(sb.stride / perWord), unitIf(sb.kInner)));
       for (int64_t i = 0; i < t.fragmentsM(); ++i)
         for (int64_t j = 0; j < t.fragmentsN(); ++j) {
           Value &sum = next[i * t.fragmentsN() + j];
@@ -1034,14 +1087,14 @@ struct GPUTileMatmulPass
       ImplicitLocOpBuilder b(mm.op.getLoc(), mm.op);
       if (offer.any()) {
         std::string why;
-        if (Type staged = coopType(mm, offer, why)) {
+        CoopTiles fitted =
+            fitTiles(coop, mm.ranges[mm.dimM()], mm.ranges[mm.dimN()]);
+        if (Type staged = coopType(mm, offer, fitted, why)) {
           linalg::FillOp fill = zeroFillOf(mm);
           std::optional<Epilogue> epilogue = epilogueOf(mm, fill);
           if (succeeded(emitCooperativeMatmul(
-                  b, mm,
-                  fitTiles(coop, mm.ranges[mm.dimM()], mm.ranges[mm.dimN()]),
-                  staged, /*overwrite=*/bool(fill),
-                  epilogue ? &*epilogue : nullptr))) {
+                  b, mm, fitted, staged,
+                  /*overwrite=*/bool(fill), epilogue ? &*epilogue : nullptr))) {
             rewriter.eraseOp(mm.op);
             if (fill)
               rewriter.eraseOp(fill);

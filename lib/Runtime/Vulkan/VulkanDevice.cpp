@@ -31,6 +31,19 @@ constexpr uint32_t kComponentTypeBFloat16 = 1000141000;
 /// VkScopeKHR's subgroup scope (device 1, workgroup 2, queue family 5).
 constexpr uint32_t kScopeSubgroup = 3;
 
+// VK_KHR_shader_bfloat16 (headers 1.4.311): bf16 in shaders and as
+// cooperative matrix components (--vulkan-options=cooperative-matrix=bf16).
+constexpr const char *kBFloat16Extension = "VK_KHR_shader_bfloat16";
+constexpr auto kBFloat16FeaturesType = static_cast<VkStructureType>(1000141000);
+
+struct BFloat16Features {
+  VkStructureType sType = kBFloat16FeaturesType;
+  void *pNext = nullptr;
+  VkBool32 shaderBFloat16Type = VK_FALSE;
+  VkBool32 shaderBFloat16DotProduct = VK_FALSE;
+  VkBool32 shaderBFloat16CooperativeMatrix = VK_FALSE;
+};
+
 struct CooperativeMatrixFeatures {
   VkStructureType sType = kCooperativeMatrixFeaturesType;
   void *pNext = nullptr;
@@ -231,12 +244,18 @@ bool createDevice(Device &d) {
   // So are cooperative matrices (VK_KHR_cooperative_matrix, the matmuls of
   // --vulkan-options=cooperative-matrix=...), queried only where the
   // device has the extension.
+  // bf16 (VK_KHR_shader_bfloat16) likewise.
   bool cooperative =
       hasExtension(d.instance, d.physical, kCooperativeMatrixExtension);
+  bool bf16 = hasExtension(d.instance, d.physical, kBFloat16Extension);
+  BFloat16Features bf16Features;
   CooperativeMatrixFeatures cooperativeFeatures;
+  cooperativeFeatures.pNext = bf16 ? &bf16Features : nullptr;
   VkPhysicalDeviceVulkan13Features v13{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-      cooperative ? &cooperativeFeatures : nullptr};
+      cooperative ? static_cast<void *>(&cooperativeFeatures)
+      : bf16      ? static_cast<void *>(&bf16Features)
+                  : nullptr};
   VkPhysicalDeviceVulkan12Features v12{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13};
   VkPhysicalDeviceVulkan11Features v11{
@@ -251,9 +270,15 @@ bool createDevice(Device &d) {
   features.features.robustBufferAccess = VK_FALSE;
   v13.robustImageAccess = VK_FALSE;
   cooperativeFeatures.cooperativeMatrixRobustBufferAccess = VK_FALSE;
-  if (!cooperativeFeatures.cooperativeMatrix)
-    v13.pNext = nullptr;
-  else
+  // An extension is enabled with its features where it has any.
+  bf16 = bf16 && (bf16Features.shaderBFloat16Type ||
+                  bf16Features.shaderBFloat16CooperativeMatrix);
+  cooperative = cooperativeFeatures.cooperativeMatrix;
+  cooperativeFeatures.pNext = bf16 ? &bf16Features : nullptr;
+  v13.pNext = cooperative ? static_cast<void *>(&cooperativeFeatures)
+              : bf16      ? static_cast<void *>(&bf16Features)
+                          : nullptr;
+  if (cooperative)
     d.cooperativeMatrices = cooperativeMatrices(d.instance, d.physical);
   d.fullSubgroups = v13.computeFullSubgroups;
   if (v13.subgroupSizeControl &&
@@ -285,8 +310,10 @@ bool createDevice(Device &d) {
   queueInfo.pQueuePriorities = &priority;
   std::vector<const char *> extensions = {
       VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
-  if (cooperativeFeatures.cooperativeMatrix)
+  if (cooperative)
     extensions.push_back(kCooperativeMatrixExtension);
+  if (bf16)
+    extensions.push_back(kBFloat16Extension);
   VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                                 &features};
   deviceInfo.queueCreateInfoCount = 1;

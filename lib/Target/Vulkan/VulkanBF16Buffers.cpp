@@ -148,7 +148,9 @@ struct ConstantAsWord : OpConversionPattern<arith::ConstantOp> {
 };
 
 // select(c, a, b), extract(v, i), from_elements(x...) on bf16 (or vectors
-// of it) -> the same op on the words: only their types change.
+// of it), and vector.bitcast from a vector of it (the cooperative matmul's
+// bf16 pairs as 32-bit words) -> the same op on the words: only their
+// types change.
 struct OnWords : ConversionPattern {
   OnWords(const TypeConverter &converter, MLIRContext *context)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1,
@@ -156,7 +158,8 @@ struct OnWords : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<arith::SelectOp, vector::ExtractOp, vector::FromElementsOp>(op))
+    if (!isa<arith::SelectOp, vector::ExtractOp, vector::FromElementsOp,
+             vector::BitCastOp>(op))
       return rewriter.notifyMatchFailure(op, "not an op that only moves words");
     SmallVector<Type> types;
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))

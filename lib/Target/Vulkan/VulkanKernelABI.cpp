@@ -107,9 +107,9 @@ struct VulkanKernelABIPass
     if (cooperativeMatrix.empty())
       return ArrayAttr();
     for (const std::string &entry : cooperativeMatrix)
-      if (entry != "f16" && entry != "bf16-as-f16")
+      if (entry != "f16" && entry != "bf16" && entry != "bf16-as-f16")
         return module.emitOpError("has an unknown cooperative-matrix entry '")
-               << entry << "' (expected f16 or bf16-as-f16)";
+               << entry << "' (expected f16, bf16 or bf16-as-f16)";
     if (env.getVersion() < spirv::Version::V_1_6 ||
         !llvm::is_contained(env.getCapabilities(),
                             spirv::Capability::CooperativeMatrixKHR))
@@ -117,8 +117,9 @@ struct VulkanKernelABIPass
                                 "SPIR-V 1.6 and CooperativeMatrixKHR; its "
                                 "target is ")
              << env.getTripleAttr();
-    // Both entries run on the one configuration the kernels use (bf16 is
-    // rounded to f16 in the staging).
+    // Every entry runs on the one configuration the kernels use when
+    // converted (bf16 is rounded to f16 in the staging, or its fragments
+    // are f16-typed until rlx-vulkan-bf16-fragments).
     MLIRContext *context = &getContext();
     Builder b(context);
     Type f16 = b.getF16Type(), f32 = b.getF32Type();

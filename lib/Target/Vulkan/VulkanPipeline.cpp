@@ -158,6 +158,11 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
     target.spirvCapabilities.push_back("CooperativeMatrixKHR");
     target.spirvExtensions.push_back("SPV_KHR_cooperative_matrix");
   }
+  if (llvm::is_contained(options.cooperativeMatrix, "bf16")) {
+    target.spirvCapabilities.push_back("BFloat16TypeKHR");
+    target.spirvCapabilities.push_back("BFloat16CooperativeMatrixKHR");
+    target.spirvExtensions.push_back("SPV_KHR_bfloat16");
+  }
   pm.addPass(createGpuSPIRVAttachTarget(target));
   VulkanKernelABIPassOptions abi;
   abi.subgroupSize = options.subgroupSize;
@@ -170,6 +175,7 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
   spirvModules.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModules.addPass(createCanonicalizerPass());
   spirvModules.addPass(spirv::createSPIRVUpdateVCEPass());
+  spirvModules.addPass(createVulkanBF16FragmentsPass());
   pm.addPass(createVulkanNestSPIRVModulesPass());
 
   // Serialized before the host side is lowered: gpu.launch_func's verifier

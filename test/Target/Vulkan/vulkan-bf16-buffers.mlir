@@ -69,9 +69,10 @@ module attributes {gpu.container_module} {
 // A buffer of bf16 vectors (rlx-vulkan-vector-buffers' 8-byte loads) holds
 // vectors of words: the loaded vector's bitcast (arith-expand's extension
 // to f32) and a lane extracted from it, a vector built from lanes and
-// stored, and a constant vector selected, are on the words.
+// stored, a constant vector selected, and the vector bitcast to 32-bit
+// words (the cooperative matmul's bf16 pairs), are on the words.
 // CHECK-LABEL: gpu.func @vectors
-// CHECK-SAME: (%[[X:.+]]: memref<2xvector<4xi16>>, %{{.+}}: i1)
+// CHECK-SAME: (%[[X:.+]]: memref<2xvector<4xi16>>, %{{.+}}: i1, %[[P:.+]]: memref<4xvector<2xi32>>)
 // CHECK: %[[V:.+]] = memref.load %[[X]][%{{.+}}] : memref<2xvector<4xi16>>
 // CHECK: arith.extui %[[V]] : vector<4xi16> to vector<4xi32>
 // CHECK: %[[E:.+]] = vector.extract %[[V]][1] : i16 from vector<4xi16>
@@ -80,10 +81,12 @@ module attributes {gpu.container_module} {
 // CHECK: %[[K:.+]] = arith.constant dense<[0, 16256, -16384, 32640]> : vector<4xi16>
 // CHECK: %[[S:.+]] = arith.select %{{.+}}, %[[V]], %[[K]] : vector<4xi16>
 // CHECK: memref.store %[[S]], %[[X]][%{{.+}}] : memref<2xvector<4xi16>>
+// CHECK: %[[PW:.+]] = vector.bitcast %[[V]] : vector<4xi16> to vector<2xi32>
+// CHECK: memref.store %[[PW]], %[[P]][%{{.+}}] : memref<4xvector<2xi32>>
 // CHECK-NOT: bf16
 module attributes {gpu.container_module} {
   gpu.module @k {
-    gpu.func @vectors(%x: memref<2xvector<4xbf16>>, %flag: i1) kernel {
+    gpu.func @vectors(%x: memref<2xvector<4xbf16>>, %flag: i1, %pairs: memref<4xvector<2xi32>>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %v = memref.load %x[%c0] : memref<2xvector<4xbf16>>
@@ -95,6 +98,8 @@ module attributes {gpu.container_module} {
       %k = arith.constant dense<[0.0, 1.0, -2.0, 0x7F80]> : vector<4xbf16>
       %s = arith.select %flag, %v, %k : vector<4xbf16>
       memref.store %s, %x[%c0] : memref<2xvector<4xbf16>>
+      %p = vector.bitcast %v : vector<4xbf16> to vector<2xi32>
+      memref.store %p, %pairs[%c0] : memref<4xvector<2xi32>>
       gpu.return
     }
   }

@@ -58,7 +58,7 @@ def VulkanKernelABIPass : Pass<"rlx-vulkan-kernel-abi",
            "int64_t", "1024", "The most invocations of one workgroup">,
     ListOption<"cooperativeMatrix", "cooperative-matrix", "std::string",
                "Operand types the device runs on 16x16x16 cooperative "
-               "matrices: f16, bf16-as-f16; none by default">,
+               "matrices: f16, bf16, bf16-as-f16; none by default">,
   ];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
@@ -248,6 +248,44 @@ def VulkanBF16BuffersPass : Pass<"rlx-vulkan-bf16-buffers",
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def VulkanBF16FragmentsPass : Pass<"rlx-vulkan-bf16-fragments",
+                                   "::mlir::spirv::ModuleOp"> {
+  let summary = "Type the cooperative matrix fragments loaded from bf16 "
+                "words as bf16";
+  let description = [{
+    `gpu.mma_matrix` has no bf16 (and `gpu.subgroup_mma_load_matrix` no
+    i16 memref), so `rlx-gpu-tile-matmul`'s `cooperative-matrix=bf16`
+    stages bf16 operands in workgroup memory as pairs in 32-bit words
+    (i32) and loads f16-typed A and B fragments from them;
+    `convert-gpu-to-spirv` makes those `spirv.KHR.CooperativeMatrixLoad`
+    ops of f16 matrices through pointers to i32. This pass, after the
+    conversion and `spirv-update-vce`, types every A or B fragment loaded
+    from 32-bit integer memory as bf16 (SPV_KHR_bfloat16's type: the load
+    reinterprets the words, as a cooperative load may), and adds the
+    requirements `spirv-update-vce` cannot see: the `BFloat16TypeKHR` and
+    `BFloat16CooperativeMatrixKHR` capabilities and the `SPV_KHR_bfloat16`
+    extension. No other op of our kernels loads f16 fragments from integer
+    memory. The device then multiplies bf16 x bf16 into f32 sums, without
+    the rounding to f16 of `bf16-as-f16` (whose range ends at 65504).
+
+    Such a fragment used otherwise than as a factor of
+    `spirv.KHR.CooperativeMatrixMulAdd` is an error at the use; bf16
+    fragments in a module whose target environment lacks the capability or
+    extension (the Vulkan pipeline adds them with `cooperative-matrix=bf16`)
+    are an error at the module.
+
+    ```mlir
+    %a = spirv.KHR.CooperativeMatrixLoad %p, %s, <RowMajor>
+        : !spirv.ptr<i32, Workgroup>, i32
+          -> !spirv.coopmatrix<16x16xf16, Subgroup, MatrixA>
+    // becomes
+    %a = spirv.KHR.CooperativeMatrixLoad %p, %s, <RowMajor>
+        : !spirv.ptr<i32, Workgroup>, i32
+          -> !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixA>
+    ```
+  }];
 }
 
 def VulkanNestSPIRVModulesPass : Pass<"rlx-vulkan-nest-spirv-modules",

@@ -77,8 +77,9 @@ struct VulkanPipelineOptions
       llvm::cl::desc("Operand types the device runs on 16x16x16 cooperative "
                      "matrices with f32 sums at subgroup scope "
                      "(VK_KHR_cooperative_matrix), whose matmuls are "
-                     "generated on them: f16, bf16-as-f16 (bf16 operands "
-                     "rounded to f16); none by default")};
+                     "generated on them: f16, bf16 (VK_KHR_shader_bfloat16's "
+                     "bf16 fragments), bf16-as-f16 (bf16 operands rounded to "
+                     "f16, for devices without them); none by default")};
   // The cooperative schedule's shape (rlx-gpu-tile-matmul's coop-*
   // options): 8 subgroups of 64 x 64 outputs, 4 x 4 fragments each, so
   // that each fragment loaded serves 4 products. On the H100 it was the
