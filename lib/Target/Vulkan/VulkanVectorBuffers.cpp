@@ -9,7 +9,8 @@
 // See Passes.td. 32- and 16-bit elements: SPIR-V vectors have 2 to 4
 // lanes (8 and 16 need the Vector16 capability), so a buffer of 16-bit
 // elements the front accesses 16 bytes (8 lanes) at a time becomes one of
-// 4-lane vectors, each access two of them.
+// 4-word vectors, each access one of them with its lanes packed into or
+// unpacked from the words by integer ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,8 +30,8 @@ using namespace mlir;
 
 /// The lanes of every access of `buffer` if all are whole vectors of one
 /// lane count that `type` can be retyped for, else 0: 2 or 4 lanes, or 8
-/// of 16-bit elements (the front's 16-byte accesses), which become two
-/// 4-lane ones.
+/// of 16-bit elements (the front's 16-byte accesses), which become 4-word
+/// ones.
 static int64_t commonLanes(Value buffer, MemRefType type) {
   if (!type.hasStaticShape() || type.getRank() == 0 ||
       !type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat() ||
@@ -57,67 +58,80 @@ static int64_t commonLanes(Value buffer, MemRefType type) {
   return type.getShape().back() % lanes == 0 ? lanes : 0;
 }
 
-/// The lanes of the vectors a buffer accessed in `lanes`-lane vectors
-/// holds: SPIR-V vectors have at most 4.
-static int64_t elementLanes(int64_t lanes) {
-  return std::min<int64_t>(lanes, 4);
+/// The element type of a buffer of `type` accessed in `lanes`-lane
+/// vectors: `vector<lanes x T>`, or for 8 lanes of 16 bits 4 words
+/// (SPIR-V vectors have at most 4 lanes).
+static VectorType elementType(MemRefType type, int64_t lanes) {
+  if (lanes == 8)
+    return VectorType::get({4}, IntegerType::get(type.getContext(), 32));
+  return VectorType::get({lanes}, type.getElementType());
 }
 
-/// Rewrites the vector accesses of `buffer`, now of `elementLanes(lanes)`
-/// lane vectors: each access is one element, or two consecutive ones whose
-/// lanes are gathered (stored) one by one, which canonicalization folds
-/// into the lanes' uses (definitions).
+/// The 8 16-bit lanes of `type` in the 4 words `words` (lane 2i in the low
+/// half of word i, as in memory), gathered with vector.from_elements,
+/// which canonicalization folds into the lanes' uses.
+static Value unpackHalves(OpBuilder &b, Location loc, VectorType type,
+                          Value words) {
+  Type i16 = b.getI16Type();
+  Value sixteen = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 16);
+  SmallVector<Value> lanes;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value word = vector::ExtractOp::create(b, loc, words, i);
+    for (Value half :
+         {word, Value(arith::ShRUIOp::create(b, loc, word, sixteen))})
+      lanes.push_back(
+          arith::BitcastOp::create(b, loc, type.getElementType(),
+                                   arith::TruncIOp::create(b, loc, i16, half)));
+  }
+  return vector::FromElementsOp::create(b, loc, type, lanes);
+}
+
+/// The 4 words holding the 8 16-bit lanes of `value` (unpackHalves'
+/// inverse).
+static Value packHalves(OpBuilder &b, Location loc, Value value) {
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  Value sixteen = arith::ConstantIntOp::create(b, loc, i32, 16);
+  auto lane = [&](int64_t i) -> Value {
+    Value half = arith::BitcastOp::create(
+        b, loc, i16, vector::ExtractOp::create(b, loc, value, i));
+    return arith::ExtUIOp::create(b, loc, i32, half);
+  };
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < 4; ++i)
+    words.push_back(arith::OrIOp::create(
+        b, loc, lane(2 * i),
+        arith::ShLIOp::create(b, loc, lane(2 * i + 1), sixteen)));
+  return vector::FromElementsOp::create(b, loc, VectorType::get({4}, i32),
+                                        words);
+}
+
+/// Rewrites the vector accesses of `buffer`, now of `elementType(.., lanes)`
+/// elements: each access is one element, unpacked into (packed from) the
+/// 16-bit lanes where it holds words.
 static void rewriteUses(Value buffer, int64_t lanes) {
-  int64_t width = elementLanes(lanes), parts = lanes / width;
   for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
     OpBuilder b(user);
     Location loc = user->getLoc();
-    auto partIndices = [&](ValueRange indices, int64_t part) {
-      SmallVector<Value> result(indices);
-      Value n = arith::ConstantIndexOp::create(b, loc, width);
-      result.back() = arith::DivUIOp::create(b, loc, result.back(), n);
-      if (part)
-        result.back() =
-            arith::AddIOp::create(b, loc, result.back(),
-                                  arith::ConstantIndexOp::create(b, loc, part));
+    auto indices = [&](ValueRange at) {
+      SmallVector<Value> result(at);
+      result.back() = arith::DivUIOp::create(
+          b, loc, result.back(), arith::ConstantIndexOp::create(b, loc, lanes));
       return result;
     };
     if (auto load = dyn_cast<vector::LoadOp>(user)) {
-      Value v;
-      if (parts == 1) {
-        v = memref::LoadOp::create(b, loc, buffer,
-                                   partIndices(load.getIndices(), 0));
-      } else {
-        SmallVector<Value> elements;
-        for (int64_t part = 0; part < parts; ++part) {
-          Value piece = memref::LoadOp::create(
-              b, loc, buffer, partIndices(load.getIndices(), part));
-          for (int64_t lane = 0; lane < width; ++lane)
-            elements.push_back(vector::ExtractOp::create(b, loc, piece, lane));
-        }
-        v = vector::FromElementsOp::create(b, loc, load.getVectorType(),
-                                           elements);
-      }
+      Value v =
+          memref::LoadOp::create(b, loc, buffer, indices(load.getIndices()));
+      if (lanes == 8)
+        v = unpackHalves(b, loc, load.getVectorType(), v);
       load.replaceAllUsesWith(v);
       load.erase();
       continue;
     }
     auto store = cast<vector::StoreOp>(user);
     Value value = store.getValueToStore();
-    auto pieceType =
-        VectorType::get({width}, store.getVectorType().getElementType());
-    for (int64_t part = 0; part < parts; ++part) {
-      Value piece = value;
-      if (parts > 1) {
-        SmallVector<Value> elements;
-        for (int64_t lane = 0; lane < width; ++lane)
-          elements.push_back(
-              vector::ExtractOp::create(b, loc, value, part * width + lane));
-        piece = vector::FromElementsOp::create(b, loc, pieceType, elements);
-      }
-      memref::StoreOp::create(b, loc, piece, buffer,
-                              partIndices(store.getIndices(), part));
-    }
+    if (lanes == 8)
+      value = packHalves(b, loc, value);
+    memref::StoreOp::create(b, loc, value, buffer, indices(store.getIndices()));
     store.erase();
   }
 }
@@ -142,11 +156,10 @@ struct VulkanVectorBuffersPass
         if (!lanes)
           continue;
         SmallVector<int64_t> shape(memref.getShape());
-        shape.back() /= elementLanes(lanes);
-        auto vectors = MemRefType::get(
-            shape,
-            VectorType::get({elementLanes(lanes)}, memref.getElementType()),
-            MemRefLayoutAttrInterface(), memref.getMemorySpace());
+        shape.back() /= lanes;
+        auto vectors = MemRefType::get(shape, elementType(memref, lanes),
+                                       MemRefLayoutAttrInterface(),
+                                       memref.getMemorySpace());
         arg.setType(vectors);
         rewriteUses(arg, lanes);
         inputs[i] = changed[i] = vectors;

@@ -37,21 +37,24 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// 16-bit elements too, in 2 or 4 lanes (8 bytes at most: SPIR-V vectors
-// have at most 4 lanes); the front's 8-lane (16-byte) accesses of them
-// are two 4-lane ones, lanes gathered for a load and split for a store.
+// 16-bit elements too, in 2 or 4 lanes (SPIR-V vectors have at most 4
+// lanes); the front's 8-lane (16-byte) accesses of them are accesses of 4
+// words: a load's lanes are the low and high halves of each word, a
+// store's are packed into them the same way (lane 2i low in word i, as
+// in memory).
 // CHECK-LABEL: gpu.func @halves
-// CHECK-SAME: (%{{.+}}: memref<4x4xvector<4xbf16>>, %{{.+}}: memref<16xvector<2xf16>>, %[[Z:.+]]: memref<4xvector<4xf16>>, %{{.+}}: index, %{{.+}}: index)
-// CHECK: %[[P0:.+]] = memref.load %[[Z]][%{{.+}}] : memref<4xvector<4xf16>>
-// CHECK: vector.extract %[[P0]][0]
-// CHECK: %[[Q1:.+]] = arith.addi %{{.+}}, %c1
-// CHECK-NEXT: %[[P1:.+]] = memref.load %[[Z]][%[[Q1]]] : memref<4xvector<4xf16>>
-// CHECK: %[[L7:.+]] = vector.extract %[[P1]][3]
-// CHECK: %[[U:.+]] = vector.from_elements %{{.+}}, %[[L7]] : vector<8xf16>
-// CHECK: %[[S0:.+]] = vector.from_elements %{{.+}} : vector<4xf16>
-// CHECK: memref.store %[[S0]], %[[Z]][%{{.+}}] : memref<4xvector<4xf16>>
-// CHECK: %[[S1:.+]] = vector.from_elements %{{.+}} : vector<4xf16>
-// CHECK: memref.store %[[S1]], %[[Z]][%{{.+}}] : memref<4xvector<4xf16>>
+// CHECK-SAME: (%{{.+}}: memref<4x4xvector<4xbf16>>, %{{.+}}: memref<16xvector<2xf16>>, %[[Z:.+]]: memref<2xvector<4xi32>>, %{{.+}}: index, %[[J:.+]]: index)
+// CHECK: %[[AT:.+]] = arith.divui %[[J]], %c8
+// CHECK: %[[W:.+]] = memref.load %[[Z]][%[[AT]]] : memref<2xvector<4xi32>>
+// CHECK: %[[W0:.+]] = vector.extract %[[W]][0] : i32 from vector<4xi32>
+// CHECK: %[[H0:.+]] = arith.shrui %[[W0]], %c16_i32 : i32
+// CHECK-DAG: arith.trunci %[[W0]] : i32 to i16
+// CHECK-DAG: arith.trunci %[[H0]] : i32 to i16
+// CHECK: vector.extract %[[W]][3] : i32 from vector<4xi32>
+// CHECK: %[[HI:.+]] = arith.shli %{{.+}}, %c16_i32{{.*}} : i32
+// CHECK: arith.ori %{{.+}}, %[[HI]] : i32
+// CHECK: %[[S:.+]] = vector.from_elements %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : vector<4xi32>
+// CHECK: memref.store %[[S]], %[[Z]][%{{.+}}] : memref<2xvector<4xi32>>
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @halves(%x: memref<4x16xbf16>, %y: memref<32xf16>, %z: memref<16xf16>, %i: index, %j: index) kernel {
