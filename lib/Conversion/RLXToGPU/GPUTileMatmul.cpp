@@ -191,6 +191,9 @@ struct Staging {
   /// Whether the block holds pairs of (bf16) elements as 32-bit words: the
   /// cooperative schedule's bf16 fragments (see emitCooperativeMatmul).
   bool pairs;
+  /// Whether a load's lanes are loaded one by one (pairs of an operand
+  /// that vector loads do not fit) rather than as one vector.
+  bool gather;
   /// The type of a thread's load: `lanes` elements of `type`, or as pairs
   /// `lanes / 2` words.
   Type valueType() const {
@@ -224,6 +227,7 @@ Staging stagingOf(const Matmul &mm, unsigned operand, int64_t rows,
   s.kContiguous = kContiguous;
   s.kInner = false;
   s.pairs = false;
+  s.gather = false;
   s.guardRow = range % rows != 0;
   s.guardK = sizeK % tileK != 0;
   return s;
@@ -321,49 +325,76 @@ SmallVector<Slot> shareOf(ImplicitLocOpBuilder &b, const Staging &s,
   return share;
 }
 
+/// What `load` loads (a `type`) at loop point `ivs` where that lies inside
+/// the operand staged by `s` along the dims it may leave, else zero.
+Value loadInRange(ImplicitLocOpBuilder &b, const Staging &s, const Matmul &mm,
+                  ArrayRef<Value> ivs, Type type,
+                  function_ref<Value(ImplicitLocOpBuilder &)> load) {
+  Value guard;
+  auto both = [&](Value c) {
+    guard = guard ? arith::AndIOp::create(b, guard, c) : c;
+  };
+  if (s.guardRow)
+    both(inRange(b, ivs[s.dimRow], s.range));
+  if (s.guardK)
+    both(inRange(b, ivs[mm.dimK()], mm.ranges[mm.dimK()]));
+  if (!guard)
+    return load(b);
+  auto ifOp = scf::IfOp::create(b, type, guard, /*withElse=*/true);
+  ImplicitLocOpBuilder then(b.getLoc(), ifOp.thenBlock(),
+                            ifOp.thenBlock()->begin());
+  scf::YieldOp::create(then, load(then));
+  ImplicitLocOpBuilder other(b.getLoc(), ifOp.elseBlock(),
+                             ifOp.elseBlock()->begin());
+  scf::YieldOp::create(other, zeroOf(other, type));
+  return ifOp.getResult(0);
+}
+
 /// Loads this thread's share of the block at (row0, k0) in the staged type,
-/// zero where it lies beyond the operand.
+/// zero where it lies beyond the operand: each of its loads as one vector
+/// of `s.lanes`, or where `s.gather`, lane by lane (each under its own
+/// guard) into one vector.
 SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
                              const Matmul &mm, SmallVector<Value> ivs,
                              ArrayRef<Slot> share, Value row0, Value k0) {
+  Type elementType = getElementTypeOrSelf(s.buffer.getType());
+  auto asStaged = [&](ImplicitLocOpBuilder &b, Value v) -> Value {
+    v = convertTo(b, v, s.type);
+    return s.pairs ? vector::BitCastOp::create(b, s.valueType(), v) : v;
+  };
   SmallVector<Value> values;
   for (const Slot &slot : share) {
     ivs[s.dimRow] = arith::AddIOp::create(b, row0, slot.row);
     ivs[mm.dimK()] = arith::AddIOp::create(b, k0, slot.k);
-    auto load = [&](ImplicitLocOpBuilder &b) -> Value {
-      SmallVector<Value> at = indices(b, s.map, ivs);
-      Value v =
-          s.lanes > 1
-              ? vector::LoadOp::create(
-                    b,
-                    VectorType::get({s.lanes},
-                                    getElementTypeOrSelf(s.buffer.getType())),
-                    s.buffer, at)
-                    .getResult()
-              : memref::LoadOp::create(b, s.buffer, at).getResult();
-      v = convertTo(b, v, s.type);
-      return s.pairs ? vector::BitCastOp::create(b, s.valueType(), v) : v;
-    };
-    Value guard;
-    auto both = [&](Value c) {
-      guard = guard ? arith::AndIOp::create(b, guard, c) : c;
-    };
-    if (s.guardRow)
-      both(inRange(b, ivs[s.dimRow], s.range));
-    if (s.guardK)
-      both(inRange(b, ivs[mm.dimK()], mm.ranges[mm.dimK()]));
-    if (!guard) {
-      values.push_back(load(b));
+    if (s.gather) {
+      unsigned fast = s.kContiguous ? mm.dimK() : s.dimRow;
+      SmallVector<Value> lanes;
+      for (int64_t lane = 0; lane < s.lanes; ++lane) {
+        SmallVector<Value> at(ivs);
+        at[fast] = arith::AddIOp::create(b, at[fast], cst(b, lane));
+        lanes.push_back(
+            loadInRange(b, s, mm, at, s.type, [&](ImplicitLocOpBuilder &b) {
+              return convertTo(
+                  b, memref::LoadOp::create(b, s.buffer, indices(b, s.map, at)),
+                  s.type);
+            }));
+      }
+      Value v = vector::FromElementsOp::create(
+          b, VectorType::get({s.lanes}, s.type), lanes);
+      values.push_back(asStaged(b, v));
       continue;
     }
-    auto ifOp = scf::IfOp::create(b, s.valueType(), guard, /*withElse=*/true);
-    ImplicitLocOpBuilder then(b.getLoc(), ifOp.thenBlock(),
-                              ifOp.thenBlock()->begin());
-    scf::YieldOp::create(then, load(then));
-    ImplicitLocOpBuilder other(b.getLoc(), ifOp.elseBlock(),
-                               ifOp.elseBlock()->begin());
-    scf::YieldOp::create(other, zeroOf(other, s.valueType()));
-    values.push_back(ifOp.getResult(0));
+    values.push_back(
+        loadInRange(b, s, mm, ivs, s.valueType(), [&](ImplicitLocOpBuilder &b) {
+          SmallVector<Value> at = indices(b, s.map, ivs);
+          Value v = s.lanes > 1
+                        ? vector::LoadOp::create(
+                              b, VectorType::get({s.lanes}, elementType),
+                              s.buffer, at)
+                              .getResult()
+                        : memref::LoadOp::create(b, s.buffer, at).getResult();
+          return asStaged(b, v);
+        }));
   }
   return values;
 }
@@ -707,7 +738,7 @@ int64_t loadLanes(const Matmul &mm, const Staging &s, int64_t tileK,
 /// `staged` for tiles `t`. Each block is stored along its operand's
 /// contiguous dim, so that consecutive threads store consecutive elements
 /// (the fragments' layout, row- or column-major, follows); bf16 ones as
-/// pairs.
+/// pairs, gathered where vector loads do not fit.
 std::pair<Staging, Staging> coopStagings(const Matmul &mm, const CoopTiles &t,
                                          Type staged) {
   Staging sa = stagingOf(mm, 0, t.m, t.k, staged);
@@ -717,6 +748,14 @@ std::pair<Staging, Staging> coopStagings(const Matmul &mm, const CoopTiles &t,
     s->stride = (s->kInner ? t.k : s->rows) + kCoopPad;
     s->lanes = loadLanes(mm, *s, t.k, t.threads());
     s->pairs = staged.isBF16();
+    // Pairs that vector loads do not fit (an odd extent along the
+    // contiguous dim, another layout) are gathered element by element.
+    int64_t block = s->kContiguous ? t.k : s->rows;
+    if (s->pairs && s->lanes % 2 && block % 2 == 0 &&
+        (s->rows * t.k / 2) % t.threads() == 0) {
+      s->lanes = 2;
+      s->gather = true;
+    }
   }
   return {sa, sb};
 }
@@ -724,8 +763,8 @@ std::pair<Staging, Staging> coopStagings(const Matmul &mm, const CoopTiles &t,
 /// The 16-bit type `mm`'s operands are converted to for cooperative
 /// matrices with tiles `t`, or null with `why` set where the offer does
 /// not cover them: f16, or for bf16 bf16 itself (`bf16`, where both
-/// operands can be staged as pairs: each thread loads an even number of
-/// elements) or f16 (`bf16-as-f16`). f32 and f64 matmuls are not meant
+/// operands can be staged as pairs: the threads divide the blocks' pairs)
+/// or f16 (`bf16-as-f16`). f32 and f64 matmuls are not meant
 /// for them: `why` stays empty. An f32 operand beside a 16-bit one
 /// (attention's probabilities times V, the probabilities being computed
 /// in f32) is rounded to the other's type as well: the result is 16-bit
@@ -756,9 +795,8 @@ Type coopType(const Matmul &mm, const CoopOffer &offer, const CoopTiles &t,
     return Float16Type::get(half.getContext());
   why = half.isF16() ? "f16 is not in cooperative-matrix"
         : offer.bf16 ? "bf16 fragments are staged in pairs of elements, "
-                       "which an operand not row-major along its "
-                       "contiguous dim or of odd extent along it does not "
-                       "allow (bf16-as-f16 takes it)"
+                       "which the threads do not divide the blocks into "
+                       "(bf16-as-f16 takes it)"
                      : "bf16 is not in cooperative-matrix (bf16 or "
                        "bf16-as-f16 takes it)";
   return {};

@@ -4,6 +4,15 @@
 // RUN: rlx-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(rlx-gpu-tile-matmul{cooperative-matrix=bf16,bf16-as-f16 coop-tile-m=32 coop-tile-n=32 coop-tile-k=16 coop-subgroups-m=2 coop-subgroups-n=1 subgroup-size=32}),canonicalize,cse)' \
 // RUN:   | FileCheck %s --check-prefix=BOTH
+// RUN: rlx-opt %s -split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(rlx-gpu-tile-matmul{cooperative-matrix=bf16 coop-tile-m=32 coop-tile-n=32 coop-tile-k=16 coop-subgroups-m=2 coop-subgroups-n=2 subgroup-size=128}))' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FEW
+
+// With 512 threads for a 32 x 16 block of A there are fewer pairs than
+// threads: no matmul goes on bf16 fragments; each gets a remark and the
+// tiled kernel.
+// FEW: remark: rlx-gpu-tile-matmul: not on cooperative matrices: bf16 fragments are staged in pairs of elements, which the threads do not divide the blocks into (bf16-as-f16 takes it)
+// FEW-NOT: gpu.subgroup_mma_compute
 
 // cooperative-matrix=bf16: the operands stay bf16 and are staged as pairs
 // in 32-bit words (gpu.subgroup_mma_load_matrix takes no bf16 or i16
@@ -52,21 +61,25 @@ func.func @f32_times_bf16(%p: memref<32x32xf32>, %v: memref<32x32xbf16>, %c: mem
 
 // -----
 
-// A k of 33 leaves single elements to load, which pairs cannot hold: the
-// matmul is not put on bf16 fragments. With bf16 alone it goes to the
-// tiled kernel with a remark saying why; with bf16-as-f16 offered too, it
-// runs on f16 fragments (its operands rounded to f16).
+// A k of 33 leaves no aligned vector loads: each thread gathers its pair
+// element by element, each under its own guard (the second one past k's
+// end at the last step reads zero), into a vector that becomes one word.
+// Both RUNs put it on bf16 fragments (bf16-as-f16 is not needed).
 // CHECK-LABEL: func.func @odd
 // CHECK:         gpu.launch
-// CHECK-SAME:      workgroup(%{{.+}} : memref<1056xf32, #gpu.address_space<workgroup>>
-// CHECK-NOT:     gpu.subgroup_mma_compute
+// CHECK-SAME:      workgroup(%{{.+}} : memref<384xi32, #gpu.address_space<workgroup>>
+// CHECK:         %[[E0:.+]] = scf.if %{{.+}} -> (bf16) {
+// CHECK:           memref.load %arg0[%{{.+}}, %{{.+}}] : memref<32x33xbf16>
+// CHECK:         %[[E1:.+]] = scf.if %{{.+}} -> (bf16) {
+// CHECK:           memref.load %arg0[%{{.+}}, %{{.+}}] : memref<32x33xbf16>
+// CHECK:         %[[P:.+]] = vector.from_elements %[[E0]], %[[E1]] : vector<2xbf16>
+// CHECK:         vector.bitcast %[[P]] : vector<2xbf16> to vector<1xi32>
+// CHECK:         gpu.subgroup_mma_compute
 // BOTH-LABEL:  func.func @odd
-// BOTH:          workgroup(%{{.+}} : memref<768xf16, #gpu.address_space<workgroup>>
-// BOTH:          arith.extf %{{.+}} : bf16 to f32
-// BOTH:          arith.truncf %{{.+}} : f32 to f16
+// BOTH:          workgroup(%{{.+}} : memref<384xi32, #gpu.address_space<workgroup>>
+// BOTH-NOT:      arith.truncf
 // BOTH:          gpu.subgroup_mma_compute
 func.func @odd(%a: memref<32x33xbf16>, %b: memref<33x32xbf16>, %c: memref<32x32xf32>) {
-  // expected-remark @below {{rlx-gpu-tile-matmul: not on cooperative matrices: bf16 fragments are staged in pairs of elements, which an operand not row-major along its contiguous dim or of odd extent along it does not allow (bf16-as-f16 takes it)}}
   linalg.matmul ins(%a, %b : memref<32x33xbf16>, memref<33x32xbf16>)
                 outs(%c : memref<32x32xf32>)
   return

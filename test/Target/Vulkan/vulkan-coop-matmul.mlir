@@ -23,7 +23,7 @@
 // RUN: %if spirv-val %{ for m in %t/coop/*.spv; do spirv-val --target-env vulkan1.3 $m 2>&1 | grep -v "Invalid capability operand: 6022$" || true; done | count 0 %}
 // RUN: rlx-compile --target=vulkan --vulkan-options="cooperative-matrix=f16,bf16,bf16-as-f16" %s -o %t/pairs.o --gpu-binaries=%t/pairs
 // RUN: mlir-translate --deserialize-spirv %t/pairs/bf16_pairs_kernel.spv | FileCheck %s --check-prefix=PAIRS
-// RUN: mlir-translate --deserialize-spirv %t/pairs/bf16_kernel.spv | FileCheck %s --check-prefix=BF16
+// RUN: mlir-translate --deserialize-spirv %t/pairs/bf16_kernel.spv | FileCheck %s --check-prefix=ODD
 // RUN: rlx-compile --target=vulkan %s -o %t/plain.o --gpu-binaries=%t/plain
 // RUN: mlir-translate --deserialize-spirv %t/plain/f16_kernel_0.spv | FileCheck %s --check-prefix=PLAIN
 // RUN: %if spirv-val %{ for m in %t/plain/*.spv; do spirv-val --target-env vulkan1.2 $m || echo "INVALID $m"; done | count 0 %}
@@ -62,8 +62,8 @@ func.func @bf16(%a: tensor<129x33xbf16>, %b: tensor<65x33xbf16>) -> tensor<129x6
 // fragments), a bf16 matmul whose operands' contiguous extents are even
 // is staged as pairs of bf16 in 32-bit words and multiplied on bf16
 // fragments: no conversion, and the module requires the bf16
-// capabilities and extension. The odd one above (k = 33) stays on
-// bf16-as-f16 (BF16 checks it in both compilations).
+// capabilities and extension. The odd one above (k = 33) is on bf16
+// fragments too, its pairs gathered from 2-byte loads.
 // PAIRS: spirv.module Logical GLSL450 requires #spirv.vce<v1.6, [{{.*}}CooperativeMatrixKHR{{.*}}BFloat16TypeKHR, BFloat16CooperativeMatrixKHR{{.*}}], [{{.*}}SPV_KHR_cooperative_matrix, SPV_KHR_bfloat16]>
 // PAIRS-NOT: spirv.FConvert %{{.+}} : f32 to f16
 // PAIRS: spirv.Load "StorageBuffer" %{{.+}} : vector<2xi16>
@@ -71,6 +71,10 @@ func.func @bf16(%a: tensor<129x33xbf16>, %b: tensor<65x33xbf16>) -> tensor<129x6
 // PAIRS: spirv.KHR.CooperativeMatrixLoad %{{.+}}, %{{.+}}, <RowMajor> : !spirv.ptr<i32, Workgroup>, i32 -> !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixA>
 // PAIRS: spirv.KHR.CooperativeMatrixLoad %{{.+}}, %{{.+}}, <ColumnMajor> : !spirv.ptr<i32, Workgroup>, i32 -> !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixB>
 // PAIRS: spirv.KHR.CooperativeMatrixMulAdd %{{.+}}, %{{.+}}, %{{.+}} : !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixA>, !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixB> -> !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
+// ODD: spirv.module Logical GLSL450 requires #spirv.vce<v1.6, [{{.*}}BFloat16CooperativeMatrixKHR
+// ODD-NOT: spirv.FConvert %{{.+}} : f32 to f16
+// ODD: spirv.Load "StorageBuffer" %{{.+}} : i16
+// ODD: spirv.KHR.CooperativeMatrixLoad %{{.+}}, %{{.+}}, <RowMajor> : !spirv.ptr<i32, Workgroup>, i32 -> !spirv.coopmatrix<16x16xbf16, Subgroup, MatrixA>
 func.func @bf16_pairs(%a: tensor<130x34xbf16>, %b: tensor<66x34xbf16>) -> tensor<130x66xbf16> {
   %c = rlx.matmul %a, %b transpose_b true : tensor<130x34xbf16>, tensor<66x34xbf16>
   return %c : tensor<130x66xbf16>
