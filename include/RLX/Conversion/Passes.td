@@ -519,8 +519,9 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     32-bit words (i32) and loaded as f16-typed fragments, which the Vulkan
     pipeline's `rlx-vulkan-bf16-fragments` retypes to SPIR-V's bf16
     (`gpu.mma_matrix` has no bf16; only the Vulkan pipeline takes this
-    entry), where each thread's loads of both operands are of an even
-    number of elements (else `bf16-as-f16`, where offered, takes it); `bf16-as-f16` bf16 x bf16 ones with the operands rounded to
+    entry), each thread loading pairs (as one vector where aligned, else
+    element by element), unless the threads outnumber a block's pairs
+    (then `bf16-as-f16`, where offered, takes it); `bf16-as-f16` bf16 x bf16 ones with the operands rounded to
     f16 in the staging (for devices without bf16 fragments: exact for
     bf16 values of magnitude 6.1e-5 to 65504, infinite beyond, less
     precise below). With both bf16 entries, `bf16` is used. Each workgroup of `coop-subgroups-m` x `coop-subgroups-n`
