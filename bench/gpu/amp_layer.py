@@ -84,9 +84,5 @@ def run_layers(out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("compile", "run"):
-        sys.exit(__doc__)
-    if sys.argv[1] == "compile":
-        compile_layers(sys.argv[2])
-    else:
-        sys.exit(1 if run_layers(sys.argv[2]) else 0)
+    from artifacts import main
+    main(__doc__, compile_layers, lambda out, flags: run_layers(out))

@@ -21,7 +21,6 @@ on the same ones.
 """
 import json
 import os
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,9 +58,8 @@ def compile_layer(out):
         json.dump({"param_args": imported.param_args,
                    "transposed": sorted(imported.transposed),
                    "config": CONFIG, "batch": BATCH, "seq": SEQ}, f)
-    shutil.copy(MODELS, out)
-    shutil.copy(os.environ.get("RLX_GPU_PEERS", os.path.join(
-        ROOT, "..", "shared", "bench", "gpu_peers.py")), out)
+    from artifacts import copy_run_files
+    copy_run_files(out, [MODELS])
 
 
 def run_layer(out):
@@ -108,9 +106,5 @@ def run_layer(out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("compile", "run"):
-        sys.exit(__doc__)
-    if sys.argv[1] == "compile":
-        compile_layer(sys.argv[2])
-    else:
-        sys.exit(run_layer(sys.argv[2]))
+    from artifacts import main
+    main(__doc__, compile_layer, lambda out, flags: run_layer(out))

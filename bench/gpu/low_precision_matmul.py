@@ -272,15 +272,10 @@ def run_all(out):
                                                base / ms))
     print("int8 8192^3 corner exact:", exact)
     print("device:", torch.cuda.get_device_name())
+    print("failures:", failures)
     return failures
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("compile", "run"):
-        sys.exit(__doc__)
-    if sys.argv[1] == "compile":
-        compile_all(sys.argv[2])
-    else:
-        failures = run_all(sys.argv[2])
-        print("failures:", failures)
-        sys.exit(1 if failures else 0)
+    from artifacts import main
+    main(__doc__, compile_all, lambda out, flags: run_all(out))

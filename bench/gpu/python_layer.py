@@ -13,7 +13,6 @@ device memory to the program as it is (no copies): the only memory PyTorch
 allocates during a call is the result.
 """
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -82,9 +81,5 @@ def run_layers(out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("compile", "run"):
-        sys.exit(__doc__)
-    if sys.argv[1] == "compile":
-        compile_layers(sys.argv[2])
-    else:
-        sys.exit(1 if run_layers(sys.argv[2]) else 0)
+    from artifacts import main
+    main(__doc__, compile_layers, lambda out, flags: run_layers(out))

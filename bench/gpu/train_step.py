@@ -24,7 +24,6 @@ compiled with rlx.compile(target="cuda"):
 """
 import os
 import re
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -257,9 +256,6 @@ def run_steps(out, with_profile):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("compile", "run"):
-        sys.exit(__doc__)
-    if sys.argv[1] == "compile":
-        compile_steps(sys.argv[2])
-    else:
-        sys.exit(1 if run_steps(sys.argv[2], "--profile" in sys.argv) else 0)
+    from artifacts import main
+    main(__doc__, compile_steps,
+         lambda out, flags: run_steps(out, "--profile" in flags))
