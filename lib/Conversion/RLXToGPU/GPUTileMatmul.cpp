@@ -202,6 +202,13 @@ struct Staging {
                              IntegerType::get(type.getContext(), 32));
     return lanes > 1 ? VectorType::get({lanes}, type) : type;
   }
+  /// The elements of the block one element of `shared` holds (2 as pairs):
+  /// its indices and strides are in them.
+  int64_t perElement() const { return pairs ? 2 : 1; }
+  /// The element type of `shared`.
+  Type blockType() const {
+    return pairs ? IntegerType::get(type.getContext(), 32) : type;
+  }
 };
 
 /// The staging of operand `operand` (0: A, 1: B) of `mm` in `type`, as
@@ -412,9 +419,9 @@ void storeShare(ImplicitLocOpBuilder &b, const Staging &s,
   assert((!s.pairs || s.lanes % 2 == 0) && "pairs need an even lane count");
   for (auto [slot, value] : llvm::zip(share, values)) {
     if (s.pairs)
-      vector::StoreOp::create(
-          b, value, s.shared,
-          ValueRange{arith::DivUIOp::create(b, slot.at, cst(b, 2))});
+      vector::StoreOp::create(b, value, s.shared,
+                              ValueRange{arith::DivUIOp::create(
+                                  b, slot.at, cst(b, s.perElement()))});
     else if (s.lanes > 1)
       vector::StoreOp::create(b, value, s.shared, slot.at);
     else
@@ -749,10 +756,9 @@ std::pair<Staging, Staging> coopStagings(const Matmul &mm, const CoopTiles &t,
     s->lanes = loadLanes(mm, *s, t.k, t.threads());
     s->pairs = staged.isBF16();
     // Pairs that vector loads do not fit (an odd extent along the
-    // contiguous dim, another layout) are gathered element by element.
-    int64_t block = s->kContiguous ? t.k : s->rows;
-    if (s->pairs && s->lanes % 2 && block % 2 == 0 &&
-        (s->rows * t.k / 2) % t.threads() == 0) {
+    // contiguous dim, another layout) are gathered element by element
+    // (the blocks, whole fragments, have an even extent along every dim).
+    if (s->pairs && s->lanes % 2 && (s->rows * t.k / 2) % t.threads() == 0) {
       s->lanes = 2;
       s->gather = true;
     }
@@ -927,18 +933,15 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // memref. Their fragments are f16-typed until the Vulkan pipeline's
   // rlx-vulkan-bf16-fragments retypes the SPIR-V loads from integer memory
   // as bf16 (gpu.mma_matrix has no bf16).
-  bool pairs = staged.isBF16();
-  int64_t perWord = pairs ? 2 : 1;
   MLIRContext *context = mm.op->getContext();
-  Type blockType = pairs ? IntegerType::get(context, 32) : staged;
   auto blockSize = [&](const Staging &s) {
-    return (s.kInner ? s.rows : t.k) * s.stride / perWord;
+    return (s.kInner ? s.rows : t.k) * s.stride / s.perElement();
   };
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   SmallVector<Type> sharedTypes = {
-      MemRefType::get({blockSize(sa)}, blockType, AffineMap(), workgroup),
-      MemRefType::get({blockSize(sb)}, blockType, AffineMap(), workgroup)};
+      MemRefType::get({blockSize(sa)}, sa.blockType(), AffineMap(), workgroup),
+      MemRefType::get({blockSize(sb)}, sb.blockType(), AffineMap(), workgroup)};
   if (!direct)
     sharedTypes.push_back(
         MemRefType::get({t.subgroups() * kFragment * kFragment}, mm.acc,
@@ -970,7 +973,7 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   auto colOf = [&](int64_t j) {
     return arith::AddIOp::create(b, colBase, cst(b, j * kFragment));
   };
-  Type fragment = pairs ? Float16Type::get(context) : staged;
+  Type fragment = sa.pairs ? Float16Type::get(context) : staged;
   auto aType = gpu::MMAMatrixType::get({kFragment, kFragment}, fragment, "AOp");
   auto bType = gpu::MMAMatrixType::get({kFragment, kFragment}, fragment, "BOp");
   auto cType = gpu::MMAMatrixType::get({kFragment, kFragment}, mm.acc, "COp");
@@ -1010,7 +1013,7 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
     Value minor = s.kInner ? cst(b, kk) : row;
     Value at = arith::AddIOp::create(
         b, arith::MulIOp::create(b, major, cst(b, s.stride)), minor);
-    return pairs ? arith::DivUIOp::create(b, at, cst(b, perWord)) : at;
+    return s.pairs ? arith::DivUIOp::create(b, at, cst(b, s.perElement())) : at;
   };
   auto products = [&](ImplicitLocOpBuilder &b, ValueRange carried) {
     SmallVector<Value> next(carried);
@@ -1019,11 +1022,11 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
       for (int64_t i = 0; i < t.fragmentsM(); ++i)
         as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
             b, aType, sa.shared, ValueRange{fragmentAt(sa, rowOf(i), kk)},
-            lead(sa.stride / perWord), unitIf(!sa.kInner)));
+            lead(sa.stride / sa.perElement()), unitIf(!sa.kInner)));
       for (int64_t j = 0; j < t.fragmentsN(); ++j)
         bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
             b, bType, sb.shared, ValueRange{fragmentAt(sb, colOf(j), kk)},
-            lead(sb.stride / perWord), unitIf(sb.kInner)));
+            lead(sb.stride / sb.perElement()), unitIf(sb.kInner)));
       for (int64_t i = 0; i < t.fragmentsM(); ++i)
         for (int64_t j = 0; j < t.fragmentsN(); ++j) {
           Value &sum = next[i * t.fragmentsN() + j];

@@ -250,12 +250,17 @@ bool createDevice(Device &d) {
   bool bf16 = hasExtension(d.instance, d.physical, kBFloat16Extension);
   BFloat16Features bf16Features;
   CooperativeMatrixFeatures cooperativeFeatures;
-  cooperativeFeatures.pNext = bf16 ? &bf16Features : nullptr;
   VkPhysicalDeviceVulkan13Features v13{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-      cooperative ? static_cast<void *>(&cooperativeFeatures)
-      : bf16      ? static_cast<void *>(&bf16Features)
-                  : nullptr};
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  // Chains the optional extensions' features after v13: to query those
+  // the device has, then to enable those it offers.
+  auto chainOptional = [&] {
+    cooperativeFeatures.pNext = bf16 ? &bf16Features : nullptr;
+    v13.pNext = cooperative ? static_cast<void *>(&cooperativeFeatures)
+                : bf16      ? static_cast<void *>(&bf16Features)
+                            : nullptr;
+  };
+  chainOptional();
   VkPhysicalDeviceVulkan12Features v12{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v13};
   VkPhysicalDeviceVulkan11Features v11{
@@ -274,10 +279,7 @@ bool createDevice(Device &d) {
   bf16 = bf16 && (bf16Features.shaderBFloat16Type ||
                   bf16Features.shaderBFloat16CooperativeMatrix);
   cooperative = cooperativeFeatures.cooperativeMatrix;
-  cooperativeFeatures.pNext = bf16 ? &bf16Features : nullptr;
-  v13.pNext = cooperative ? static_cast<void *>(&cooperativeFeatures)
-              : bf16      ? static_cast<void *>(&bf16Features)
-                          : nullptr;
+  chainOptional();
   if (cooperative)
     d.cooperativeMatrices = cooperativeMatrices(d.instance, d.physical);
   d.fullSubgroups = v13.computeFullSubgroups;
