@@ -17,6 +17,11 @@
 //             [--rocm-options='block-size=128']]
 //             [--target=vulkan [--gpu-matmul=generated]
 //             [--vulkan-options='subgroup-size=8']]
+//             [--target-options='...'] [--list-targets]
+//
+// The targets are those of the target registry (RLX/InitAllTargets.h);
+// --list-targets prints them, and each builds its own pipeline from these
+// flags (lib/Target/<T>/<T>Target.cpp).
 //
 // Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
 // to LLVM IR, optimizes for the host CPU and writes a relocatable object.
@@ -48,13 +53,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/InitAllDialects.h"
-#include "RLX/Target/CPU/HostTarget.h"
+#include "RLX/InitAllTargets.h"
 #include "RLX/Target/CPU/CPUPipeline.h"
-#include "RLX/Target/CUDA/CUDAPipeline.h"
+#include "RLX/Target/CPU/HostTarget.h"
 #include "RLX/Target/Metal/MSLEmitter.h"
-#include "RLX/Target/Metal/MetalPipeline.h"
 #include "RLX/Target/ROCm/ROCmPipeline.h"
-#include "RLX/Target/Vulkan/VulkanPipeline.h"
+#include "RLX/Target/TargetRegistry.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -83,10 +87,10 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
-                                      cl::Required);
+// Required unless --list-targets is given (checked in main).
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"));
 static cl::opt<std::string> outputFile("o", cl::desc("Object file to write"),
-                                       cl::value_desc("file.o"), cl::Required);
+                                       cl::value_desc("file.o"));
 static cl::opt<std::string>
     headerFile("header", cl::desc("C header declaring the entry points"),
                cl::value_desc("file.h"), cl::init(""));
@@ -102,11 +106,21 @@ static cl::opt<bool> useBlas("blas",
                                       "blas=true)"),
                              cl::init(false));
 
-static cl::opt<std::string> target("target",
-                                   cl::desc("What to compile for: cpu, "
-                                            "cuda, rocm, vulkan or metal (MSL "
-                                            "source)"),
-                                   cl::init("cpu"));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("What to compile for: a registered target (cpu, cuda, "
+                    "rocm, vulkan, metal; --list-targets says what each is)"),
+           cl::init("cpu"));
+static cl::opt<bool> listTargets(
+    "list-targets",
+    cl::desc("Print the registered targets, what each compiles for and the "
+             "ops it claims, then exit"),
+    cl::init(false));
+static cl::opt<std::string> targetOptions(
+    "target-options",
+    cl::desc("More options of the target's named pipeline (any target; "
+             "the same as --cpu-options, --cuda-options, ... for it)"),
+    cl::init(""));
 static cl::opt<std::string>
     chip("chip",
          cl::desc("GPU architecture: sm_XX for --target=cuda (default "
@@ -189,21 +203,71 @@ static cl::opt<std::string>
                         "from --blas)"),
                cl::init(""));
 
-/// Sets a GPU pipeline's kernel choices from the dispatch flags, only where
-/// given, so that --cuda-options='attention=decomposed' (bench/gpu/build.sh's
+/// rlx-compile's flags as the target's pipeline builder reads them. The
+/// kernel choices are set only where given, so that
+/// --cuda-options='attention=decomposed' (bench/gpu/build.sh's
 /// RLX_CUDA_OPTIONS) selects too.
-template <typename Options> static void overrideKernelChoices(Options &options) {
+static rlx::TargetCompileFlags compileFlags() {
+  rlx::TargetCompileFlags flags;
+  // Each target's own options flag, then the generic one.
+  static const std::pair<StringRef, cl::opt<std::string> *> ownOptions[] = {
+      {"cpu", &cpuOptions},
+      {"cuda", &cudaOptions},
+      {"rocm", &rocmOptions},
+      {"vulkan", &vulkanOptions}};
+  for (auto [name, option] : ownOptions)
+    if (name == target)
+      flags.pipelineOptions = *option;
+  if (!targetOptions.empty())
+    flags.pipelineOptions += " " + targetOptions;
+  if (chip.getNumOccurrences())
+    flags.chip = chip;
+  if (target == "cuda")
+    flags.toolkit = cudaToolkit;
+  else if (target == "rocm")
+    flags.toolkit = rocmToolkit;
   if (gpuMatmul.getNumOccurrences())
-    options.matmul = gpuMatmul;
+    flags.matmul = gpuMatmul;
   if (gpuAttention.getNumOccurrences())
-    options.attention = gpuAttention;
+    flags.attention = gpuAttention;
   if (dispatchReport.getNumOccurrences())
-    options.dispatchReport = dispatchReport;
+    flags.dispatchReport = dispatchReport;
+  flags.blas = useBlas;
+  return flags;
+}
+
+/// Adds `info`'s pipeline to `pm` from the flags; false after reporting.
+static bool buildTargetPipeline(const rlx::TargetInfo &info,
+                                OpPassManager &pm) {
+  return succeeded(info.buildPipeline(pm, compileFlags(), [](const Twine &m) {
+    llvm::errs() << "rlx-compile: error: " << m << "\n";
+  }));
+}
+
+/// --list-targets: one paragraph per registered target.
+static void printTargets(llvm::raw_ostream &os) {
+  for (StringRef name : rlx::registeredTargetNames()) {
+    const rlx::TargetInfo *info = rlx::lookupTargetInfo(name);
+    os << name << ": " << info->summary << "\n";
+    os << "  output: "
+       << (info->emitSource ? "source (." + info->sourceExtension + ")"
+                            : std::string("object"))
+       << ", entry points on "
+       << (info->deviceEntryPoints ? "device buffers" : "host memrefs")
+       << ", " << (info->ops.staticShapes ? "static" : "static and dynamic")
+       << " shapes\n";
+    if (info->gpu)
+      os << "  gpu: subgroup " << info->gpu->subgroupSize << ", "
+         << info->gpu->maxThreadsPerBlock << " threads and "
+         << info->gpu->sharedMemoryBytes << " bytes of shared memory a block, "
+         << info->gpu->vectorBytes << "-byte accesses\n";
+    os << "  claims " << info->ops.ops.size() << " ops\n";
+  }
 }
 
 /// Writes the binary of every gpu.binary in `module` to
 /// gpuBinaries/<name>.<ext>.
-static LogicalResult writeGPUBinaries(ModuleOp module) {
+static LogicalResult writeGPUBinaries(ModuleOp module, StringRef extension) {
   if (std::error_code ec = llvm::sys::fs::create_directories(gpuBinaries)) {
     llvm::errs() << "rlx-compile: error: " << gpuBinaries << ": "
                  << ec.message() << "\n";
@@ -215,9 +279,7 @@ static LogicalResult writeGPUBinaries(ModuleOp module) {
       if (object.getFormat() == gpu::CompilationTarget::Assembly)
         ext = "s";
       else if (object.getFormat() == gpu::CompilationTarget::Binary)
-        ext = target == "rocm"     ? "hsaco"
-              : target == "vulkan" ? "spv"
-                                   : "cubin";
+        ext = extension;
       SmallString<128> path(gpuBinaries);
       llvm::sys::path::append(path, binary.getName() + "." + ext);
       std::string error;
@@ -407,29 +469,27 @@ struct VulkanHostDescription : public PassInstrumentation {
 };
 } // namespace
 
-/// --target=metal: the kernels as MSL in the output, the host functions as
-/// JSON beside it.
-static int compileMetal(ModuleOp module) {
+/// A target whose output is source (--target=metal): the kernels' source
+/// in the output, the host functions as JSON beside it.
+static int compileSource(ModuleOp module, const rlx::TargetInfo &info) {
   setSourceElementTypes(module);
   PassManager pm(module.getContext());
-  rlx::buildMetalPipeline(pm, rlx::MetalPipelineOptions());
-  if (failed(pm.run(module)))
+  if (!buildTargetPipeline(info, pm) || failed(pm.run(module)))
     return 1;
   std::string error;
-  auto msl = openOutputFile(outputFile, &error);
-  auto host = msl ? openOutputFile(hostDescription.empty()
-                                       ? outputFile + ".json"
-                                       : std::string(hostDescription),
-                                   &error)
-                  : nullptr;
-  if (!msl || !host) {
+  auto source = openOutputFile(outputFile, &error);
+  auto host = source ? openOutputFile(hostDescription.empty()
+                                          ? outputFile + ".json"
+                                          : std::string(hostDescription),
+                                      &error)
+                     : nullptr;
+  if (!source || !host) {
     llvm::errs() << "rlx-compile: error: " << error << "\n";
     return 1;
   }
-  if (failed(rlx::translateToMSL(module, msl->os())) ||
-      failed(rlx::translateToMetalHostDescription(module, host->os())))
+  if (failed(info.emitSource(module, source->os(), host->os())))
     return 1;
-  msl->keep();
+  source->keep();
   host->keep();
   return 0;
 }
@@ -441,6 +501,23 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "rlx-compile: compile an RLX program to an object file for this CPU\n");
+
+  rlx::registerAllTargets();
+  if (listTargets) {
+    printTargets(llvm::outs());
+    return 0;
+  }
+  if (inputFile.empty() || outputFile.empty()) {
+    llvm::errs() << "rlx-compile: error: an input file and -o OUT are "
+                    "required (see --help)\n";
+    return 1;
+  }
+  const rlx::TargetInfo *targetInfo = rlx::lookupTargetInfo(target);
+  if (!targetInfo) {
+    llvm::errs() << "rlx-compile: error: " << rlx::unknownTargetMessage(target)
+                 << "\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -457,13 +534,13 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  if (target == "metal") {
+  if (targetInfo->emitSource) {
     if (!headerFile.empty()) {
-      llvm::errs() << "rlx-compile: error: --target=metal writes no C "
-                      "header (the host description is JSON)\n";
+      llvm::errs() << "rlx-compile: error: --target=" << target
+                   << " writes no C header (the host description is JSON)\n";
       return 1;
     }
-    return compileMetal(*module);
+    return compileSource(*module, *targetInfo);
   }
 
   if (!hostDescription.empty() && target != "vulkan") {
@@ -481,8 +558,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (failed(writeHeader(*module, header->os(),
-                           target == "cuda" || target == "rocm" ||
-                               target == "vulkan")))
+                           targetInfo->deviceEntryPoints)))
       return 1;
     header->keep();
   }
@@ -492,57 +568,13 @@ int main(int argc, char **argv) {
       rlx::markCPUEntryPoint(fn);
   PassManager pm(&context);
   VulkanHostDescription *vulkanHost = nullptr;
-  if (target == "cuda") {
-    rlx::CUDAPipelineOptions options;
-    if (failed(options.parseFromString(cudaOptions, llvm::errs()))) {
-      llvm::errs() << "rlx-compile: error: bad --cuda-options\n";
-      return 1;
-    }
-    options.chip = chip;
-    options.toolkit = cudaToolkit;
-    overrideKernelChoices(options);
-    rlx::buildCUDAPipeline(pm, options);
-  } else if (target == "rocm") {
-    rlx::ROCmPipelineOptions options;
-    if (failed(options.parseFromString(rocmOptions, llvm::errs()))) {
-      llvm::errs() << "rlx-compile: error: bad --rocm-options\n";
-      return 1;
-    }
-    if (chip.getNumOccurrences())
-      options.chip = chip;
-    options.toolkit = rocmToolkit;
-    overrideKernelChoices(options);
-    if (failed(rlx::buildROCmPipeline(pm, options))) {
-      llvm::errs() << "rlx-compile: error: "
-                   << rlx::unknownROCmChipMessage(options.chip) << "\n";
-      return 1;
-    }
-  } else if (target == "vulkan") {
-    rlx::VulkanPipelineOptions options;
-    if (failed(options.parseFromString(vulkanOptions, llvm::errs()))) {
-      llvm::errs() << "rlx-compile: error: bad --vulkan-options\n";
-      return 1;
-    }
-    overrideKernelChoices(options);
-    rlx::buildVulkanPipeline(pm, options);
-    if (!hostDescription.empty()) {
-      setSourceElementTypes(*module);
-      auto writer = std::make_unique<VulkanHostDescription>();
-      vulkanHost = writer.get();
-      pm.addInstrumentation(std::move(writer));
-    }
-  } else if (target == "cpu") {
-    rlx::CPUPipelineOptions options;
-    if (failed(options.parseFromString(cpuOptions, llvm::errs()))) {
-      llvm::errs() << "rlx-compile: error: bad --cpu-options\n";
-      return 1;
-    }
-    options.blas = useBlas;
-    rlx::buildCPUPipeline(pm, options);
-  } else {
-    llvm::errs() << "rlx-compile: error: unknown --target=" << target
-                 << " (cpu, cuda, rocm, vulkan or metal)\n";
+  if (!buildTargetPipeline(*targetInfo, pm))
     return 1;
+  if (!hostDescription.empty()) {
+    setSourceElementTypes(*module);
+    auto writer = std::make_unique<VulkanHostDescription>();
+    vulkanHost = writer.get();
+    pm.addInstrumentation(std::move(writer));
   }
   if (failed(pm.run(*module)) || (vulkanHost && vulkanHost->failed))
     return 1;
@@ -552,7 +584,8 @@ int main(int argc, char **argv) {
                     "before\n";
     return 1;
   }
-  if (!gpuBinaries.empty() && failed(writeGPUBinaries(*module)))
+  if (!gpuBinaries.empty() &&
+      failed(writeGPUBinaries(*module, targetInfo->binaryExtension)))
     return 1;
 
   auto tm = rlx::createHostTargetMachine(/*pic=*/true);

@@ -14,6 +14,7 @@
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/InitAllTargets.h"
 #include "RLX/Pipelines/OptimizePipeline.h"
 #include "RLX/Target/CPU/CPUPipeline.h"
 #include "RLX/Target/CPU/Passes.h"
@@ -29,6 +30,9 @@ namespace mlir {
 namespace rlx {
 
 inline void registerAllPasses() {
+  // Passes with a target option (rlx-legalize, rlx-fuse, the pipelines)
+  // look their target up in the registry.
+  registerAllTargets();
   registerRLXHIRPasses();
   registerRLXLIRPasses();
   registerRLXMIRPasses();

@@ -42,14 +42,14 @@ else:
     from .builder import Function, Value, numpy_to_mlir
     from . import ops, hir
     from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
-    from .compiler import Program, compile, numpy_dtype
+    from .compiler import Program, compile, numpy_dtype, targets
     from .transforms import grad, jvp, vmap
     from .importers import (ImportedModel, UnsupportedError, from_onnx,
                             from_torch)
 
 if "ops" in globals():
     __all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
-                "Program", "compile", "numpy_dtype", "numpy_to_mlir", "grad",
+                "Program", "compile", "numpy_dtype", "targets", "numpy_to_mlir", "grad",
                 "jvp", "vmap", "default_context", "ops", "hir", "cuda",
                 "from_torch", "from_onnx", "ImportedModel",
                 "UnsupportedError"] +

@@ -135,6 +135,17 @@ class Program:
 
 _cache = {}
 
+# The targets rlx.compile runs from Python; the others compile with
+# rlx-compile and run through their own runtimes.
+_PYTHON_TARGETS = ("cpu", "cuda")
+
+
+def targets():
+    """The names of the compilation targets this build registered (the
+    target registry, as `rlx-compile --list-targets` prints them)."""
+    return [C.lib.rlxGetTargetName(i).str()
+            for i in range(C.lib.rlxGetNumTargets())]
+
 
 def compile(module, target="cpu", function=None, options="", chip="sm_90",
             out_dir=None):
@@ -155,10 +166,15 @@ def compile(module, target="cpu", function=None, options="", chip="sm_90",
         module = module.module
     if not isinstance(module, Module):
         raise TypeError("rlx.compile takes an rlx.Module or rlx.Function")
-    if target not in ("cpu", "cuda"):
+    registered = targets()
+    if target not in registered:
+        raise ValueError("rlx.compile: unknown target %r (registered: %s)" %
+                         (target, ", ".join(registered)))
+    if target not in _PYTHON_TARGETS:
         raise NotImplementedError(
-            "rlx.compile: target %r is not callable from Python (cpu and "
-            "cuda are)" % target)
+            "rlx.compile: target %r is not callable from Python (%s are); "
+            "compile it with rlx-compile --target=%s" %
+            (target, " and ".join(_PYTHON_TARGETS), target))
     if function is None:
         function = _only_public_function(module)
     if target == "cuda":

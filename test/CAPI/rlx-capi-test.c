@@ -12,7 +12,8 @@
  * upstream's and RLX's dialects and passes, parses an MLP, optimizes it
  * (--rlx-optimize), compiles it for the CPU, runs it on fresh random inputs
  * and compares with a reference computed here in double precision; then
- * the attribute helpers, the memory plan and the error paths. */
+ * the attribute helpers, the memory plan, the target registry and the
+ * error paths. */
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -24,6 +25,7 @@
 #include "rlx-c/Dialects.h"
 #include "rlx-c/ExecutionEngine.h"
 #include "rlx-c/Passes.h"
+#include "rlx-c/Targets.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -366,6 +368,33 @@ static void testPlan(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+/* The target registry: every registered target has a name and a summary,
+ * the cpu target claims what it lowers and not the autodiff transforms,
+ * and an unknown target claims nothing. */
+static void testTargets(void) {
+  intptr_t n = rlxGetNumTargets();
+  EXPECT(n >= 1, "at least the cpu target, got %ld", (long)n);
+  int sawCpu = 0;
+  for (intptr_t i = 0; i < n; ++i) {
+    MlirStringRef name = rlxGetTargetName(i);
+    EXPECT(name.length > 0, "target %ld has a name", (long)i);
+    EXPECT(rlxGetTargetSummary(name).length > 0, "target %.*s has a summary",
+           (int)name.length, name.data);
+    EXPECT(rlxTargetClaimsOp(name, str("rlx.add")), "%.*s claims rlx.add",
+           (int)name.length, name.data);
+    sawCpu |= mlirStringRefEqual(name, str("cpu"));
+  }
+  EXPECT(sawCpu, "cpu is registered");
+  EXPECT(rlxGetTargetName(n).length == 0, "no target past the last");
+  EXPECT(rlxTargetClaimsOp(str("cpu"), str("rlx.fft")), "cpu claims rlx.fft");
+  EXPECT(!rlxTargetClaimsOp(str("cpu"), str("rlx.grad")),
+         "autodiff is expanded before any target");
+  EXPECT(!rlxTargetClaimsOp(str("tpu"), str("rlx.add")), "no tpu");
+  EXPECT(rlxGetTargetSummary(str("tpu")).length == 0, "no tpu summary");
+  fprintf(stderr, "targets: checked\n");
+  // CHECK: targets: checked
+}
+
 int main(void) {
   rngState = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
   fprintf(stderr, "seed %llu\n", (unsigned long long)rngState);
@@ -391,6 +420,7 @@ int main(void) {
   testCompileErrors(ctx);
   testQuantScheme(ctx);
   testPlan(ctx);
+  testTargets();
 
   mlirContextDestroy(ctx);
   fprintf(stderr, "%d failures\n", failures);

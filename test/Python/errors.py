@@ -80,8 +80,10 @@ expect(rlx.RLXError, lambda: rlx.compile(f.module, function="nosuch"))
 # CHECK: RLXError: cannot compile @nosuch for the CPU | {{.*}}error: no function 'nosuch' with a body to compile
 expect(rlx.RLXError, lambda: rlx.compile(f, options="no-such-option=1"))
 # CHECK: RLXError: cannot compile @double for the CPU | {{.*}}error: bad rlx-cpu-pipeline options 'no-such-option=1'
-expect(NotImplementedError, lambda: rlx.compile(f, target="tpu"))
-# CHECK: NotImplementedError: rlx.compile: target 'tpu' is not callable from Python (cpu and cuda are)
+expect(ValueError, lambda: rlx.compile(f, target="tpu"))
+# CHECK: ValueError: rlx.compile: unknown target 'tpu' (registered: cpu, cuda, rocm, vulkan, metal)
+expect(NotImplementedError, lambda: rlx.compile(f, target="vulkan"))
+# CHECK: NotImplementedError: rlx.compile: target 'vulkan' is not callable from Python (cpu and cuda are); compile it with rlx-compile --target=vulkan
 
 # The same call after the errors still works.
 x = np.arange(32, dtype=np.float32).reshape(4, 8)

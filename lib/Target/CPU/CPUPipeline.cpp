@@ -96,6 +96,11 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
     stream.elementwise = options.streamElementwise;
     pm.addNestedPass<func::FuncOp>(createCPUStreamStoresPass(stream));
   }
+  // One function per kernel: the passes below and LLVM take time that
+  // grows faster than one function's size, so a whole model as one
+  // function compiles in time superlinear in its depth.
+  if (options.outlineKernels)
+    pm.addPass(createCPUOutlineKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
   VectorTransferToSCFOptions vectorToSCF;

@@ -65,27 +65,140 @@ SmallVector<OpFoldResult> rowTileSizes(OpBuilder &b, linalg::LinalgOp op) {
   return sizes;
 }
 
-/// Fuses a producer into the row loop only when the loop needs a strict
-/// part of its result: a producer whose whole result every row reads (a
-/// reduction over the rows, a broadcast operand) would be recomputed per
-/// row.
-std::optional<scf::SCFTileAndFuseOptions::ControlFnResult>
-fuseIfSliced(tensor::ExtractSliceOp slice, OpResult producer, bool) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
-  if (!linalgOp || isReuseHeavy(linalgOp))
-    return std::nullopt;
+/// Whether the row loop needs a strict part of `producer`'s result through
+/// `slice`: a producer whose whole result every row reads (a reduction
+/// over the rows, a broadcast operand) would be recomputed per row.
+bool readsStrictPart(tensor::ExtractSliceOp slice, OpResult producer) {
   auto full = cast<RankedTensorType>(producer.getType());
   bool strict = false;
   for (auto [size, dim] : llvm::zip(slice.getMixedSizes(), full.getShape())) {
     std::optional<int64_t> constant = getConstantIntValue(size);
     strict |= !constant || ShapedType::isDynamic(dim) || *constant < dim;
   }
-  if (!strict)
-    return std::nullopt;
-  // Nothing is yielded for readers outside the loop: a producer that other
-  // groups read too stays (and is computed once more) outside.
-  return scf::SCFTileAndFuseOptions::ControlFnResult{};
+  return strict;
 }
+
+/// The group each row-tileable op is computed in, named by its root (the
+/// group's last op). An op joins its readers' group when every reader is a
+/// row-tileable op of one group in the same block; otherwise (a reader
+/// that is a contraction, a return, an op of another group or block) it
+/// roots a group of its own. So each op is computed in one loop, once.
+/// Fusing a producer that others read too would compute it once more per
+/// reader, and through a residual stream (a norm read by the next layer's
+/// matmuls and by its residual add) the last loop would reach back through
+/// every layer: the cause of a compile time exponential in depth.
+/// An op that reads no tensor (a linalg.fill of a reduction's init) is in
+/// no group (null): it costs nothing to compute again, so every loop that
+/// reads a part of it may fuse it.
+/// `ops` is in program order, so readers come after what they read.
+DenseMap<Operation *, Operation *>
+groupRoots(ArrayRef<linalg::LinalgOp> ops) {
+  DenseMap<Operation *, Operation *> root;
+  for (linalg::LinalgOp op : llvm::reverse(ops)) {
+    if (llvm::none_of(op.getDpsInputs(), [](Value input) {
+          return isa<RankedTensorType>(input.getType());
+        })) {
+      root[op] = nullptr;
+      continue;
+    }
+    Operation *group = nullptr;
+    for (Operation *user : op->getUsers()) {
+      auto it = root.find(user);
+      if (it == root.end() || user->getBlock() != op->getBlock() ||
+          (group && group != it->second)) {
+        group = nullptr;
+        break;
+      }
+      group = it->second;
+    }
+    root[op] = group ? group : op.getOperation();
+  }
+  return root;
+}
+
+/// The part of a value that a tensor.extract_slice takes.
+struct SlicePart {
+  Value source;
+  Type type;
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+
+  explicit SlicePart(tensor::ExtractSliceOp slice)
+      : source(slice.getSource()), type(slice.getType()),
+        offsets(slice.getMixedOffsets()), sizes(slice.getMixedSizes()),
+        strides(slice.getMixedStrides()) {}
+
+  bool operator==(const SlicePart &other) const {
+    return source == other.source && type == other.type &&
+           offsets == other.offsets && sizes == other.sizes &&
+           strides == other.strides;
+  }
+};
+
+/// A slice of a producer that was fused into the loop, and where the
+/// fused value went: its first reader's operand (the slice itself may be
+/// gone once fused).
+struct FusedSlice {
+  SlicePart part;
+  Value slice;
+  Operation *reader;
+  unsigned operand;
+};
+
+/// Decides which producers a group's loop fuses, and fuses each slice of a
+/// producer once. Upstream fusion clones a producer per slice that reads
+/// it; the three ops of a norm each read their input's row, so without
+/// this the input's producer is cloned three times, each clone cloning its
+/// own producers in turn. A slice equal to one already fused is left
+/// unfused and afterwards reads the fused value (replaceRepeatedSlices).
+class RowFusion {
+public:
+  RowFusion(const DenseMap<Operation *, Operation *> &groups, Operation *group)
+      : groups(groups), group(group) {}
+
+  std::optional<scf::SCFTileAndFuseOptions::ControlFnResult>
+  control(tensor::ExtractSliceOp slice, OpResult producer, bool) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+    auto it = groups.find(producer.getOwner());
+    if (!linalgOp || it == groups.end() ||
+        (it->second && it->second != group) ||
+        !readsStrictPart(slice, producer))
+      return std::nullopt;
+    SlicePart part(slice);
+    for (const FusedSlice &fused : fusedSlices) {
+      if (!(fused.part == part))
+        continue;
+      Value value = fused.reader->getOperand(fused.operand);
+      Operation *def = value.getDefiningOp();
+      if (value != fused.slice && def &&
+          def->getBlock() == slice->getBlock() && def->isBeforeInBlock(slice)) {
+        repeated.push_back({slice, value});
+        return std::nullopt;
+      }
+    }
+    if (!slice->use_empty()) {
+      OpOperand &use = *slice->getUses().begin();
+      fusedSlices.push_back(
+          {part, slice.getResult(), use.getOwner(), use.getOperandNumber()});
+    }
+    // Nothing is yielded for readers outside the loop: the producer has
+    // none (groupRoots).
+    return scf::SCFTileAndFuseOptions::ControlFnResult{};
+  }
+
+  /// Points the slices equal to a fused one at its fused value.
+  void replaceRepeatedSlices(RewriterBase &rewriter) {
+    for (auto [slice, value] : repeated) {
+      rewriter.replaceAllUsesWith(slice.getResult(), value);
+      rewriter.eraseOp(slice);
+    }
+  }
+
+private:
+  const DenseMap<Operation *, Operation *> &groups;
+  Operation *group;
+  SmallVector<FusedSlice> fusedSlices;
+  SmallVector<std::pair<tensor::ExtractSliceOp, Value>> repeated;
+};
 
 /// The single-result, all-parallel linalg op `op` whose payload never reads
 /// its output element: its result depends only on its inputs.
@@ -155,46 +268,60 @@ void mergeRecomputedProducers(RewriterBase &rewriter, scf::ForOp loop) {
 
 struct CPUTileRowsPass : rlx::impl::CPUTileRowsPassBase<CPUTileRowsPass> {
   void runOnOperation() override {
-    // Consumers last to first: each tiled consumer pulls its producers into
-    // its loop, so a producer that was fused is not a root any more.
-    SmallVector<linalg::LinalgOp> roots;
+    SmallVector<linalg::LinalgOp> tileable;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() && !isReuseHeavy(op))
-        roots.push_back(op);
+        tileable.push_back(op);
     });
+    DenseMap<Operation *, Operation *> groups = groupRoots(tileable);
+    DenseMap<Operation *, unsigned> groupSizes;
+    for (auto [op, root] : groups)
+      if (root)
+        ++groupSizes[root];
+    // Roots last to first: each root's loop pulls in its group, so an op
+    // that was fused is not tiled again. An op its group's loop did not
+    // reach (a producer each row reads whole) is tiled on its own.
     IRRewriter rewriter(&getContext());
-    llvm::SmallPtrSet<Operation *, 16> erased;
-    for (linalg::LinalgOp root : llvm::reverse(roots)) {
-      if (erased.contains(root.getOperation()))
+    llvm::SmallPtrSet<Operation *, 16> fused;
+    for (linalg::LinalgOp op : llvm::reverse(tileable)) {
+      if (fused.contains(op.getOperation()))
         continue;
-      // Only the last op of a group is a root: one whose results no other
-      // tileable linalg op reads.
-      bool readByLinalg = llvm::any_of(root->getUsers(), [](Operation *user) {
+      Operation *group = groups.lookup(op);
+      if (!group)
+        continue;
+      // A lone op that a linalg op reads gains nothing from a row loop.
+      bool readByLinalg = llvm::any_of(op->getUsers(), [](Operation *user) {
         return isa<linalg::LinalgOp>(user);
       });
-      if (readByLinalg)
+      if (group == op.getOperation() && groupSizes.lookup(group) < 2 &&
+          readByLinalg)
         continue;
-      rewriter.setInsertionPoint(root);
-      SmallVector<OpFoldResult> sizes = rowTileSizes(rewriter, root);
+      rewriter.setInsertionPoint(op);
+      SmallVector<OpFoldResult> sizes = rowTileSizes(rewriter, op);
       if (sizes.empty())
         continue;
+      RowFusion fusion(groups, group);
       scf::SCFTileAndFuseOptions options;
       options.tilingOptions.setTileSizes(sizes);
-      options.setFusionControlFn(fuseIfSliced);
+      options.setFusionControlFn(
+          [&](tensor::ExtractSliceOp slice, OpResult producer, bool dest) {
+            return fusion.control(slice, producer, dest);
+          });
       FailureOr<scf::SCFTileAndFuseResult> result =
           scf::tileConsumerAndFuseProducersUsingSCF(
-              rewriter, cast<TilingInterface>(root.getOperation()), options);
+              rewriter, cast<TilingInterface>(op.getOperation()), options);
       if (failed(result))
         continue;
+      fusion.replaceRepeatedSlices(rewriter);
       for (Operation *producer : result->fusedProducers)
-        erased.insert(producer);
+        fused.insert(producer);
       Operation *loop = result->loops.front();
       for (auto [value, replacement] : result->replacements)
         rewriter.replaceUsesWithIf(value, replacement, [&](OpOperand &use) {
           return !loop->isAncestor(use.getOwner());
         });
-      erased.insert(root);
-      rewriter.eraseOp(root);
+      fused.insert(op);
+      rewriter.eraseOp(op);
     }
     // Row slices of tensor.empty become row-sized tensor.empty, so each
     // row's temporaries bufferize to small buffers (promoted to the stack).

@@ -47,6 +47,8 @@ rlx::GPUTargetDescription rlx::getCUDATargetDescription(StringRef chip) {
 
 void rlx::buildCUDAPipeline(OpPassManager &pm,
                             const CUDAPipelineOptions &options) {
+  // rlx-legalize, inside the GPU front, looks the target up.
+  registerCUDATarget();
   buildRLXToGPUPipeline(
       pm, options.choices(), getCUDATargetDescription(options.chip),
       [](OpPassManager &hostPm) {

@@ -38,6 +38,8 @@ rlx::GPUTargetDescription rlx::getMetalTargetDescription() {
 
 void rlx::buildMetalPipeline(OpPassManager &pm,
                              const MetalPipelineOptions &options) {
+  // rlx-legalize, inside the GPU front, looks the target up.
+  registerMetalTarget();
   buildRLXToGPUPipeline(pm, options.choices(), getMetalTargetDescription());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createMetalExpandMathPass());

@@ -72,6 +72,8 @@ rlx::GPUTargetDescription rlx::getROCmTargetDescription(const ROCmChip &chip) {
 
 LogicalResult rlx::buildROCmPipeline(OpPassManager &pm,
                                      const ROCmPipelineOptions &options) {
+  // rlx-legalize, inside the GPU front, looks the target up.
+  registerROCmTarget();
   const ROCmChip *chip = lookupROCmChip(options.chip);
   if (!chip)
     return failure();

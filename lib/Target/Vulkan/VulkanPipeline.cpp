@@ -57,6 +57,8 @@ rlx::GPUTargetDescription rlx::getVulkanTargetDescription(int64_t subgroupSize) 
 
 void rlx::buildVulkanPipeline(OpPassManager &pm,
                               const VulkanPipelineOptions &options) {
+  // rlx-legalize, inside the GPU front, looks the target up.
+  registerVulkanTarget();
   GPUKernelChoices choices = options.choices();
   // The front reduces a block's subgroups' partial values in one subgroup,
   // so a block has at most subgroupSize subgroups: 64 threads on lavapipe's

@@ -9,7 +9,7 @@
 // lacks rlx.fused_attention_block, so the attention block stays primitive
 // there while the residual norm still fuses.
 
-// ERR: error: unknown target 'tpu' (known: cpu, cuda, rocm, vulkan, metal)
+// ERR: error: unknown target 'tpu' (registered: cpu, cuda, rocm, vulkan, metal)
 
 // CPU-LABEL: func.func @attention_block(
 // CPU-NEXT: rlx.fused_attention_block

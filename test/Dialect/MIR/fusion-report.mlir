@@ -47,7 +47,7 @@
 // METAL:       families off for the target (2):
 // METAL-NEXT:    attention-block: the target lacks rlx.fused_attention_block
 // METAL-NEXT:    transformer-layer: the target lacks rlx.fused_transformer_layer
-// TPU: unknown target 'tpu' (known: cpu, cuda, rocm, vulkan, metal)
+// TPU: unknown target 'tpu' (registered: cpu, cuda, rocm, vulkan, metal)
 func.func @report(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>, %r: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
   %m = rlx.matmul %x, %w : tensor<4x8xf32>, tensor<8x16xf32>
   %a = rlx.add %m, %b : tensor<4x16xf32>, tensor<16xf32>

@@ -91,6 +91,6 @@
 // METAL-NOT: rlx.scatter_add
 // METAL-NOT: rlx.topk
 
-// ERR: error: unknown target 'tpu' (known: cpu, cuda, rocm, vulkan, metal)
+// ERR: error: unknown target 'tpu' (registered: cpu, cuda, rocm, vulkan, metal)
 
 module {}

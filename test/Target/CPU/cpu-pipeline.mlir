@@ -5,15 +5,24 @@
 // reductions) to the LLVM dialect: buffers come from the generic
 // allocation functions, intermediate ones are freed (those above 4 KiB: the
 // softmax's per-row max and sum live on the stack), and erf is a
-// polynomial (rlx-cpu-approximate-math), not a libm call.
+// polynomial (rlx-cpu-approximate-math), not a libm call. Each kernel is a
+// private function that LLVM may not inline (rlx-cpu-outline-kernels);
+// @mlp is the glue that allocates and calls them, compiled unoptimized.
 // CHECK-LABEL: module
 // CHECK-DAG:     llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
 // CHECK-DAG:     llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
-// CHECK:         llvm.func @mlp(
-// CHECK-SAME:      -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
-// CHECK:           llvm.call @_mlir_memref_to_llvm_alloc(%{{.+}}) : (i64) -> !llvm.ptr
+// CHECK:         llvm.func @mlp_kernel1(
+// CHECK-SAME:      attributes {passthrough = ["noinline"], sym_visibility = "private"}
 // CHECK:           llvm.fmul
 // CHECK:           llvm.fadd
+// CHECK:         llvm.func @mlp(
+// CHECK-SAME:      -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+// CHECK-SAME:      attributes {passthrough = ["noinline", "optnone"]}
+// CHECK-NOT:       llvm.fmul
+// CHECK:           llvm.call @_mlir_memref_to_llvm_alloc(%{{.+}}) : (i64) -> !llvm.ptr
+// CHECK:           llvm.call @mlp_kernel0(
+// CHECK:           llvm.call @mlp_kernel1(
+// CHECK:           llvm.call @mlp_kernel2(
 // CHECK:           llvm.call @_mlir_memref_to_llvm_free(%{{.+}}) : (!llvm.ptr) -> ()
 // CHECK:           llvm.return
 

@@ -476,31 +476,32 @@ func.func @buffers(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
 
 // -----
 
-// The row max is also returned. The loop gets its own per-row max (the
-// normalize needs only its row) and the full max stays before the loop,
-// computed once more, for the return: both results are well defined, and
-// the returned max is the untiled op's full tensor<4xf32>.
+// The row max is also returned, so it is a group of its own (each op is
+// computed once): its loop computes it row by row into the returned
+// tensor, and the normalize's loop reads its rows.
 // CHECK-LABEL: func.func @intermediate_returned(
 // CHECK-SAME:    %[[X:[^:]+]]: tensor<4x8xf32>
-// CHECK:         %[[FULL:.+]] = linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:      ins(%[[X]] : tensor<4x8xf32>) outs(%{{.+}} : tensor<4xf32>)
-// CHECK:           arith.maximumf
-// CHECK:         %[[LOOP:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<4x8xf32>) {
-// CHECK-NOT:       %[[FULL]]
+// CHECK-NOT:     linalg.
+// CHECK:         %[[MAXES:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[MACC:.+]] = %{{.+}}) -> (tensor<4xf32>) {
+// CHECK:           linalg.fill
 // CHECK:           %[[MAX:.+]] = linalg.generic
 // CHECK-SAME:        iterator_types = ["parallel", "reduction"]
 // CHECK-SAME:        ins(%{{.+}} : tensor<1x8xf32>) outs(%{{.+}} : tensor<1xf32>)
 // CHECK:             arith.maximumf
-// CHECK-NOT:       %[[FULL]]
+// CHECK:           tensor.insert_slice %[[MAX]] into %[[MACC]][%[[I]]] [1] [1]
+// CHECK:         }
+// CHECK-NOT:     linalg.
+// CHECK:         %[[LOOP:.+]] = scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<4x8xf32>) {
+// CHECK-NOT:       arith.maximumf
+// CHECK:           %[[ROWMAX:.+]] = tensor.extract_slice %[[MAXES]][%[[J]]] [1] [1]
+// CHECK-NOT:       arith.maximumf
 // CHECK:           %[[Y:.+]] = linalg.generic
-// CHECK-SAME:        ins(%{{.+}}, %[[MAX]] : tensor<1x8xf32>, tensor<1xf32>)
+// CHECK-SAME:        ins(%{{.+}}, %[[ROWMAX]] : tensor<1x8xf32>, tensor<1xf32>)
 // CHECK:             arith.subf
-// CHECK-NOT:       %[[FULL]]
-// CHECK:           %[[INS:.+]] = tensor.insert_slice %[[Y]] into %[[ACC]][%[[I]], 0] [1, 8] [1, 1]
+// CHECK:           %[[INS:.+]] = tensor.insert_slice %[[Y]] into %[[ACC]][%[[J]], 0] [1, 8] [1, 1]
 // CHECK:           scf.yield %[[INS]]
 // CHECK-NEXT:    }
-// CHECK-NEXT:    return %[[LOOP]], %[[FULL]] : tensor<4x8xf32>, tensor<4xf32>
+// CHECK-NEXT:    return %[[LOOP]], %[[MAXES]] : tensor<4x8xf32>, tensor<4xf32>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @intermediate_returned(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {
@@ -525,17 +526,26 @@ func.func @intermediate_returned(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tenso
 
 // -----
 
-// Two groups read the same row max: each loop fuses its own copy of it
-// and the original, no longer read, is gone.
+// Two groups read the same row max: it is computed once, in a loop of its
+// own, and each group's loop reads its rows (fusing it into both would
+// compute it twice; through a residual stream such copies compound).
 // CHECK-LABEL: func.func @two_roots(
 // CHECK-NOT:     linalg.
-// CHECK:         %[[L1:.+]] = scf.for
+// CHECK:         %[[MAXES:.+]] = scf.for
 // CHECK:           arith.maximumf
+// CHECK:           scf.yield
+// CHECK-NOT:     linalg.
+// CHECK:         %[[L1:.+]] = scf.for
+// CHECK-NOT:       arith.maximumf
+// CHECK:           tensor.extract_slice %[[MAXES]]
+// CHECK-NOT:       arith.maximumf
 // CHECK:           arith.subf
 // CHECK:           scf.yield
 // CHECK-NOT:     linalg.
 // CHECK:         %[[L2:.+]] = scf.for
-// CHECK:           arith.maximumf
+// CHECK-NOT:       arith.maximumf
+// CHECK:           tensor.extract_slice %[[MAXES]]
+// CHECK-NOT:       arith.maximumf
 // CHECK:           arith.divf
 // CHECK:           scf.yield
 // CHECK-NOT:     linalg.
@@ -631,4 +641,83 @@ func.func @softmax_exp_once(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
     linalg.yield %r : f32
   } -> tensor<64x128xf32>
   return %y : tensor<64x128xf32>
+}
+
+// -----
+
+// A residual stream of two layers, as deep models have: layer 1's rows n1
+// = x - rowsum(x) feed a matmul and layer 2's residual add a2 = n1 + m1,
+// whose rows n2 = a2 - rowsum(a2) are returned. Each op is computed once:
+// n1's group is its own loop (not fused again into layer 2's, which would
+// pull every earlier layer into the last loop), the matmul reads all of
+// n1, and layer 2's loop reads n1's rows and computes a2 once although its
+// row sum and its normalize both read it.
+// CHECK-LABEL: func.func @residual_chain(
+// CHECK:         %[[N1:.+]] = scf.for
+// CHECK:           arith.addf %out
+// CHECK:           arith.subf
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK:         %[[MM:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[N1]], %{{.+}} : tensor<4x8xf32>, tensor<8x8xf32>)
+// CHECK:         %[[N2:.+]] = scf.for
+// CHECK-NOT:       arith.subf
+// CHECK:           arith.addf %in
+// CHECK-NOT:       arith.subf
+// CHECK:           arith.addf %out
+// CHECK-NOT:       arith.addf
+// CHECK:           arith.subf
+// CHECK-NOT:       arith.
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[N2]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#mk = affine_map<(d0, d1, d2) -> (d0, d2)>
+#kn = affine_map<(d0, d1, d2) -> (d2, d1)>
+#mn = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @residual_chain(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %er = tensor.empty() : tensor<4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %sum1 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %n1 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum1 : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %r = arith.subf %in, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m1 = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%n1, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%z : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %out, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %a2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%n1, %m1 : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %sum2 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a2 : tensor<4x8xf32>) outs(%s0 : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %n2 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a2, %sum2 : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %r = arith.subf %in, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %n2 : tensor<4x8xf32>
 }

@@ -28,6 +28,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Run each group of row-wise ops (softmax, norms) as one "
                      "loop over rows"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outlineKernels{
+      *this, "outline-kernels",
+      llvm::cl::desc("Compile each outermost loop nest as a function of its "
+                     "own (rlx-cpu-outline-kernels): compile time linear in "
+                     "the model's depth"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> reassociateReductions{
       *this, "reassociate-reductions",
       llvm::cl::desc("Let float reductions be reordered so that they "
@@ -101,6 +107,10 @@ void markCPUEntryPoint(func::FuncOp fn);
 
 /// Registers `--rlx-cpu-pipeline`.
 void registerCPUPipeline();
+
+/// Registers the `cpu` target (its claims, pipeline and output) with the
+/// target registry (RLX/Target/TargetRegistry.h); idempotent.
+void registerCPUTarget();
 
 } // namespace rlx
 } // namespace mlir

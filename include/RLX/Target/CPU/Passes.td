@@ -269,6 +269,43 @@ def CPULowerVectorsPass
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def CPUOutlineKernelsPass
+    : Pass<"rlx-cpu-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline each outermost loop nest into a function of its own";
+  let description = [{
+    Moves every outermost kernel of each function (an `scf.for` /
+    `scf.parallel` nest, such as a fused row group, or a `linalg` op on
+    buffers, which becomes one) into a
+    private `func.func` named `<function>_kernel<N>`, marked `noinline` (for
+    LLVM, through `passthrough`),
+    and calls it where it was (upstream `outlineSingleBlockRegion`). A whole
+    model lowered as one function is one function of every layer's loops,
+    which the vector lowerings, the LLVM conversions and LLVM's optimizer
+    and code generator take superlinear time on (a 24-layer BERT compiled
+    in 3.3x the 12-layer time); one function per kernel keeps compile time
+    linear in the model, as XLA:CPU and IREE emit each kernel as its own
+    function. What is left of the function is glue (allocations, views,
+    calls), marked `noinline` and `optnone`: LLVM's instruction selection
+    is quadratic in one block of it and its speed does not matter. Constants the nest reads are cloned into it
+    and stack buffers (`memref.alloca`) only it uses move into it, so LLVM
+    still keeps per-row temporaries in registers.
+
+    ```mlir
+    // Before:
+    func.func @f(%a: memref<64x128xf32>) { scf.for %i = ... { ... } return }
+    // After:
+    func.func private @f_kernel0(%a: memref<64x128xf32>)
+        attributes {passthrough = ["noinline"]} {
+      scf.for %i = ... { ... }
+      return
+    }
+    func.func @f(%a: memref<64x128xf32>) { call @f_kernel0(%a) : ... return }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CPUApproximateMathPass
     : Pass<"rlx-cpu-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replace f32 exp, log, tanh and erf by polynomial "

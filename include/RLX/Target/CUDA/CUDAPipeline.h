@@ -50,6 +50,10 @@ void buildCUDAPipeline(OpPassManager &pm, const CUDAPipelineOptions &options);
 /// Registers `--rlx-cuda-pipeline`.
 void registerCUDAPipeline();
 
+/// Registers the `cuda` target (its claims, pipeline and output) with the
+/// target registry (RLX/Target/TargetRegistry.h); idempotent.
+void registerCUDATarget();
+
 } // namespace rlx
 } // namespace mlir
 

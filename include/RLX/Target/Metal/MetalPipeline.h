@@ -35,6 +35,10 @@ void buildMetalPipeline(OpPassManager &pm,
 /// Registers `--rlx-metal-pipeline`.
 void registerMetalPipeline();
 
+/// Registers the `metal` target (its claims, pipeline and output) with the
+/// target registry (RLX/Target/TargetRegistry.h); idempotent.
+void registerMetalTarget();
+
 } // namespace rlx
 } // namespace mlir
 

@@ -80,6 +80,10 @@ std::string unknownROCmChipMessage(StringRef name);
 /// Registers `--rlx-rocm-pipeline`.
 void registerROCmPipeline();
 
+/// Registers the `rocm` target (its claims, pipeline and output) with the
+/// target registry (RLX/Target/TargetRegistry.h); idempotent.
+void registerROCmTarget();
+
 } // namespace rlx
 } // namespace mlir
 

@@ -128,6 +128,10 @@ void buildVulkanPipeline(OpPassManager &pm,
 /// Registers `--rlx-vulkan-pipeline`.
 void registerVulkanPipeline();
 
+/// Registers the `vulkan` target (its claims, pipeline and output) with the
+/// target registry (RLX/Target/TargetRegistry.h); idempotent.
+void registerVulkanTarget();
+
 } // namespace rlx
 } // namespace mlir
 

@@ -6,34 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The claim set of every target, built from op groups. `cpu` is the backend
-// of this repository: it claims every op that `--convert-rlx-to-linalg`
-// lowers, that is every rlx op but the autodiff transforms (rlx.grad,
-// rlx.jvp, rlx.vmap, which autodiff expands before lowering) and rlx.param
-// (which `rlx-specialize-params` or `rlx-promote-params` removes). Fused
-// ops and rlx.selective_scan lower on the CPU through their primitive
-// chains (the unfuse patterns are part of that conversion).
-//
-// `cuda` claims what `rlx-cuda-pipeline` compiles: what cpu claims but the
-// ops that carry buffers through host loops or read a value back to choose
-// what runs (rlx.if, rlx.while, rlx.scan, rlx.selective_scan, rlx.topk,
-// rlx.scatter_add, rlx.dense_solve), static shapes only (the GPU front's
-// kernels have static sizes), so that a dynamic shape is an error at its
-// op rather than in rlx-gpu-map-linalg.
-// `rocm` claims what `rlx-rocm-pipeline` compiles: the same GPU front, so
-// what cuda claims but rlx.int8_matmul. `metal`
-// claims what its backend compiles. `vulkan` claims what
-// `rlx-vulkan-pipeline` compiles and runs (test/Integration/Vulkan): the
-// GPU front's kernels as SPIR-V, static shapes only, but no host loops
-// over kernels that pass views at dynamic offsets (rlx.cumsum: a bare
-// kernel pointer has no offset), no rlx.topk or rlx.scatter_add (the
-// front does not take them), no complex values (so no fft family) and no
-// rlx.dot_general (legalized to transpose/reshape/matmul). The plan
-// followed the seeds (003, backend-aware op claims; 000, "Metal may skip
-// FuseAttentionBlock"): metal claims what vulkan claims but
-// rlx.fused_attention_block.
-// No target claims the autodiff transforms or rlx.param. Element types are
-// not part of a claim (metal has no f64: its emitter reports it at the op).
+// The op groups that targets claim (each target registers its claim set in
+// its own folder, lib/Target/<T>/<T>Target.cpp), the lookups that
+// rlx-legalize, rlx-fuse and the reports make through the target registry,
+// and the fusion families with the fused ops each emits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +20,7 @@
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <vector>
 
@@ -116,123 +92,85 @@ static const StringRef kFusedKernels[] = {
 static const StringRef kFusedAttention[] = {"rlx.fused_attention_block"};
 static const StringRef kFusedLayer[] = {"rlx.fused_transformer_layer"};
 
-//===----------------------------------------------------------------------===//
-// Targets
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// A target's claim set as the union of op groups.
-struct TargetDef {
-  StringRef name;
-  std::vector<ArrayRef<StringRef>> groups;
-  bool generalBroadcast;
-  bool staticShapes = false;
-};
-} // namespace
-
-static std::vector<TargetDef> targetDefs() {
-  // The primitives every target lowers.
-  std::vector<ArrayRef<StringRef>> primitives = {
-      kElementwise, kShape,  kScatter, kReduction, kScan,
-      kTopK,        kNN,     kMatmul,  kQuant,     kBackward};
-  auto with = [](std::vector<ArrayRef<StringRef>> base,
-                 std::vector<ArrayRef<StringRef>> more) {
-    std::vector<ArrayRef<StringRef>> all = std::move(base);
-    all.insert(all.end(), more.begin(), more.end());
-    return all;
-  };
-  auto full = with(primitives,
-                   {kDotGeneral, kSpectral, kSolve, kCustomFn, kLoops,
-                    kFusedKernels, kFusedAttention, kFusedLayer, kInt8Matmul});
-  // What the CUDA pipeline compiles: no loop carries buffers on the host
-  // and no kernel reads a value back to choose what runs next, so the ops
-  // that need either are left out (rlx-legalize rewrites rlx.if into
-  // rlx.where and unrolls a bounded rlx.while; the rest is an error).
-  std::vector<ArrayRef<StringRef>> cuda = {
-      kElementwise, kShape,      kReduction, kScan, kNN,
-      kMatmul,      kQuant,      kBackward,  kDotGeneral,
-      kSpectral,    kCustomFn,   kFusedKernels,
-      kFusedAttention, kFusedLayer};
-  return {
-      // The CPU backend: everything convert-rlx-to-linalg lowers; linalg
-      // indexing maps take any broadcast.
-      {"cpu", full, /*generalBroadcast=*/true},
-      // The CUDA backend (rlx-cuda-pipeline), with int8 products (cuBLASLt's
-      // int8 kernels or generated ones; test/Integration's GPU checks).
-      {"cuda", with(cuda, {kInt8Matmul}), /*generalBroadcast=*/true,
-       /*staticShapes=*/true},
-      // The ROCm backend (rlx-rocm-pipeline): the CUDA backend's GPU front.
-      {"rocm", cuda, /*generalBroadcast=*/true, /*staticShapes=*/true},
-      // The Vulkan backend (rlx-vulkan-pipeline; test/Integration/Vulkan):
-      // the GPU front's kernels in SPIR-V and AOT host code.
-      {"vulkan",
-       {kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward,
-        kFusedKernels, kFusedAttention},
-       /*generalBroadcast=*/true,
-       /*staticShapes=*/true},
-      // The Metal backend (rlx-metal-pipeline, the MSL emitter and the
-      // host description; test/Integration/Metal): what the GPU front
-      // makes kernels of, but host loops (rlx.cumsum, control flow), which
-      // the host description does not hold, and rlx.topk and
-      // rlx.scatter_add, which the front does not take. Its kernels take
-      // any broadcast, but legalization still expands non-trailing ones.
-      {"metal",
-       {kElementwise, kShape, kReduction, kNN, kMatmul, kQuant, kBackward,
-        kFusedKernels},
-       /*generalBroadcast=*/false},
-  };
-}
-
-namespace {
-/// The targets with their sorted op lists, built once.
-struct Registry {
-  std::vector<std::vector<StringRef>> lists;
-  std::vector<TargetOps> targets;
-  std::vector<StringRef> names;
-
-  Registry() {
-    std::vector<TargetDef> defs = targetDefs();
-    lists.reserve(defs.size());
-    for (const TargetDef &def : defs) {
-      std::vector<StringRef> ops;
-      for (ArrayRef<StringRef> group : def.groups)
-        ops.insert(ops.end(), group.begin(), group.end());
-      llvm::sort(ops);
-      ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-      lists.push_back(std::move(ops));
-    }
-    for (auto [def, ops] : llvm::zip(defs, lists)) {
-      targets.push_back(
-          TargetOps{def.name, ops, def.generalBroadcast, def.staticShapes});
-      names.push_back(def.name);
-    }
+ArrayRef<StringRef> rlx::opsOfGroup(OpGroup group) {
+  switch (group) {
+  case OpGroup::Elementwise:
+    return kElementwise;
+  case OpGroup::Shape:
+    return kShape;
+  case OpGroup::Scatter:
+    return kScatter;
+  case OpGroup::Reduction:
+    return kReduction;
+  case OpGroup::Scan:
+    return kScan;
+  case OpGroup::TopK:
+    return kTopK;
+  case OpGroup::NN:
+    return kNN;
+  case OpGroup::Matmul:
+    return kMatmul;
+  case OpGroup::DotGeneral:
+    return kDotGeneral;
+  case OpGroup::Quant:
+    return kQuant;
+  case OpGroup::Int8Matmul:
+    return kInt8Matmul;
+  case OpGroup::Backward:
+    return kBackward;
+  case OpGroup::Spectral:
+    return kSpectral;
+  case OpGroup::Solve:
+    return kSolve;
+  case OpGroup::CustomFn:
+    return kCustomFn;
+  case OpGroup::Loops:
+    return kLoops;
+  case OpGroup::FusedKernels:
+    return kFusedKernels;
+  case OpGroup::FusedAttention:
+    return kFusedAttention;
+  case OpGroup::FusedLayer:
+    return kFusedLayer;
   }
-};
-} // namespace
-
-static const Registry &registry() {
-  static const Registry r;
-  return r;
+  llvm_unreachable("unknown op group");
 }
 
-bool TargetOps::claims(StringRef opName) const {
-  return std::binary_search(ops.begin(), ops.end(), opName);
+std::vector<StringRef> rlx::opsOfGroups(ArrayRef<OpGroup> groups) {
+  std::vector<StringRef> ops;
+  for (OpGroup group : groups) {
+    ArrayRef<StringRef> names = opsOfGroup(group);
+    ops.insert(ops.end(), names.begin(), names.end());
+  }
+  return ops;
 }
 
-ArrayRef<StringRef> rlx::targetNames() { return registry().names; }
+SmallVector<OpGroup> rlx::allOpGroups() {
+  return {OpGroup::Elementwise,  OpGroup::Shape,        OpGroup::Scatter,
+          OpGroup::Reduction,    OpGroup::Scan,         OpGroup::TopK,
+          OpGroup::NN,           OpGroup::Matmul,       OpGroup::DotGeneral,
+          OpGroup::Quant,        OpGroup::Int8Matmul,   OpGroup::Backward,
+          OpGroup::Spectral,     OpGroup::Solve,        OpGroup::CustomFn,
+          OpGroup::Loops,        OpGroup::FusedKernels, OpGroup::FusedAttention,
+          OpGroup::FusedLayer};
+}
+
+//===----------------------------------------------------------------------===//
+// Lookups
+//===----------------------------------------------------------------------===//
+
+std::vector<StringRef> rlx::targetNames() { return registeredTargetNames(); }
 
 FailureOr<const TargetOps *> rlx::lookupTarget(StringRef name) {
-  for (const TargetOps &target : registry().targets)
-    if (target.name == name)
-      return &target;
+  if (const TargetInfo *target = lookupTargetInfo(name))
+    return &target->ops;
   return failure();
 }
 
 FailureOr<const TargetOps *> rlx::lookupTarget(StringRef name, Location loc) {
   FailureOr<const TargetOps *> target = lookupTarget(name);
   if (failed(target))
-    emitError(loc) << "unknown target '" << name
-                   << "' (known: " << llvm::join(targetNames(), ", ") << ")";
+    emitError(loc) << unknownTargetMessage(name);
   return target;
 }
 

@@ -9,13 +9,17 @@
 // A target is a backend that lowers rlx ops: it *claims* the ops it lowers.
 // Fusion (`--rlx-fuse="target=NAME"`) emits only fused ops the target
 // claims, and legalization (`--rlx-legalize="target=NAME"`) rewrites or
-// rejects every op it does not. The claim sets are listed in Targets.cpp,
-// one place per target.
+// rejects every op it does not. Each target registers its claims in its
+// own folder (lib/Target/<T>/<T>Target.cpp, RLX/Target/TargetRegistry.h)
+// as a union of the op groups declared here, which are facts about the
+// rlx vocabulary, not about any target.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_DIALECT_MIR_TRANSFORMS_TARGETS_H
 #define RLX_DIALECT_MIR_TRANSFORMS_TARGETS_H
+
+#include "RLX/Target/TargetRegistry.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
@@ -25,38 +29,61 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 namespace rlx {
 
-/// The rlx ops that one target claims (lowers).
-struct TargetOps {
-  /// The target's name: "cpu", "cuda", "rocm", "vulkan" or "metal".
-  StringRef name;
-  /// The claimed op names ("rlx.add", ...), sorted.
-  ArrayRef<StringRef> ops;
-
-  /// Whether the target's elementwise kernels take any NumPy broadcast of
-  /// their operands. When false they take only trailing broadcasts (an
-  /// operand equal to the result's trailing dims, after dropping its
-  /// leading unit dims), and `rlx-legalize` materializes the others with
-  /// `rlx.expand`.
-  bool generalBroadcast;
-  /// Whether the target takes static shapes only: `rlx-legalize` reports
-  /// a claimed op with a dynamic operand or result shape.
-  bool staticShapes = false;
-  /// Whether the target claims the op named `opName` ("rlx.fft").
-  bool claims(StringRef opName) const;
+/// Groups of rlx ops that a target claims together.
+enum class OpGroup {
+  /// Elementwise ops, leaves (but rlx.param) and the region terminator.
+  Elementwise,
+  Shape,
+  /// Accumulates into data-dependent places (rlx.scatter_add).
+  Scatter,
+  Reduction,
+  /// A scan (rlx.cumsum): on GPUs a host loop over one kernel per step.
+  Scan,
+  /// Selection by k (rlx.topk): passes that carry buffers through a loop.
+  TopK,
+  NN,
+  Matmul,
+  DotGeneral,
+  Quant,
+  /// Integer products (rlx.int8_matmul), made by rlx-quant-propagate.
+  Int8Matmul,
+  Backward,
+  Spectral,
+  /// LU with partial pivoting: loops whose steps depend on the data.
+  Solve,
+  CustomFn,
+  /// Control flow that carries values through loops or chooses a region by
+  /// a value: host loops over the kernels where the values live on a GPU.
+  Loops,
+  /// The fused ops that the GPU kernel encoders cover.
+  FusedKernels,
+  FusedAttention,
+  FusedLayer,
 };
 
-/// The known targets' names, in a fixed order.
-ArrayRef<StringRef> targetNames();
+/// The op names ("rlx.add", ...) of `group`.
+ArrayRef<StringRef> opsOfGroup(OpGroup group);
+
+/// The op names of every group in `groups`, for a TargetOps claim set.
+std::vector<StringRef> opsOfGroups(ArrayRef<OpGroup> groups);
+
+/// The groups every backend of the whole vocabulary lowers: all but the
+/// autodiff transforms (expanded before lowering) and rlx.param.
+SmallVector<OpGroup> allOpGroups();
+
+/// The registered targets' names, in registration order.
+std::vector<StringRef> targetNames();
 
 /// The claims of the target `name`; failure when it is unknown.
 FailureOr<const TargetOps *> lookupTarget(StringRef name);
 
 /// As above, and an unknown name is an error at `loc` naming the known
-/// targets (`unknown target 'tpu' (known: cpu, cuda, ...)`), as every pass
+/// targets (`unknown target 'tpu' (registered: cpu, ...)`), as every pass
 /// with a `target` option reports it.
 FailureOr<const TargetOps *> lookupTarget(StringRef name, Location loc);
 
