@@ -52,26 +52,22 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/InitAllDialects.h"
-#include "RLX/InitAllTargets.h"
 #include "RLX/Target/CPU/CPUPipeline.h"
 #include "RLX/Target/CPU/HostTarget.h"
 #include "RLX/Target/Metal/MSLEmitter.h"
 #include "RLX/Target/ROCm/ROCmPipeline.h"
 #include "RLX/Target/TargetRegistry.h"
+#include "RLX/Tools/ToolSupport.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -502,7 +498,7 @@ int main(int argc, char **argv) {
       argc, argv,
       "rlx-compile: compile an RLX program to an object file for this CPU\n");
 
-  rlx::registerAllTargets();
+  std::unique_ptr<MLIRContext> context = rlx::createToolContext();
   if (listTargets) {
     printTargets(llvm::outs());
     return 0;
@@ -519,18 +515,10 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  rlx::registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-
   llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, context.get());
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, context.get());
   if (!module)
     return 1;
 
@@ -566,7 +554,7 @@ int main(int argc, char **argv) {
   for (auto fn : module->getOps<func::FuncOp>())
     if (fn.isPublic() && !fn.isExternal())
       rlx::markCPUEntryPoint(fn);
-  PassManager pm(&context);
+  PassManager pm(context.get());
   VulkanHostDescription *vulkanHost = nullptr;
   if (!buildTargetPipeline(*targetInfo, pm))
     return 1;

@@ -14,17 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/InitAllDialects.h"
+#include "RLX/Tools/ToolSupport.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::rlx::registerAllDialects(registry);
+  mlir::rlx::registerToolDialects(registry);
   return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry)) ? 1 : 0;
 }

@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Runtime/Common/BFloat16.h"
 #include "RLX/Runtime/Common/Npy.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -395,13 +396,7 @@ static bool readInput(const std::string &path, const json::Object &arg,
     return false;
   }
   if (type == "bf16") {
-    // Rounds f32 to bf16, to nearest even.
-    for (int64_t i = 0, e = array.numElements(); i < e; ++i) {
-      uint32_t bits;
-      std::memcpy(&bits, array.data.data() + 4 * i, 4);
-      uint16_t b = uint16_t((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
-      std::memcpy(buffer.data + 2 * i, &b, 2);
-    }
+    npy::floatsToBF16(array.data.data(), buffer.data, array.numElements());
     return true;
   }
   std::memcpy(buffer.data, array.data.data(), buffer.bytes);
@@ -417,12 +412,7 @@ static bool writeOutput(const std::string &path, const json::Object &arg,
     array.shape.push_back(*d.getAsInteger());
   array.data.resize(array.numElements() * array.elementSize());
   if (type == "bf16") {
-    for (int64_t i = 0, e = array.numElements(); i < e; ++i) {
-      uint16_t b;
-      std::memcpy(&b, buffer.data + 2 * i, 2);
-      uint32_t bits = uint32_t(b) << 16;
-      std::memcpy(array.data.data() + 4 * i, &bits, 4);
-    }
+    npy::bf16ToFloats(buffer.data, array.data.data(), array.numElements());
   } else {
     std::memcpy(array.data.data(), buffer.data, array.data.size());
   }

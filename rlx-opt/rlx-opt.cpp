@@ -11,14 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/InitAllDialects.h"
 #include "RLX/InitAllPasses.h"
+#include "RLX/Tools/ToolSupport.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -26,12 +23,7 @@ int main(int argc, char **argv) {
   mlir::rlx::registerAllPasses();
 
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary (in --rlx-cuda-pipeline) translates kernels to
-  // LLVM IR.
-  mlir::registerAllToLLVMIRTranslations(registry);
-  mlir::rlx::registerAllDialects(registry);
+  mlir::rlx::registerToolDialects(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "RLX optimizer driver\n", registry));

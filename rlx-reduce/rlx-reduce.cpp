@@ -15,13 +15,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/InitAllDialects.h"
 #include "RLX/InitAllPasses.h"
+#include "RLX/Tools/ToolSupport.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-reduce/MlirReduceMain.h"
 
@@ -30,9 +28,7 @@ int main(int argc, char **argv) {
   mlir::rlx::registerAllPasses();
 
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::rlx::registerAllDialects(registry);
+  mlir::rlx::registerToolDialects(registry);
   mlir::MLIRContext context(registry);
   return mlir::failed(mlir::mlirReduceMain(argc, argv, context)) ? 1 : 0;
 }

@@ -50,16 +50,15 @@
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/ExecutionEngine/CPUProgram.h"
 #include "RLX/ExecutionEngine/HostAllocator.h"
-#include "RLX/InitAllDialects.h"
+#include "RLX/Runtime/Common/BFloat16.h"
 #include "RLX/Runtime/Common/HostMemory.h"
 #include "RLX/Runtime/Common/Npy.h"
+#include "RLX/Tools/ToolSupport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -84,6 +83,9 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 using mlir::rlx::runtime::allocateHostMemory;
+using mlir::rlx::runtime::bf16ToFloats;
+using mlir::rlx::runtime::floatsToBF16;
+using mlir::rlx::runtime::floatToBF16;
 using mlir::rlx::runtime::NpyArray;
 using mlir::rlx::npyDtype;
 
@@ -171,22 +173,6 @@ static cl::opt<bool>
 // Tensors and memref descriptors
 //===----------------------------------------------------------------------===//
 
-static uint16_t toBF16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (std::isnan(f))
-    return 0x7FC0;
-  uint32_t rounding = 0x7FFF + ((bits >> 16) & 1); // round to nearest even
-  return static_cast<uint16_t>((bits + rounding) >> 16);
-}
-
-static float fromBF16(uint16_t h) {
-  uint32_t bits = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 /// Storage on 64-byte boundaries, as a framework's tensors are (PyTorch
 /// aligns to 64 bytes): the compiled kernels load 64-byte vectors, and from
 /// malloc's 16-byte alignment every such load straddles two cache lines,
@@ -248,12 +234,7 @@ static bool fromNpy(const NpyArray &a, RankedTensorType type,
   }
   int64_t n = a.numElements();
   t.bytes.resize(2 * n);
-  for (int64_t i = 0; i < n; ++i) {
-    float f;
-    std::memcpy(&f, a.data.data() + 4 * i, 4);
-    uint16_t h = toBF16(f);
-    std::memcpy(t.bytes.data() + 2 * i, &h, 2);
-  }
+  floatsToBF16(a.data.data(), t.bytes.data(), n);
   return true;
 }
 
@@ -267,12 +248,7 @@ static NpyArray toNpy(const HostTensor &t) {
   }
   int64_t n = t.bytes.size() / 2;
   a.data.resize(4 * n);
-  for (int64_t i = 0; i < n; ++i) {
-    uint16_t h;
-    std::memcpy(&h, t.bytes.data() + 2 * i, 2);
-    float f = fromBF16(h);
-    std::memcpy(a.data.data() + 4 * i, &f, 4);
-  }
+  bf16ToFloats(t.bytes.data(), a.data.data(), n);
   return a;
 }
 
@@ -312,7 +288,7 @@ static HostTensor randomTensor(RankedTensorType type, std::mt19937_64 &rng) {
       double f = normal(rng);
       std::memcpy(p, &f, 8);
     } else if (e.isBF16()) {
-      uint16_t h = toBF16(normal(rng));
+      uint16_t h = floatToBF16(normal(rng));
       std::memcpy(p, &h, 2);
     } else if (e.isF16()) {
       // f16 from f32 by truncating the mantissa of a value in [-4, 4].
@@ -504,17 +480,11 @@ int main(int argc, char **argv) {
       argc, argv,
       "rlx-run: compile an RLX program for the CPU and run it\n");
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  rlx::registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-
+  std::unique_ptr<MLIRContext> context = rlx::createToolContext();
   llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, context.get());
   OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, context.get());
   if (!module)
     return 1;
 

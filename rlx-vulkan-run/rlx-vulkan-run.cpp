@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Runtime/Common/BFloat16.h"
 #include "RLX/Runtime/Common/Npy.h"
 #include "RLX/Runtime/Vulkan/VulkanRuntime.h"
 
@@ -46,6 +47,8 @@
 #include <utility>
 #include <vector>
 
+using mlir::rlx::runtime::bf16ToFloats;
+using mlir::rlx::runtime::floatsToBF16;
 using mlir::rlx::runtime::NpyArray;
 
 namespace {
@@ -100,22 +103,6 @@ bool parseTensor(const std::string &spec, Tensor &t) {
     if (type == e.name)
       t.type = &e;
   return t.type != nullptr;
-}
-
-uint16_t toBF16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (std::isnan(f))
-    return uint16_t((bits >> 16) | 0x40);
-  bits += 0x7FFF + ((bits >> 16) & 1);
-  return uint16_t(bits >> 16);
-}
-
-float fromBF16(uint16_t h) {
-  uint32_t bits = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
 }
 
 /// Calls `fn` with the `n` pointers in `args` (C interface entry points
@@ -240,12 +227,7 @@ int main(int argc, char **argv) {
     std::vector<uint8_t> bytes = array.data;
     if (std::string(t.type->name) == "bf16") {
       bytes.resize(t.bytes());
-      for (int64_t k = 0; k < t.elements(); ++k) {
-        float f;
-        std::memcpy(&f, array.data.data() + 4 * k, 4);
-        uint16_t h = toBF16(f);
-        std::memcpy(bytes.data() + 2 * k, &h, 2);
-      }
+      floatsToBF16(array.data.data(), bytes.data(), t.elements());
     }
     if (!bind(t) || rlxVulkanCopyToDevice(t.device, bytes.data(), t.bytes()))
       return fail(rlxVulkanGetLastError());
@@ -271,12 +253,7 @@ int main(int argc, char **argv) {
       return fail(rlxVulkanGetLastError());
     if (std::string(t.type->name) == "bf16") {
       array.data.resize(4 * t.elements());
-      for (int64_t k = 0; k < t.elements(); ++k) {
-        uint16_t h;
-        std::memcpy(&h, bytes.data() + 2 * k, 2);
-        float f = fromBF16(h);
-        std::memcpy(array.data.data() + 4 * k, &f, 4);
-      }
+      bf16ToFloats(bytes.data(), array.data.data(), t.elements());
     } else {
       array.data = std::move(bytes);
     }

@@ -32,9 +32,11 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 def compile_once(rlx_compile, target, source, out, timeout):
     """(seconds, peak MiB, status) of one rlx-compile run."""
     args = [rlx_compile, "--target=" + target, source, "-o", out]
+    # Diagnostics go to a file: a pipe read after the exit would fill and
+    # block a compiler that reports much.
+    log = open(out + ".log", "w+")
     start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log)
     deadline = start + timeout
     while True:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -43,14 +45,16 @@ def compile_once(rlx_compile, target, source, out, timeout):
         if time.perf_counter() > deadline:
             proc.kill()
             pid, status, usage = os.wait4(proc.pid, 0)
+            log.close()
             return time.perf_counter() - start, usage.ru_maxrss / 1024, \
                 "timeout"
         time.sleep(0.02)
     seconds = time.perf_counter() - start
     peak = usage.ru_maxrss / 1024  # KiB -> MiB
     code = os.waitstatus_to_exitcode(status)
-    error = proc.stderr.read().decode(errors="replace").strip()
-    proc.stderr.close()
+    log.seek(0)
+    error = log.read().strip()
+    log.close()
     if code != 0:
         first = error.splitlines()[0] if error else "exit %d" % code
         return seconds, peak, "failed: " + first[:120]

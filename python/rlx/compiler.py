@@ -37,10 +37,12 @@ def numpy_dtype(dtype):
 
 
 def _to_bf16_bits(array):
+    """f32 to bf16 bits as RLX/Runtime/Common/BFloat16.h rounds them: to
+    nearest even; a NaN stays a quiet NaN with its sign and top payload."""
     bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    nan = np.isnan(array)
-    return np.where(nan, 0x7FC0, rounded).astype(np.uint16)
+    nan = (bits & 0x7FFFFFFF) > 0x7F800000
+    return np.where(nan, (bits >> 16) | 0x0040, rounded).astype(np.uint16)
 
 
 def _from_bf16_bits(bits):

@@ -52,6 +52,25 @@ SmallVector<Operation *> outermostKernels(func::FuncOp fn) {
   return kernels;
 }
 
+/// Whether `fn` computes nothing on data: no vector or math op and no float
+/// arithmetic (what is left of a function once its kernels are outlined,
+/// unless a computation too small for a loop stayed in it).
+bool isGlue(func::FuncOp fn) {
+  WalkResult result = fn.walk([](Operation *op) {
+    if (op->hasTrait<OpTrait::ConstantLike>())
+      return WalkResult::advance();
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    bool floats = llvm::any_of(op->getResultTypes(), [](Type type) {
+      return isa<FloatType>(getElementTypeOrSelf(type));
+    });
+    if (dialect == "vector" || dialect == "math" ||
+        (dialect == "arith" && floats))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 /// Makes `region` self-contained where that keeps the kernel fast: the
 /// constants it reads are cloned into it (an argument would hide their
 /// value from LLVM), and the stack buffers that only it uses move into it
@@ -131,8 +150,9 @@ struct CPUOutlineKernelsPass
       // What is left is glue (allocations, views, calls): LLVM's optimizer
       // and instruction selection take time quadratic in one block of it
       // (DAG combining over a 24-layer model's calls: 4 s of the 8 s of
-      // code generation), for code whose speed does not matter.
-      if (count)
+      // code generation; a gradient's 289 results in one aggregate: 15 s),
+      // for code whose speed does not matter.
+      if (isGlue(fn))
         fn->setAttr("passthrough",
                     rewriter.getStrArrayAttr({"noinline", "optnone"}));
     }

@@ -79,12 +79,23 @@ func.func @sum(%x: memref<8xf32>) -> f32 {
 
 // -----
 
-// A function with no kernel is left as it is (no optnone).
+// A function with no kernel that computes nothing (a gradient's entry,
+// which calls the function that computes it and returns its results) is
+// glue too; one that computes without a loop (scalar float arithmetic
+// here) is compiled as usual.
 // CHECK-LABEL: func.func @no_kernel(
-// CHECK-NOT:     passthrough
+// CHECK-SAME:    attributes {passthrough = ["noinline", "optnone"]}
 // CHECK:         memref.load
+// CHECK-LABEL: func.func @scalar_math(
+// CHECK-NOT:     passthrough
+// CHECK:         arith.mulf
 func.func @no_kernel(%x: memref<8xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %v = memref.load %x[%c0] : memref<8xf32>
+  return %v : f32
+}
+func.func @scalar_math(%x: f32) -> f32 {
+  %two = arith.constant 2.0 : f32
+  %v = arith.mulf %x, %two : f32
   return %v : f32
 }

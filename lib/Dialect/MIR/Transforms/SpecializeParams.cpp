@@ -10,6 +10,7 @@
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/ParamFiles.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
+#include "RLX/Runtime/Common/BFloat16.h"
 #include "RLX/Runtime/Common/Npy.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -18,7 +19,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
-#include <cmath>
 #include <cstring>
 
 namespace mlir {
@@ -39,16 +39,6 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
-/// f32 to bf16 bits, rounding to nearest even (as rlx-run does).
-static uint16_t toBF16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (std::isnan(f))
-    return 0x7FC0;
-  uint32_t rounding = 0x7FFF + ((bits >> 16) & 1);
-  return static_cast<uint16_t>((bits + rounding) >> 16);
-}
-
 /// `array` (of the param's .npy dtype and shape) as the value of a constant
 /// of the param's type.
 static DenseElementsAttr toAttr(ParamOp param, NpyArray array) {
@@ -67,7 +57,7 @@ static DenseElementsAttr toAttr(ParamOp param, NpyArray array) {
     for (int64_t i = 0; i < n; ++i) {
       float f;
       std::memcpy(&f, array.data.data() + 4 * i, 4);
-      uint16_t h = toBF16(f);
+      uint16_t h = rlx::runtime::floatToBF16(f);
       std::memcpy(bytes.data() + 2 * i, &h, 2);
     }
   } else {
