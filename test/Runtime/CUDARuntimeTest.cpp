@@ -14,32 +14,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Runtime/CUDA/CUDARuntime.h"
+#include "RuntimeTestSupport.h"
 
 #include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 
 namespace {
-/// The fake driver's call log, if the fake is the driver in use.
-const char *driverLog() {
-  const char *path = getenv("RLX_CUDA_DRIVER");
-  void *lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
-  auto fn = lib ? reinterpret_cast<const char *(*)()>(dlsym(lib, "fakeCudaLog"))
-                : nullptr;
-  return fn ? fn() : "(no driver log)\n";
-}
-
-/// The fake cuBLASLt's call log, if the fake is in use.
-const char *cublasLtLog() {
-  const char *path = getenv("RLX_CUBLASLT");
-  void *lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
-  auto fn = lib ? reinterpret_cast<const char *(*)()>(
-                      dlsym(lib, "fakeCublasLtLog"))
-                : nullptr;
-  return fn ? fn() : "";
-}
 
 /// A matmul as dispatched code calls it; the fakes print the pointers,
 /// which here name the operands (a "fail" b makes the fake matmul fail).
@@ -201,11 +181,7 @@ int main(int argc, char **argv) {
   } else {
     return 2;
   }
-  printf("%s", driverLog());
-  printf("%s", cublasLtLog());
-  const char *error = rlxCudaGetLastError();
-  printf("error: %s\n", error ? error : "none");
-  rlxCudaClearError();
-  printf("after clear: %s\n", rlxCudaGetLastError() ? "error" : "none");
-  return 0;
+  return finish(fakeLog("RLX_CUDA_DRIVER", "fakeCudaLog", "(no driver log)\n"),
+                fakeLog("RLX_CUBLASLT", "fakeCublasLtLog", ""),
+                rlxCudaGetLastError, rlxCudaClearError);
 }

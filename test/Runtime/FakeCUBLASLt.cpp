@@ -16,17 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CUBLASLtABI.h"
-#include "FakeCallLog.h"
-
-#include <cstdint>
-#include <cstdlib>
-#include <cstring>
+#include "FakeLibrary.h"
 
 namespace {
-int handles = 0;
-
-void *newHandle() { return reinterpret_cast<void *>(0x10 * ++handles); }
-
 void logAttribute(const char *what, int attribute, const void *value,
                   size_t size) {
   if (size == 4) {
@@ -42,20 +34,21 @@ void logAttribute(const char *what, int attribute, const void *value,
 
 } // namespace
 
-// The runtime's own declaration: the fake's functions have exactly the
-// types the runtime calls them through (UBSan checks that).
+// The runtime's own declaration of the results; the parameters have
+// exactly the types the runtime calls the functions through, untyped as in
+// its BLAS-Lt binding (UBSan checks that).
 using rlx::cublaslt::HeuristicResult;
 
 extern "C" {
 const char *fakeCublasLtLog() { return callLog.c_str(); }
 
 int cublasLtCreate(void **handle) {
-  *handle = newHandle();
+  *handle = newHandle(0x10);
   log("cublasLtCreate");
   return 0;
 }
 int cublasLtMatmulDescCreate(void **desc, int compute, int scale) {
-  *desc = newHandle();
+  *desc = newHandle(0x10);
   log("descCreate compute %d scale %d", compute, scale);
   return 0;
 }
@@ -66,7 +59,7 @@ int cublasLtMatmulDescSetAttribute(void *, int attribute, const void *value,
 }
 int cublasLtMatrixLayoutCreate(void **layout, int type, uint64_t rows,
                                uint64_t cols, int64_t ld) {
-  *layout = newHandle();
+  *layout = newHandle(0x10);
   log("layout type %d rows %llu cols %llu ld %lld", type,
       static_cast<unsigned long long>(rows),
       static_cast<unsigned long long>(cols), static_cast<long long>(ld));
@@ -78,7 +71,7 @@ int cublasLtMatrixLayoutSetAttribute(void *, int attribute, const void *value,
   return 0;
 }
 int cublasLtMatmulPreferenceCreate(void **pref) {
-  *pref = newHandle();
+  *pref = newHandle(0x10);
   return 0;
 }
 int cublasLtMatmulPreferenceSetAttribute(void *, int attribute,
@@ -89,7 +82,8 @@ int cublasLtMatmulPreferenceSetAttribute(void *, int attribute,
 int cublasLtMatmulPreferenceDestroy(void *) { return 0; }
 int cublasLtMatmulAlgoGetHeuristic(void *, void *, void *, void *, void *,
                                    void *, void *, int requested,
-                                   HeuristicResult *results, int *found) {
+                                   void *untypedResults, int *found) {
+  auto *results = static_cast<HeuristicResult *>(untypedResults);
   const char *algos = getenv("FAKE_CUBLASLT_ALGOS");
   *found = getenv("FAKE_CUBLASLT_NO_ALGO") ? 0 : 1;
   if (algos && atoi(algos) < requested)
@@ -103,9 +97,9 @@ int cublasLtMatmulAlgoGetHeuristic(void *, void *, void *, void *, void *,
 }
 int cublasLtMatmul(void *, void *, const void *alpha, const void *a, void *,
                    const void *b, void *, const void *beta, const void *c,
-                   void *, void *d, void *, const rlx::cublaslt::Algo *algo,
-                   void *workspace,
-                   size_t workspaceSize, void *stream) {
+                   void *, void *d, void *, const void *untypedAlgo,
+                   void *workspace, size_t workspaceSize, void *stream) {
+  auto *algo = static_cast<const rlx::cublaslt::Algo *>(untypedAlgo);
   log("matmul alpha %g A %p B %p beta %g C %p D %p workspace %p %zu stream %p "
       "algo %llu",
       *static_cast<const float *>(alpha), a, b,

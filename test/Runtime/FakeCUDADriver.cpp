@@ -16,31 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCallLog.h"
-
-#include <cstdlib>
-#include <cstring>
-#include <string>
+#include "FakeLibrary.h"
 
 namespace {
 int contextCurrent = 0;
-int handles = 0;
-
-void *newHandle() { return reinterpret_cast<void *>(0x1000 * ++handles); }
 
 /// The error code that $FAKE_CUDA_FAIL ("cuMemAllocAsync:2,...") injects
 /// into every call of driver function `name`, or 0.
-int injected(const char *name) {
-  const char *spec = getenv("FAKE_CUDA_FAIL");
-  if (!spec)
-    return 0;
-  std::string key = std::string(name) + ":";
-  for (const char *p = strstr(spec, key.c_str()); p;
-       p = strstr(p + 1, key.c_str()))
-    if (p == spec || p[-1] == ',')
-      return atoi(p + key.size());
-  return 0;
-}
+int injected(const char *name) { return injected("FAKE_CUDA_FAIL", name); }
 } // namespace
 
 extern "C" {

@@ -15,31 +15,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCallLog.h"
-
-#include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <string>
+#include "FakeLibrary.h"
 
 namespace {
-int handles = 0;
-
-void *newHandle() { return reinterpret_cast<void *>(0x1000 * ++handles); }
-
 /// The error code that $FAKE_HIP_FAIL injects into every call of `name`,
 /// or 0.
-int injected(const char *name) {
-  const char *spec = getenv("FAKE_HIP_FAIL");
-  if (!spec)
-    return 0;
-  std::string key = std::string(name) + ":";
-  for (const char *p = strstr(spec, key.c_str()); p;
-       p = strstr(p + 1, key.c_str()))
-    if (p == spec || p[-1] == ',')
-      return atoi(p + key.size());
-  return 0;
-}
+int injected(const char *name) { return injected("FAKE_HIP_FAIL", name); }
 } // namespace
 
 extern "C" {

@@ -14,16 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCallLog.h"
-
-#include <cstdint>
-#include <cstdlib>
-#include <cstring>
-
-namespace {
-int handles = 0;
-void *newHandle() { return reinterpret_cast<void *>(0x1000 * ++handles); }
-} // namespace
+#include "FakeLibrary.h"
 
 extern "C" {
 const char *fakeHipBLASLtLog() { return callLog.c_str(); }

@@ -14,31 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Runtime/ROCm/ROCmRuntime.h"
+#include "RuntimeTestSupport.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 
 namespace {
-/// The fake HIP runtime's call log, if the fake is the runtime in use.
-const char *hipLog() {
-  const char *path = getenv("RLX_HIP_RUNTIME");
-  void *lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
-  auto fn = lib ? reinterpret_cast<const char *(*)()>(dlsym(lib, "fakeHipLog"))
-                : nullptr;
-  return fn ? fn() : "(no HIP log)\n";
-}
-
-/// The fake hipBLASLt's call log, if the fake is in use.
-const char *hipBLASLtLog() {
-  const char *path = getenv("RLX_HIPBLASLT");
-  void *lib = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
-  auto fn =
-      lib ? reinterpret_cast<const char *(*)()>(dlsym(lib, "fakeHipBLASLtLog"))
-          : nullptr;
-  return fn ? fn() : "";
-}
 
 /// A matmul as dispatched code calls it; the fakes print the pointers,
 /// which here name the operands (a "fail" a makes the fake matmul fail).
@@ -117,11 +97,7 @@ int main(int argc, char **argv) {
   } else {
     return 2;
   }
-  printf("%s", hipLog());
-  printf("%s", hipBLASLtLog());
-  const char *error = rlxRocmGetLastError();
-  printf("error: %s\n", error ? error : "none");
-  rlxRocmClearError();
-  printf("after clear: %s\n", rlxRocmGetLastError() ? "error" : "none");
-  return 0;
+  return finish(fakeLog("RLX_HIP_RUNTIME", "fakeHipLog", "(no HIP log)\n"),
+                fakeLog("RLX_HIPBLASLT", "fakeHipBLASLtLog", ""),
+                rlxRocmGetLastError, rlxRocmClearError);
 }

@@ -9,15 +9,15 @@
 // rlxGpuMatmul (CUDARuntime.h), and the cuBLASLt call of rlxGpuMatmulFp8
 // (CUBLASLtMatmul.h). cuBLASLt is opened at the first call
 // ($RLX_CUBLASLT, else libcublasLt.so.13 or .12; in a PyTorch process its copy
-// is already loaded), so programs link no cuBLAS. cuBLASLt is column-major: a
-// row-major C = A B is computed as the column-major C^T = B^T A^T, whose
-// operands are the row-major buffers read as they are, and whose per-row
-// bias is the per-column bias of C. Descriptors are made once per
-// problem and kept, with the fastest of the heuristic's first candidates
-// on the first call's operands.
+// is already loaded), so programs link no cuBLAS; the calls are the
+// runtimes' shared BLAS-Lt binding (Common/BlasLt.h), column-major
+// (ColumnMajorMatmul.h). Descriptors are made once per problem and kept,
+// with the fastest of the heuristic's first candidates on the first call's
+// operands.
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlasLt.h"
 #include "CUBLASLtABI.h"
 #include "CUBLASLtMatmul.h"
 #include "CUDADriver.h"
@@ -26,7 +26,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <string>
@@ -38,84 +37,38 @@ using rlx::cuda::recordError;
 
 namespace {
 
-/// The cuBLASLt entry points, looked up once.
-struct Lt {
-  Status (*create)(Handle *);
-  Status (*descCreate)(Handle *, int, int);
-  Status (*descSetAttribute)(Handle, int, const void *, size_t);
-  Status (*layoutCreate)(Handle *, int, uint64_t, uint64_t, int64_t);
-  Status (*layoutSetAttribute)(Handle, int, const void *, size_t);
-  Status (*preferenceCreate)(Handle *);
-  Status (*preferenceSetAttribute)(Handle, int, const void *, size_t);
-  Status (*preferenceDestroy)(Handle);
-  Status (*algoGetHeuristic)(Handle, Handle, Handle, Handle, Handle, Handle,
-                             Handle, int, HeuristicResult *, int *);
-  Status (*matmul)(Handle, Handle, const void *, const void *, Handle,
-                   const void *, Handle, const void *, const void *, Handle,
-                   void *, Handle, const Algo *, void *, size_t, Handle);
-  const char *(*statusName)(Status);
-  Handle handle;
-};
+using rlx::runtime::blaslt::Descriptors;
+
+/// cuBLASLt's names and enum values (CUBLASLtABI.h).
+constexpr rlx::runtime::blaslt::Dialect kDialect = {"cuBLASLt",
+                                                    "cublasLt",
+                                                    /*namesStatus=*/true,
+                                                    kOpN,
+                                                    kOpT,
+                                                    kDescTransA,
+                                                    kDescTransB,
+                                                    kDescEpilogue,
+                                                    kLayoutBatchCount,
+                                                    kLayoutStridedBatchOffset,
+                                                    kPrefMaxWorkspaceBytes};
+
+using Lt = rlx::runtime::blaslt::Library;
 
 /// Workspace cuBLASLt may use per call (its recommendation for Hopper).
 constexpr uint64_t kMaxWorkspace = 32ull << 20;
 
-bool checkLt(const Lt &lt, Status status, const char *call) {
-  if (status == 0)
-    return true;
-  recordError(std::string("cuBLASLt: ") + call +
-              " failed: " + lt.statusName(status) + " (" +
-              std::to_string(status) + ")");
-  return false;
-}
-
 /// cuBLASLt with a handle, or null (with the reason recorded).
 const Lt *lt() {
-  static Lt lib;
-  static bool loaded = [] {
-    // $RLX_CUBLASLT, if set, is the only one tried (the unit test's fake).
-    std::vector<const char *> paths = {"libcublasLt.so.13",
-                                       "libcublasLt.so.12"};
-    const char *env = std::getenv("RLX_CUBLASLT");
-    if (env && *env)
-      paths = {env};
-    std::string tried;
-    void *so = nullptr;
-    for (const char *path : paths) {
-      if (so)
-        break;
-      so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-      tried += tried.empty() ? path : std::string(", ") + path;
-    }
-    if (!so) {
-      recordError("cannot load cuBLASLt (tried " + tried + ")");
-      return false;
-    }
-    bool ok = true;
-    auto bind = [&](auto &fn, const char *name) {
-      rlx::runtime::bindSymbol(so, fn, name, "cuBLASLt", ok,
-                              rlx::cuda::errors());
-    };
-    bind(lib.create, "cublasLtCreate");
-    bind(lib.descCreate, "cublasLtMatmulDescCreate");
-    bind(lib.descSetAttribute, "cublasLtMatmulDescSetAttribute");
-    bind(lib.layoutCreate, "cublasLtMatrixLayoutCreate");
-    bind(lib.layoutSetAttribute, "cublasLtMatrixLayoutSetAttribute");
-    bind(lib.preferenceCreate, "cublasLtMatmulPreferenceCreate");
-    bind(lib.preferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute");
-    bind(lib.preferenceDestroy, "cublasLtMatmulPreferenceDestroy");
-    bind(lib.algoGetHeuristic, "cublasLtMatmulAlgoGetHeuristic");
-    bind(lib.matmul, "cublasLtMatmul");
-    bind(lib.statusName, "cublasLtGetStatusName");
-    return ok && checkLt(lib, lib.create(&lib.handle), "cublasLtCreate");
-  }();
+  static Lt lib(kDialect, rlx::cuda::errors());
+  // $RLX_CUBLASLT, if set, is the only one tried (the unit test's fake).
+  static bool loaded =
+      lib.open("RLX_CUBLASLT", {"libcublasLt.so.13", "libcublasLt.so.12"});
   return loaded ? &lib : nullptr;
 }
 
 /// One problem's descriptors, the heuristic's candidate algorithms (best
 /// guess first) and the one in use.
-struct Plan {
-  Handle desc, a, b, c;
+struct Plan : Descriptors {
   std::vector<HeuristicResult> candidates;
   HeuristicResult chosen;
 };
@@ -132,29 +85,6 @@ bool tuning() {
   return on;
 }
 
-/// A column-major layout of `rows` x `cols` (leading dim `rows`), `batch`
-/// of them `stride` elements apart.
-Handle layout(const Lt &lib, int type, uint64_t rows, uint64_t cols,
-              int64_t batch, int64_t stride) {
-  Handle h = nullptr;
-  if (!checkLt(lib, lib.layoutCreate(&h, type, rows, cols, rows),
-               "cublasLtMatrixLayoutCreate"))
-    return nullptr;
-  if (batch == 1)
-    return h;
-  int32_t count = static_cast<int32_t>(batch);
-  if (!checkLt(lib,
-               lib.layoutSetAttribute(h, kLayoutBatchCount, &count,
-                                      sizeof(count)),
-               "cublasLtMatrixLayoutSetAttribute") ||
-      !checkLt(lib,
-               lib.layoutSetAttribute(h, kLayoutStridedBatchOffset, &stride,
-                                      sizeof(stride)),
-               "cublasLtMatrixLayoutSetAttribute"))
-    return nullptr;
-  return h;
-}
-
 /// Descriptors of the column-major problem C^T = op(B^T) op(A^T) and the
 /// heuristic's candidate algorithms for it; `scaleA` and `scaleB` as for
 /// rlx::cublaslt::matmul (the heuristic rejects outer-vector scaling
@@ -163,18 +93,10 @@ bool makePlan(const Lt &lib, const Problem &p, Plan &plan, const void *scaleA,
               const void *scaleB) {
   rlx::runtime::ColumnMajorMatmul problem =
       rlx::runtime::columnMajorMatmul(p.transA, p.transB, p.m, p.n, p.k);
-  int32_t opA = problem.a.transposed ? kOpT : kOpN,
-          opB = problem.b.transposed ? kOpT : kOpN;
   auto setDesc = [&](int attribute, const void *value, size_t size) {
-    return checkLt(lib,
-                   lib.descSetAttribute(plan.desc, attribute, value, size),
-                   "cublasLtMatmulDescSetAttribute");
+    return lib.setDescAttribute(plan.desc, attribute, value, size);
   };
-  if (!checkLt(lib, lib.descCreate(&plan.desc, p.compute, p.scaleType),
-               "cublasLtMatmulDescCreate") ||
-      !setDesc(kDescTransA, &opA, sizeof(opA)) ||
-      !setDesc(kDescTransB, &opB, sizeof(opB)) ||
-      !setDesc(kDescEpilogue, &p.epilogue, sizeof(p.epilogue)))
+  if (!lib.createDesc(plan, problem, p.compute, p.scaleType, p.epilogue))
     return false;
   // Only float products take a bias (of their own type).
   if (p.scaleType == kR32F && p.aType == p.cType &&
@@ -187,33 +109,13 @@ bool makePlan(const Lt &lib, const Problem &p, Plan &plan, const void *scaleA,
        !setDesc(kDescAScalePointer, &scaleB, sizeof(scaleB)) ||
        !setDesc(kDescBScalePointer, &scaleA, sizeof(scaleA))))
     return false;
-  plan.a = layout(lib, p.bType, problem.a.rows, problem.a.cols, p.batch,
-                  problem.a.stride);
-  plan.b = layout(lib, p.aType, problem.b.rows, problem.b.cols, p.batch,
-                  problem.b.stride);
-  plan.c = layout(lib, p.cType, problem.c.rows, problem.c.cols, p.batch,
-                  problem.c.stride);
-  if (!plan.a || !plan.b || !plan.c)
+  if (!lib.createLayouts(plan, problem, p.bType, p.aType, p.cType, p.batch))
     return false;
 
-  Handle pref = nullptr;
-  if (!checkLt(lib, lib.preferenceCreate(&pref),
-               "cublasLtMatmulPreferenceCreate"))
-    return false;
   plan.candidates.resize(tuning() ? kCandidates : 1);
   int found = 0;
-  bool ok = checkLt(lib,
-                    lib.preferenceSetAttribute(pref, kPrefMaxWorkspaceBytes,
-                                               &kMaxWorkspace,
-                                               sizeof(kMaxWorkspace)),
-                    "cublasLtMatmulPreferenceSetAttribute") &&
-            checkLt(lib,
-                    lib.algoGetHeuristic(lib.handle, plan.desc, plan.a, plan.b,
-                                         plan.c, plan.c, pref,
-                                         plan.candidates.size(),
-                                         plan.candidates.data(), &found),
-                    "cublasLtMatmulAlgoGetHeuristic");
-  lib.preferenceDestroy(pref);
+  bool ok = lib.heuristic(plan, kMaxWorkspace, plan.candidates.size(),
+                          plan.candidates.data(), found);
   if (ok && found == 0) {
     recordError("cuBLASLt: no algorithm for a " + p.name + " matmul of " +
                 std::to_string(p.batch) + " x " + std::to_string(p.m) + "x" +
@@ -237,8 +139,7 @@ Status runPlan(const Lt &lib, const Problem &p, const Plan &plan,
   bool integer = p.scaleType == kR32I;
   const void *one = integer ? static_cast<const void *>(&onei) : &onef;
   const void *zero = integer ? static_cast<const void *>(&zeroi) : &zerof;
-  return lib.matmul(lib.handle, plan.desc, one, b, plan.a, a, plan.b, zero, c,
-                    plan.c, c, plan.c, &algo.algo,
+  return lib.matmul(plan, one, zero, a, b, c, &algo.algo,
                     reinterpret_cast<void *>(workspace), algo.workspaceSize,
                     stream);
 }
@@ -333,10 +234,8 @@ void rlx::cublaslt::matmul(const Problem &problem, const void *a, const void *b,
   // descriptor, which the lock keeps to this call until cublasLtMatmul has
   // read them. cuBLASLt's A is our b.
   auto setPointer = [&](int attribute, const void *pointer) {
-    return checkLt(
-        *lib,
-        lib->descSetAttribute(plan.desc, attribute, &pointer, sizeof(pointer)),
-        "cublasLtMatmulDescSetAttribute");
+    return lib->setDescAttribute(plan.desc, attribute, &pointer,
+                                 sizeof(pointer));
   };
   if ((bias && !setPointer(kDescBiasPointer, bias)) ||
       (problem.scaleMode >= 0 && (!setPointer(kDescAScalePointer, scaleB) ||
@@ -356,9 +255,9 @@ void rlx::cublaslt::matmul(const Problem &problem, const void *a, const void *b,
     return;
   if (choosing)
     choose(*d, *lib, problem, plan, a, b, c, workspace, stream);
-  checkLt(*lib,
-          runPlan(*lib, problem, plan, plan.chosen, a, b, c, workspace, stream),
-          "cublasLtMatmul");
+  lib->check(
+      runPlan(*lib, problem, plan, plan.chosen, a, b, c, workspace, stream),
+      "Matmul");
   if (workspace)
     check(d->cuMemFreeAsync(workspace, stream), "cuMemFreeAsync");
   // Without a caller's stream this ran on the legacy default stream, which

@@ -8,9 +8,9 @@
 //
 // Internal to the runtime library: the driver entry points (opened with
 // dlopen, C types spelled here), error recording and the stream the caller
-// set, shared by the mgpu* functions (CUDARuntime.cpp), the cuBLASLt
-// calls (CUBLASLt.cpp) and the launches of the runtime's own kernels
-// (FlashAttention.cpp, Fp8Matmul.cpp).
+// set, shared by the mgpu* functions (CUDARuntime.cpp's GPUDriver), the
+// cuBLASLt calls (CUBLASLt.cpp) and the launches of the runtime's own
+// kernels (FlashAttention.cpp, Fp8Matmul.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,9 +18,9 @@
 #define RLX_LIB_RUNTIME_CUDADRIVER_H
 
 #include "ErrorRecord.h"
+#include "GPUDriver.h"
 
 #include <cstddef>
-#include <dlfcn.h>
 #include <string>
 
 namespace rlx::cuda {
@@ -77,7 +77,7 @@ bool check(CUresult result, const char *call);
 const Driver *ready();
 
 /// The stream set by rlxCudaSetStream, or null.
-void *userStream();
+using rlx::runtime::userStream;
 
 } // namespace rlx::cuda
 

@@ -6,25 +6,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Debian ships no libmlir_cuda_runtime, so this is RLX's own (see
-// CUDARuntime.h). The driver is opened at run time and only the entry
-// points used here are looked up; their C types are spelled in
-// CUDADriver.h, so no CUDA header or library is needed to build.
+// The CUDA driver under the runtimes' shared mgpu* functions
+// (Common/MgpuFunctions.cpp), and the runtime's own API (CUDARuntime.h).
+// The driver is opened at run time and only the entry points used here are
+// looked up; their C types are spelled in CUDADriver.h, so no CUDA header
+// or library is needed to build.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Runtime/CUDA/CUDARuntime.h"
 #include "CUDADriver.h"
+#include "DynamicLibrary.h"
 
-#include <cstdlib>
-#include <dlfcn.h>
 #include <string>
 
 using namespace rlx::cuda;
-
-namespace {
-void *theUserStream = nullptr;
-} // namespace
 
 namespace rlx::cuda {
 
@@ -38,20 +34,17 @@ void recordError(const std::string &message) { errors().record(message); }
 const Driver *driver() {
   static Driver d;
   static bool loaded = [] {
-    const char *path = std::getenv("RLX_CUDA_DRIVER");
-    if (!path || !*path)
-      path = "libcuda.so.1";
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      recordError(std::string("cannot load the CUDA driver ") + path + ": " +
-                  dlerror());
+    // $RLX_CUDA_DRIVER, else the driver's soname; dlerror says why it did
+    // not load (no driver installed, a driver without a GPU).
+    rlx::runtime::OpenedLibrary lib =
+        rlx::runtime::openFirst("RLX_CUDA_DRIVER", {"libcuda.so.1"});
+    if (!lib.handle) {
+      recordError("cannot load the CUDA driver " + lib.tried + ": " +
+                  lib.reason);
       return false;
     }
-    bool ok = true;
-    const std::string what = std::string("the CUDA driver ") + path;
-    auto bind = [&](auto &fn, const char *name) {
-      rlx::runtime::bindSymbol(lib, fn, name, what, ok, errors());
-    };
+    rlx::runtime::SymbolBinder bind(lib.handle, "the CUDA driver " + lib.tried,
+                                    errors());
     bind(d.cuInit, "cuInit");
     bind(d.cuDeviceGet, "cuDeviceGet");
     bind(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
@@ -76,7 +69,7 @@ const Driver *driver() {
     bind(d.cuEventSynchronize, "cuEventSynchronize");
     bind(d.cuEventElapsedTime, "cuEventElapsedTime");
     bind(d.cuGetErrorName, "cuGetErrorName");
-    return ok;
+    return bind.ok();
   }();
   return loaded ? &d : nullptr;
 }
@@ -87,9 +80,7 @@ bool check(CUresult result, const char *call) {
   const char *name = nullptr;
   if (const Driver *d = driver())
     d->cuGetErrorName(result, &name);
-  recordError(std::string(call) +
-              " failed: " + (name ? name : "unknown error") + " (" +
-              std::to_string(result) + ")");
+  errors().recordFailure(call, result, name);
   return false;
 }
 
@@ -112,109 +103,83 @@ const Driver *ready() {
   return d;
 }
 
-void *userStream() { return theUserStream; }
-
 } // namespace rlx::cuda
+
+namespace {
+/// The mgpu* functions' calls, over the driver.
+class CUDAGPUDriver final : public rlx::runtime::GPUDriver {
+public:
+  explicit CUDAGPUDriver(const Driver &d) : d(d) {}
+
+  bool loadModule(void **module, const void *image) const override {
+    // PTX too: the driver compiles it at load time.
+    return check(d.cuModuleLoadData(module, image), "cuModuleLoadData");
+  }
+  void unloadModule(void *module) const override { d.cuModuleUnload(module); }
+  bool getFunction(void **function, void *module,
+                   const char *name) const override {
+    return check(d.cuModuleGetFunction(function, module, name),
+                 "cuModuleGetFunction");
+  }
+  bool launchKernel(void *function, unsigned gridX, unsigned gridY,
+                    unsigned gridZ, unsigned blockX, unsigned blockY,
+                    unsigned blockZ, unsigned sharedBytes, void *stream,
+                    void **params, void **extra) const override {
+    return check(d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                                  blockZ, sharedBytes, stream, params, extra),
+                 "cuLaunchKernel");
+  }
+  bool createStream(void **stream) const override {
+    // CU_STREAM_DEFAULT: ordered after work on the legacy default stream.
+    return check(d.cuStreamCreate(stream, /*CU_STREAM_DEFAULT=*/0),
+                 "cuStreamCreate");
+  }
+  bool destroyStream(void *stream) const override {
+    return check(d.cuStreamDestroy(stream), "cuStreamDestroy");
+  }
+  bool synchronizeStream(void *stream) const override {
+    return check(d.cuStreamSynchronize(stream), "cuStreamSynchronize");
+  }
+  bool allocateAsync(void **ptr, uint64_t bytes, void *stream) const override {
+    CUdeviceptr address = 0;
+    bool ok =
+        check(d.cuMemAllocAsync(&address, bytes, stream), "cuMemAllocAsync");
+    *ptr = reinterpret_cast<void *>(address);
+    return ok;
+  }
+  bool freeAsync(void *ptr, void *stream) const override {
+    return check(d.cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), stream),
+                 "cuMemFreeAsync");
+  }
+
+private:
+  const Driver &d;
+};
+
+/// `d` as the mgpu* functions call it, or null.
+const rlx::runtime::GPUDriver *asGPUDriver(const Driver *d) {
+  if (!d)
+    return nullptr;
+  static const CUDAGPUDriver gpuDriver(*d);
+  return &gpuDriver;
+}
+} // namespace
+
+const rlx::runtime::GPURuntime &rlx::runtime::gpuRuntime() {
+  // Releasing things needs no current context: they run from global
+  // destructors too, possibly after the process has torn it down.
+  static const GPURuntime runtime{errors(),
+                                  [] { return asGPUDriver(driver()); },
+                                  [] { return asGPUDriver(ready()); }};
+  return runtime;
+}
 
 extern "C" {
 
-void rlxCudaSetStream(void *stream) { theUserStream = stream; }
+void rlxCudaSetStream(void *stream) { rlx::runtime::setUserStream(stream); }
 
 const char *rlxCudaGetLastError(void) { return errors().first(); }
 
 void rlxCudaClearError(void) { errors().clear(); }
-
-void *mgpuModuleLoad(void *data, size_t) {
-  const Driver *d = ready();
-  Handle module = nullptr;
-  if (d)
-    check(d->cuModuleLoadData(&module, data), "cuModuleLoadData");
-  return module;
-}
-
-// PTX: the driver compiles it at load time.
-void *mgpuModuleLoadJIT(void *data, int) { return mgpuModuleLoad(data, 0); }
-
-void mgpuModuleUnload(void *module) {
-  // Unloading runs from a global destructor, possibly after the process
-  // has torn the context down; nothing to report then.
-  if (const Driver *d = driver(); d && module)
-    d->cuModuleUnload(module);
-}
-
-void *mgpuModuleGetFunction(void *module, const char *name) {
-  const Driver *d = ready();
-  Handle function = nullptr;
-  if (!d)
-    return nullptr;
-  if (!module) {
-    recordError(std::string("no module for kernel ") + name);
-    return nullptr;
-  }
-  check(d->cuModuleGetFunction(&function, module, name), "cuModuleGetFunction");
-  return function;
-}
-
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **extra, size_t) {
-  const Driver *d = ready();
-  if (!d)
-    return;
-  if (!function) {
-    recordError("launch of a kernel that was not loaded");
-    return;
-  }
-  check(d->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                          smem, stream, params, extra),
-        "cuLaunchKernel");
-}
-
-void *mgpuStreamCreate(void) {
-  if (theUserStream)
-    return theUserStream;
-  const Driver *d = ready();
-  Handle stream = nullptr;
-  if (d)
-    // CU_STREAM_DEFAULT: ordered after work on the legacy default stream,
-    // where a caller that set no stream most likely wrote the inputs.
-    check(d->cuStreamCreate(&stream, /*CU_STREAM_DEFAULT=*/0),
-          "cuStreamCreate");
-  return stream;
-}
-
-void mgpuStreamDestroy(void *stream) {
-  const Driver *d = driver();
-  if (d && stream && stream != theUserStream)
-    check(d->cuStreamDestroy(stream), "cuStreamDestroy");
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  const Driver *d = driver();
-  if (d && stream != theUserStream)
-    check(d->cuStreamSynchronize(stream), "cuStreamSynchronize");
-}
-
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-  const Driver *d = ready();
-  if (!d)
-    return nullptr;
-  if (isHostShared) {
-    recordError("host-shared allocations are not supported");
-    return nullptr;
-  }
-  CUdeviceptr ptr = 0;
-  if (sizeBytes)
-    check(d->cuMemAllocAsync(&ptr, sizeBytes, stream), "cuMemAllocAsync");
-  return reinterpret_cast<void *>(ptr);
-}
-
-void mgpuMemFree(void *ptr, void *stream) {
-  const Driver *d = driver();
-  if (d && ptr)
-    check(d->cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), stream),
-          "cuMemFreeAsync");
-}
 
 } // extern "C"

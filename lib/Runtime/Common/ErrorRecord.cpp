@@ -19,6 +19,13 @@ void ErrorRecord::record(const std::string &message) {
     kept = message;
 }
 
+void ErrorRecord::recordFailure(const char *call, int code,
+                                const char *codeName) {
+  record(std::string(call) +
+         " failed: " + (codeName ? codeName : "unknown error") + " (" +
+         std::to_string(code) + ")");
+}
+
 const char *ErrorRecord::first() {
   std::lock_guard<std::mutex> lock(mutex);
   return kept.empty() ? nullptr : kept.c_str();

@@ -9,15 +9,13 @@
 // Internal to the GPU runtime libraries: they record errors rather than
 // abort (GPURuntime.h), each reporting on stderr and keeping the first
 // error until the caller clears it (rlxCudaGetLastError,
-// rlxRocmGetLastError), and binds the symbols of the libraries it opens at
-// run time.
+// rlxRocmGetLastError).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_LIB_RUNTIME_COMMON_ERRORRECORD_H
 #define RLX_LIB_RUNTIME_COMMON_ERRORRECORD_H
 
-#include <dlfcn.h>
 #include <mutex>
 #include <string>
 
@@ -32,6 +30,11 @@ public:
   /// Reports `message` on stderr and keeps it if no error is kept yet.
   void record(const std::string &message);
 
+  /// Records "<call> failed: <codeName> (<code>)" for a vendor call that
+  /// returned the error `code` (named "unknown error" if `codeName` is
+  /// null).
+  void recordFailure(const char *call, int code, const char *codeName);
+
   /// The kept error, or null. Valid until the next clear().
   const char *first();
 
@@ -43,18 +46,6 @@ private:
   std::mutex mutex;
   std::string kept;
 };
-
-/// Sets `fn` to the symbol `name` of the dlopen'd `library`; if it is
-/// missing, records "<what> lacks <name>" and clears `ok`.
-template <typename Fn>
-void bindSymbol(void *library, Fn &fn, const char *name,
-                const std::string &what, bool &ok, ErrorRecord &errors) {
-  fn = reinterpret_cast<Fn>(dlsym(library, name));
-  if (!fn) {
-    errors.record(what + " lacks " + name);
-    ok = false;
-  }
-}
 
 } // namespace rlx::runtime
 

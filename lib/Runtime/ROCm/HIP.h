@@ -9,8 +9,9 @@
 // Internal to the runtime library: the HIP entry points it calls (opened
 // with dlopen, C types spelled here as hip_runtime_api.h declares them, so
 // that no ROCm header is needed to build), error recording and the stream
-// the caller set, shared by the mgpu* functions (ROCmRuntime.cpp), the
-// constants (ROCmConstants.cpp) and the hipBLASLt calls (HipBLASLt.cpp).
+// the caller set, shared by the mgpu* functions (ROCmRuntime.cpp's
+// GPUDriver), the constants (ROCmConstants.cpp) and the hipBLASLt calls
+// (HipBLASLt.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #define RLX_LIB_RUNTIME_ROCM_HIP_H
 
 #include "ErrorRecord.h"
+#include "GPUDriver.h"
 
 #include <cstddef>
 #include <string>
@@ -61,7 +63,7 @@ const HIP *hip();
 bool check(hipError_t result, const char *call);
 
 /// The stream set by rlxRocmSetStream, or null.
-void *userStream();
+using rlx::runtime::userStream;
 
 } // namespace rlx::rocm
 

@@ -8,22 +8,21 @@
 //
 // rlxGpuMatmul (ROCmRuntime.h). hipBLASLt is opened at the first call
 // ($RLX_HIPBLASLT, else libhipblaslt.so, .so.1, .so.0), so programs link no
-// ROCm library. Like cuBLASLt it is column-major (ColumnMajorMatmul.h).
-// Descriptors and the heuristic's first algorithm are made once per
-// problem and kept. The values below are those of hipblaslt.h and
-// hipblas-common.h (ROCm 6); no ROCm header is needed to build.
+// ROCm library; the calls are the runtimes' shared BLAS-Lt binding
+// (Common/BlasLt.h), column-major (ColumnMajorMatmul.h). Descriptors and
+// the heuristic's first algorithm are made once per problem and kept. The
+// values below are those of hipblaslt.h and hipblas-common.h (ROCm 6); no
+// ROCm header is needed to build.
 //
 // Never run against the real hipBLASLt (no AMD GPU here): the unit test
 // checks the calls against a stand-in library.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ColumnMajorMatmul.h"
+#include "BlasLt.h"
 #include "HIP.h"
 #include "RLX/Runtime/ROCm/ROCmRuntime.h"
 
-#include <cstdlib>
-#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <string>
@@ -32,7 +31,8 @@
 using namespace rlx::rocm;
 
 namespace {
-using Status = int;
+using rlx::runtime::blaslt::Descriptors;
+using Lt = rlx::runtime::blaslt::Library;
 
 // hipDataType, hipblasComputeType_t, hipblasOperation_t.
 constexpr int kR32F = 0, kR16F = 2, kR16BF = 14;
@@ -58,77 +58,30 @@ struct alignas(16) HeuristicResult {
   unsigned char bytes[1024];
 };
 
-/// The hipBLASLt entry points, looked up once.
-struct Lt {
-  Status (*create)(Handle *);
-  Status (*descCreate)(Handle *, int, int);
-  Status (*descSetAttribute)(Handle, int, const void *, size_t);
-  Status (*layoutCreate)(Handle *, int, uint64_t, uint64_t, int64_t);
-  Status (*layoutSetAttribute)(Handle, int, const void *, size_t);
-  Status (*preferenceCreate)(Handle *);
-  Status (*preferenceSetAttribute)(Handle, int, const void *, size_t);
-  Status (*preferenceDestroy)(Handle);
-  // The results as untyped memory: the struct differs between releases
-  // (and a stand-in defines the function with its own idea of it).
-  Status (*algoGetHeuristic)(Handle, Handle, Handle, Handle, Handle, Handle,
-                             Handle, int, void *, int *);
-  Status (*matmul)(Handle, Handle, const void *, const void *, Handle,
-                   const void *, Handle, const void *, const void *, Handle,
-                   void *, Handle, const void *, void *, size_t, Handle);
-  Handle handle;
-};
-
-bool checkLt(Status status, const char *call) {
-  if (status == 0)
-    return true;
-  errors().record(std::string("hipBLASLt: ") + call + " failed: status " +
-                  std::to_string(status));
-  return false;
-}
+/// hipBLASLt's names and enum values.
+constexpr rlx::runtime::blaslt::Dialect kDialect = {"hipBLASLt",
+                                                    "hipblasLt",
+                                                    /*namesStatus=*/false,
+                                                    kOpN,
+                                                    kOpT,
+                                                    kDescTransA,
+                                                    kDescTransB,
+                                                    kDescEpilogue,
+                                                    kLayoutBatchCount,
+                                                    kLayoutStridedBatchOffset,
+                                                    kPrefMaxWorkspaceBytes};
 
 /// hipBLASLt with a handle, or null (with the reason recorded).
 const Lt *lt() {
-  static Lt lib;
-  static bool loaded = [] {
-    const char *chosen = std::getenv("RLX_HIPBLASLT");
-    std::string tried;
-    void *so = nullptr;
-    for (const char *path : {chosen, "libhipblaslt.so", "libhipblaslt.so.1",
-                             "libhipblaslt.so.0"}) {
-      if (!path || !*path)
-        continue;
-      so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-      tried += (tried.empty() ? "" : ", ") + std::string(path);
-      // Only the library asked for.
-      if (so || path == chosen)
-        break;
-    }
-    if (!so) {
-      errors().record("cannot load hipBLASLt (tried " + tried + ")");
-      return false;
-    }
-    bool ok = true;
-    auto bind = [&](auto &fn, const char *name) {
-      rlx::runtime::bindSymbol(so, fn, name, "hipBLASLt", ok, errors());
-    };
-    bind(lib.create, "hipblasLtCreate");
-    bind(lib.descCreate, "hipblasLtMatmulDescCreate");
-    bind(lib.descSetAttribute, "hipblasLtMatmulDescSetAttribute");
-    bind(lib.layoutCreate, "hipblasLtMatrixLayoutCreate");
-    bind(lib.layoutSetAttribute, "hipblasLtMatrixLayoutSetAttribute");
-    bind(lib.preferenceCreate, "hipblasLtMatmulPreferenceCreate");
-    bind(lib.preferenceSetAttribute, "hipblasLtMatmulPreferenceSetAttribute");
-    bind(lib.preferenceDestroy, "hipblasLtMatmulPreferenceDestroy");
-    bind(lib.algoGetHeuristic, "hipblasLtMatmulAlgoGetHeuristic");
-    bind(lib.matmul, "hipblasLtMatmul");
-    return ok && checkLt(lib.create(&lib.handle), "hipblasLtCreate");
-  }();
+  static Lt lib(kDialect, errors());
+  static bool loaded =
+      lib.open("RLX_HIPBLASLT",
+               {"libhipblaslt.so", "libhipblaslt.so.1", "libhipblaslt.so.0"});
   return loaded ? &lib : nullptr;
 }
 
 /// A problem's descriptors and algorithm.
-struct Plan {
-  Handle desc, a, b, c;
+struct Plan : Descriptors {
   HeuristicResult algo;
 };
 
@@ -147,66 +100,20 @@ int dataType(int32_t type) {
   return -1;
 }
 
-/// A column-major rows x cols layout (batch of them `stride` apart).
-Handle layout(const Lt &lib, int type, uint64_t rows, uint64_t cols,
-              int64_t batch, int64_t stride) {
-  Handle h = nullptr;
-  if (!checkLt(lib.layoutCreate(&h, type, rows, cols, rows),
-               "hipblasLtMatrixLayoutCreate"))
-    return nullptr;
-  if (batch == 1)
-    return h;
-  int32_t count = static_cast<int32_t>(batch);
-  if (!checkLt(
-          lib.layoutSetAttribute(h, kLayoutBatchCount, &count, sizeof(count)),
-          "hipblasLtMatrixLayoutSetAttribute") ||
-      !checkLt(lib.layoutSetAttribute(h, kLayoutStridedBatchOffset, &stride,
-                                      sizeof(stride)),
-               "hipblasLtMatrixLayoutSetAttribute"))
-    return nullptr;
-  return h;
-}
-
 bool makePlan(const Lt &lib, const Key &key, Plan &plan) {
   auto [type, epilogue, transA, transB, batch, m, n, k] = key;
   int data = dataType(type);
   rlx::runtime::ColumnMajorMatmul problem =
       rlx::runtime::columnMajorMatmul(transA, transB, m, n, k);
-  int32_t opA = problem.a.transposed ? kOpT : kOpN,
-          opB = problem.b.transposed ? kOpT : kOpN;
-  uint32_t epi = kEpilogues[epilogue];
-  auto setDesc = [&](int attribute, const void *value, size_t size) {
-    return checkLt(lib.descSetAttribute(plan.desc, attribute, value, size),
-                   "hipblasLtMatmulDescSetAttribute");
-  };
-  if (!checkLt(lib.descCreate(&plan.desc, kCompute32F, kR32F),
-               "hipblasLtMatmulDescCreate") ||
-      !setDesc(kDescTransA, &opA, sizeof(opA)) ||
-      !setDesc(kDescTransB, &opB, sizeof(opB)) ||
-      !setDesc(kDescEpilogue, &epi, sizeof(epi)) ||
-      !setDesc(kDescBiasDataType, &data, sizeof(data)))
-    return false;
-  plan.a = layout(lib, data, problem.a.rows, problem.a.cols, batch,
-                  problem.a.stride);
-  plan.b = layout(lib, data, problem.b.rows, problem.b.cols, batch,
-                  problem.b.stride);
-  plan.c = layout(lib, data, problem.c.rows, problem.c.cols, batch,
-                  problem.c.stride);
-  if (!plan.a || !plan.b || !plan.c)
+  if (!lib.createDesc(plan, problem, kCompute32F, kR32F,
+                      kEpilogues[epilogue]) ||
+      !lib.setDescAttribute(plan.desc, kDescBiasDataType, &data,
+                            sizeof(data)) ||
+      !lib.createLayouts(plan, problem, data, data, data, batch))
     return false;
 
-  Handle pref = nullptr;
-  if (!checkLt(lib.preferenceCreate(&pref), "hipblasLtMatmulPreferenceCreate"))
-    return false;
   int found = 0;
-  bool ok =
-      checkLt(lib.preferenceSetAttribute(pref, kPrefMaxWorkspaceBytes,
-                                         &kWorkspace, sizeof(kWorkspace)),
-              "hipblasLtMatmulPreferenceSetAttribute") &&
-      checkLt(lib.algoGetHeuristic(lib.handle, plan.desc, plan.a, plan.b,
-                                   plan.c, plan.c, pref, 1, &plan.algo, &found),
-              "hipblasLtMatmulAlgoGetHeuristic");
-  lib.preferenceDestroy(pref);
+  bool ok = lib.heuristic(plan, kWorkspace, 1, &plan.algo, found);
   if (ok && found == 0) {
     errors().record("hipBLASLt: no algorithm for a matmul of type " +
                     std::to_string(type) + ", " + std::to_string(batch) +
@@ -249,9 +156,7 @@ extern "C" void rlxGpuMatmul(int32_t type, int32_t epilogue, int32_t transA,
     plan = it->second;
   }
   // The bias pointer is per call: the plan's descriptor takes it now.
-  if (!checkLt(lib->descSetAttribute(plan.desc, kDescBiasPointer, &bias,
-                                     sizeof(bias)),
-               "hipblasLtMatmulDescSetAttribute"))
+  if (!lib->setDescAttribute(plan.desc, kDescBiasPointer, &bias, sizeof(bias)))
     return;
 
   Handle stream = userStream();
@@ -260,10 +165,9 @@ extern "C" void rlxGpuMatmul(int32_t type, int32_t epilogue, int32_t transA,
              "hipMallocAsync"))
     return;
   float one = 1.0f, zero = 0.0f;
-  checkLt(lib->matmul(lib->handle, plan.desc, &one, b, plan.a, a, plan.b, &zero,
-                      c, plan.c, c, plan.c, plan.algo.bytes, workspace,
-                      kWorkspace, stream),
-          "hipblasLtMatmul");
+  lib->check(lib->matmul(plan, &one, &zero, a, b, c, plan.algo.bytes, workspace,
+                         kWorkspace, stream),
+             "Matmul");
   check(h->hipFreeAsync(workspace, stream), "hipFreeAsync");
   // Without a caller's stream the call is synchronous, as every entry
   // point of compiled code is.

@@ -6,49 +6,27 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Debian ships no libmlir_rocm_runtime, so this is RLX's own (see
-// ROCmRuntime.h). The HIP runtime is opened at run time and only the entry
-// points used here are looked up; their C types are spelled in HIP.h, so
-// no ROCm header or library is needed to build. HIP keeps the current
-// device per thread (device 0 unless the caller chose another), so unlike
-// the CUDA driver there is no context to make current.
+// The HIP runtime under the runtimes' shared mgpu* functions
+// (Common/MgpuFunctions.cpp), and the runtime's own API (ROCmRuntime.h).
+// The HIP runtime is opened at run time and only the entry points used
+// here are looked up; their C types are spelled in HIP.h, so no ROCm
+// header or library is needed to build. HIP keeps the current device per
+// thread (device 0 unless the caller chose another), so unlike the CUDA
+// driver there is no context to make current.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Runtime/ROCm/ROCmRuntime.h"
+#include "DynamicLibrary.h"
 #include "HIP.h"
 
-#include <cstdlib>
-#include <dlfcn.h>
 #include <string>
 
 using namespace rlx::rocm;
 
 namespace {
-void *theUserStream = nullptr;
 /// hipGetErrorName once bound (check() runs while hip() initializes).
 const char *(*errorName)(hipError_t) = nullptr;
-
-/// dlopen's handle of the HIP runtime: $RLX_HIP_RUNTIME, else the
-/// unversioned name (a ROCm install's) or the versioned ones (a runtime
-/// package's). Records what was tried if none loads.
-void *openHIP() {
-  const char *chosen = std::getenv("RLX_HIP_RUNTIME");
-  std::string tried;
-  for (const char *path :
-       {chosen, "libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}) {
-    if (!path || !*path)
-      continue;
-    if (void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))
-      return lib;
-    tried += (tried.empty() ? "" : ", ") + std::string(path);
-    // Only the library asked for.
-    if (path == chosen)
-      break;
-  }
-  errors().record("cannot load the HIP runtime (tried " + tried + ")");
-  return nullptr;
-}
 } // namespace
 
 namespace rlx::rocm {
@@ -61,13 +39,14 @@ rlx::runtime::ErrorRecord &errors() {
 const HIP *hip() {
   static HIP h;
   static bool loaded = [] {
-    void *lib = openHIP();
+    // $RLX_HIP_RUNTIME, else the unversioned name (a ROCm install's) or
+    // the versioned ones (a runtime package's).
+    void *lib = rlx::runtime::openLibrary(
+        "the HIP runtime", "RLX_HIP_RUNTIME",
+        {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}, errors());
     if (!lib)
       return false;
-    bool ok = true;
-    auto bind = [&](auto &fn, const char *name) {
-      rlx::runtime::bindSymbol(lib, fn, name, "the HIP runtime", ok, errors());
-    };
+    rlx::runtime::SymbolBinder bind(lib, "the HIP runtime", errors());
     bind(h.hipInit, "hipInit");
     bind(h.hipModuleLoadData, "hipModuleLoadData");
     bind(h.hipModuleUnload, "hipModuleUnload");
@@ -83,7 +62,7 @@ const HIP *hip() {
     bind(h.hipMemcpy, "hipMemcpy");
     bind(h.hipGetErrorName, "hipGetErrorName");
     errorName = h.hipGetErrorName;
-    return ok && check(h.hipInit(0), "hipInit");
+    return bind.ok() && check(h.hipInit(0), "hipInit");
   }();
   return loaded ? &h : nullptr;
 }
@@ -91,118 +70,83 @@ const HIP *hip() {
 bool check(hipError_t result, const char *call) {
   if (result == 0)
     return true;
-  const char *name = errorName ? errorName(result) : nullptr;
-  errors().record(std::string(call) +
-                  " failed: " + (name ? name : "unknown error") + " (" +
-                  std::to_string(result) + ")");
+  errors().recordFailure(call, result, errorName ? errorName(result) : nullptr);
   return false;
 }
 
-void *userStream() { return theUserStream; }
-
 } // namespace rlx::rocm
+
+namespace {
+/// The mgpu* functions' calls, over the HIP runtime.
+class HIPGPUDriver final : public rlx::runtime::GPUDriver {
+public:
+  explicit HIPGPUDriver(const HIP &h) : h(h) {}
+
+  bool loadModule(void **module, const void *image) const override {
+    // The rocm pipeline embeds code objects, never text to compile at load
+    // time; HIP takes either through hipModuleLoadData.
+    return check(h.hipModuleLoadData(module, image), "hipModuleLoadData");
+  }
+  void unloadModule(void *module) const override { h.hipModuleUnload(module); }
+  bool getFunction(void **function, void *module,
+                   const char *name) const override {
+    return check(h.hipModuleGetFunction(function, module, name),
+                 "hipModuleGetFunction");
+  }
+  bool launchKernel(void *function, unsigned gridX, unsigned gridY,
+                    unsigned gridZ, unsigned blockX, unsigned blockY,
+                    unsigned blockZ, unsigned sharedBytes, void *stream,
+                    void **params, void **extra) const override {
+    return check(h.hipModuleLaunchKernel(function, gridX, gridY, gridZ, blockX,
+                                         blockY, blockZ, sharedBytes, stream,
+                                         params, extra),
+                 "hipModuleLaunchKernel");
+  }
+  bool createStream(void **stream) const override {
+    // hipStreamDefault: ordered after work on the null stream.
+    return check(h.hipStreamCreateWithFlags(stream, /*hipStreamDefault=*/0),
+                 "hipStreamCreateWithFlags");
+  }
+  bool destroyStream(void *stream) const override {
+    return check(h.hipStreamDestroy(stream), "hipStreamDestroy");
+  }
+  bool synchronizeStream(void *stream) const override {
+    return check(h.hipStreamSynchronize(stream), "hipStreamSynchronize");
+  }
+  bool allocateAsync(void **ptr, uint64_t bytes, void *stream) const override {
+    return check(h.hipMallocAsync(ptr, bytes, stream), "hipMallocAsync");
+  }
+  bool freeAsync(void *ptr, void *stream) const override {
+    return check(h.hipFreeAsync(ptr, stream), "hipFreeAsync");
+  }
+
+private:
+  const HIP &h;
+};
+
+/// The initialized HIP runtime as the mgpu* functions call it, or null.
+const rlx::runtime::GPUDriver *gpuDriver() {
+  const HIP *h = hip();
+  if (!h)
+    return nullptr;
+  static const HIPGPUDriver driver(*h);
+  return &driver;
+}
+} // namespace
+
+const rlx::runtime::GPURuntime &rlx::runtime::gpuRuntime() {
+  // No context to make current: loaded is ready.
+  static const GPURuntime runtime{errors(), gpuDriver, gpuDriver};
+  return runtime;
+}
 
 extern "C" {
 
-void rlxRocmSetStream(void *stream) { theUserStream = stream; }
+void rlxRocmSetStream(void *stream) { rlx::runtime::setUserStream(stream); }
 
 const char *rlxRocmGetLastError(void) { return errors().first(); }
 
 void rlxRocmClearError(void) { errors().clear(); }
-
-void *mgpuModuleLoad(void *data, size_t) {
-  const HIP *h = hip();
-  Handle module = nullptr;
-  if (h)
-    check(h->hipModuleLoadData(&module, data), "hipModuleLoadData");
-  return module;
-}
-
-// The rocm pipeline embeds code objects, never text to compile at load
-// time; HIP takes either through hipModuleLoadData.
-void *mgpuModuleLoadJIT(void *data, int) { return mgpuModuleLoad(data, 0); }
-
-void mgpuModuleUnload(void *module) {
-  // Unloading runs from a global destructor, possibly after HIP has torn
-  // down; nothing to report then.
-  if (const HIP *h = hip(); h && module)
-    h->hipModuleUnload(module);
-}
-
-void *mgpuModuleGetFunction(void *module, const char *name) {
-  const HIP *h = hip();
-  Handle function = nullptr;
-  if (!h)
-    return nullptr;
-  if (!module) {
-    errors().record(std::string("no module for kernel ") + name);
-    return nullptr;
-  }
-  check(h->hipModuleGetFunction(&function, module, name),
-        "hipModuleGetFunction");
-  return function;
-}
-
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **extra, size_t) {
-  const HIP *h = hip();
-  if (!h)
-    return;
-  if (!function) {
-    errors().record("launch of a kernel that was not loaded");
-    return;
-  }
-  check(h->hipModuleLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                                 blockZ, smem, stream, params, extra),
-        "hipModuleLaunchKernel");
-}
-
-void *mgpuStreamCreate(void) {
-  if (theUserStream)
-    return theUserStream;
-  const HIP *h = hip();
-  Handle stream = nullptr;
-  if (h)
-    // hipStreamDefault: ordered after work on the null stream, where a
-    // caller that set no stream most likely wrote the inputs.
-    check(h->hipStreamCreateWithFlags(&stream, /*hipStreamDefault=*/0),
-          "hipStreamCreateWithFlags");
-  return stream;
-}
-
-void mgpuStreamDestroy(void *stream) {
-  const HIP *h = hip();
-  if (h && stream && stream != theUserStream)
-    check(h->hipStreamDestroy(stream), "hipStreamDestroy");
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  const HIP *h = hip();
-  if (h && stream != theUserStream)
-    check(h->hipStreamSynchronize(stream), "hipStreamSynchronize");
-}
-
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-  const HIP *h = hip();
-  if (!h)
-    return nullptr;
-  if (isHostShared) {
-    errors().record("host-shared allocations are not supported");
-    return nullptr;
-  }
-  void *ptr = nullptr;
-  if (sizeBytes)
-    check(h->hipMallocAsync(&ptr, sizeBytes, stream), "hipMallocAsync");
-  return ptr;
-}
-
-void mgpuMemFree(void *ptr, void *stream) {
-  const HIP *h = hip();
-  if (h && ptr)
-    check(h->hipFreeAsync(ptr, stream), "hipFreeAsync");
-}
 
 // The rocm target's description offers no flash-attention kernel, so
 // compiled code never calls this; a caller of the ABI learns why.
