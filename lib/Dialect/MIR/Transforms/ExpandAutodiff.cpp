@@ -203,6 +203,10 @@ FailureOr<func::FuncOp> Expander::prepareCopy(func::FuncOp callee,
   func::FuncOp fn = callee.clone();
   fn.setSymName(name);
   fn.setPrivate();
+  // A new function of another signature: the discardable attributes that
+  // described the callee's (a tool's element types of its arguments and
+  // results, a C-interface marker) do not hold for it.
+  fn->setDiscardableAttrs(DictionaryAttr::get(fn.getContext()));
   symbols.insert(fn, std::next(Block::iterator(callee)));
   if (failed(inlineCalls(fn)))
     return failure();
