@@ -211,11 +211,19 @@ static rlx::TargetCompileFlags compileFlags() {
       {"cuda", &cudaOptions},
       {"rocm", &rocmOptions},
       {"vulkan", &vulkanOptions}};
-  for (auto [name, option] : ownOptions)
-    if (name == target)
-      flags.pipelineOptions = *option;
-  if (!targetOptions.empty())
+  bool own = false;
+  for (auto [name, option] : ownOptions) {
+    if (name != target || !option->getNumOccurrences())
+      continue;
+    flags.pipelineOptions = *option;
+    flags.pipelineOptionsFlag = ("--" + name + "-options").str();
+    own = true;
+  }
+  if (targetOptions.getNumOccurrences()) {
     flags.pipelineOptions += " " + targetOptions;
+    if (own)
+      flags.pipelineOptionsFlag += " or --target-options";
+  }
   if (chip.getNumOccurrences())
     flags.chip = chip;
   if (target == "cuda")

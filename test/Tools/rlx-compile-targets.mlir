@@ -21,7 +21,7 @@
 // CHECK-NEXT:   output: source (.metal), entry points on device buffers, static and dynamic shapes
 // CHECK-NEXT:   gpu: subgroup 32, 1024 threads and 32768 bytes of shared memory a block, 8-byte accesses
 // UNKNOWN: rlx-compile: error: unknown target 'tpu' (registered: cpu, cuda, rocm, vulkan, metal)
-// BAD: rlx-compile: error: bad --vulkan-options
+// BAD: rlx-compile: error: bad --target-options
 func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = rlx.exp %x : tensor<4x8xf32>
   return %y : tensor<4x8xf32>

@@ -61,6 +61,8 @@ struct TargetOps {
 struct TargetCompileFlags {
   /// More options of the target's named pipeline ("block-size=128").
   std::string pipelineOptions;
+  /// The flag that gave them, for the error when they do not parse.
+  std::string pipelineOptionsFlag = "--target-options";
   /// The chip (sm_90, gfx942), where given.
   std::optional<std::string> chip;
   /// The toolkit folder that compiles its kernels, where given.
@@ -104,12 +106,25 @@ struct TargetInfo {
   std::string sourceExtension;
 };
 
-/// Parses `flags.pipelineOptions` into a GPU target's pipeline `options`
-/// (errors to llvm::errs()), then sets the kernel choices given as flags.
+/// Parses `flags.pipelineOptions` into a target's pipeline `options` (the
+/// parser's errors to llvm::errs(), then "bad <flag>" through `error`).
 template <typename Options>
-LogicalResult parseGPUCompileFlags(Options &options,
-                                   const TargetCompileFlags &flags) {
-  if (failed(options.parseFromString(flags.pipelineOptions, llvm::errs())))
+LogicalResult
+parsePipelineFlags(Options &options, const TargetCompileFlags &flags,
+                   llvm::function_ref<void(const Twine &)> error) {
+  if (failed(options.parseFromString(flags.pipelineOptions, llvm::errs()))) {
+    error("bad " + flags.pipelineOptionsFlag);
+    return failure();
+  }
+  return success();
+}
+
+/// parsePipelineFlags, then the GPU kernel choices given as flags.
+template <typename Options>
+LogicalResult
+parseGPUCompileFlags(Options &options, const TargetCompileFlags &flags,
+                     llvm::function_ref<void(const Twine &)> error) {
+  if (failed(parsePipelineFlags(options, flags, error)))
     return failure();
   if (flags.matmul)
     options.matmul = *flags.matmul;

@@ -32,11 +32,8 @@ void rlx::registerCPUTarget() {
   info.buildPipeline = [](OpPassManager &pm, const TargetCompileFlags &flags,
                           llvm::function_ref<void(const Twine &)> error) {
     CPUPipelineOptions options;
-    if (failed(options.parseFromString(flags.pipelineOptions,
-                                       llvm::errs()))) {
-      error("bad --cpu-options");
+    if (failed(parsePipelineFlags(options, flags, error)))
       return failure();
-    }
     options.blas = flags.blas;
     buildCPUPipeline(pm, options);
     return success();

@@ -40,10 +40,8 @@ void rlx::registerCUDATarget() {
   info.buildPipeline = [](OpPassManager &pm, const TargetCompileFlags &flags,
                           llvm::function_ref<void(const Twine &)> error) {
     CUDAPipelineOptions options;
-    if (failed(parseGPUCompileFlags(options, flags))) {
-      error("bad --cuda-options");
+    if (failed(parseGPUCompileFlags(options, flags, error)))
       return failure();
-    }
     if (flags.chip)
       options.chip = *flags.chip;
     if (flags.toolkit)

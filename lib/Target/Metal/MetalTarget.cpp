@@ -39,10 +39,8 @@ void rlx::registerMetalTarget() {
   info.buildPipeline = [](OpPassManager &pm, const TargetCompileFlags &flags,
                           llvm::function_ref<void(const Twine &)> error) {
     MetalPipelineOptions options;
-    if (failed(parseGPUCompileFlags(options, flags))) {
-      error("bad --metal-options");
+    if (failed(parseGPUCompileFlags(options, flags, error)))
       return failure();
-    }
     buildMetalPipeline(pm, options);
     return success();
   };

@@ -34,10 +34,8 @@ void rlx::registerROCmTarget() {
   info.buildPipeline = [](OpPassManager &pm, const TargetCompileFlags &flags,
                           llvm::function_ref<void(const Twine &)> error) {
     ROCmPipelineOptions options;
-    if (failed(parseGPUCompileFlags(options, flags))) {
-      error("bad --rocm-options");
+    if (failed(parseGPUCompileFlags(options, flags, error)))
       return failure();
-    }
     if (flags.chip)
       options.chip = *flags.chip;
     if (flags.toolkit)

@@ -37,10 +37,8 @@ void rlx::registerVulkanTarget() {
   info.buildPipeline = [](OpPassManager &pm, const TargetCompileFlags &flags,
                           llvm::function_ref<void(const Twine &)> error) {
     VulkanPipelineOptions options;
-    if (failed(parseGPUCompileFlags(options, flags))) {
-      error("bad --vulkan-options");
+    if (failed(parseGPUCompileFlags(options, flags, error)))
       return failure();
-    }
     buildVulkanPipeline(pm, options);
     return success();
   };
