@@ -80,6 +80,9 @@ expect(rlx.RLXError, lambda: rlx.compile(f.module, function="nosuch"))
 # CHECK: RLXError: cannot compile @nosuch for the CPU | {{.*}}error: no function 'nosuch' with a body to compile
 expect(rlx.RLXError, lambda: rlx.compile(f, options="no-such-option=1"))
 # CHECK: RLXError: cannot compile @double for the CPU | {{.*}}error: bad rlx-cpu-pipeline options 'no-such-option=1'
+# The targets are the registry's, as rlx-compile --list-targets names them.
+print("targets:", ", ".join(rlx.targets()))
+# CHECK: targets: cpu, cuda, rocm, vulkan, metal
 expect(ValueError, lambda: rlx.compile(f, target="tpu"))
 # CHECK: ValueError: rlx.compile: unknown target 'tpu' (registered: cpu, cuda, rocm, vulkan, metal)
 expect(NotImplementedError, lambda: rlx.compile(f, target="vulkan"))
