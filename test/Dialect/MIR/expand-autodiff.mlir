@@ -281,3 +281,33 @@ func.func @main(%h0: tensor<3xf64>, %a: tensor<4x3xf64>, %w: tensor<3xf64>) -> (
       : (tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>) -> (tensor<f64>, tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>)
   return %g#0, %g#1, %g#2 : tensor<3xf64>, tensor<4x3xf64>, tensor<3xf64>
 }
+
+// -----
+
+// A gradient with respect to a run of five or more consecutive arguments
+// is named by the run's ends (a whole model's gradient names every weight
+// otherwise); its name is stable, so a second rlx.grad reuses it.
+// CHECK-LABEL: func.func private @sum5_grad_0_to_4(
+// CHECK-LABEL: func.func @main(
+// CHECK:         call @sum5_grad_0_to_4(
+// CHECK:         call @sum5_grad_0_to_4(
+func.func @sum5(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xf32>,
+                %d: tensor<2xf32>, %e: tensor<2xf32>) -> tensor<f32> {
+  %ab = rlx.add %a, %b : tensor<2xf32>, tensor<2xf32>
+  %cd = rlx.mul %c, %d : tensor<2xf32>, tensor<2xf32>
+  %x = rlx.add %ab, %cd : tensor<2xf32>, tensor<2xf32>
+  %y = rlx.mul %x, %e : tensor<2xf32>, tensor<2xf32>
+  %s = rlx.reduce sum %y axes = [0] : tensor<2xf32>
+  return %s : tensor<f32>
+}
+
+func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xf32>,
+                %d: tensor<2xf32>, %e: tensor<2xf32>) -> (tensor<f32>, tensor<f32>) {
+  %l, %ga, %gb, %gc, %gd, %ge = rlx.grad @sum5(%a, %b, %c, %d, %e) wrt [0, 1, 2, 3, 4]
+      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+      -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  %l2, %ga2, %gb2, %gc2, %gd2, %ge2 = rlx.grad @sum5(%e, %d, %c, %b, %a) wrt [0, 1, 2, 3, 4]
+      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+      -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %l, %l2 : tensor<f32>, tensor<f32>
+}

@@ -164,16 +164,31 @@ LogicalResult Expander::run() {
   }
 }
 
+/// The argument positions `wrt` in a generated function's name: "_0_2";
+/// a run of more than four consecutive ones as "_1_to_288", so that the
+/// name of a whole model's gradient (which every kernel outlined from it
+/// repeats) does not grow with its number of weights.
+static std::string wrtSuffix(ArrayRef<int64_t> wrt) {
+  bool run = wrt.size() > 4;
+  for (size_t i = 1; run && i < wrt.size(); ++i)
+    run = wrt[i] == wrt[i - 1] + 1;
+  if (run)
+    return "_" + std::to_string(wrt.front()) + "_to_" +
+           std::to_string(wrt.back());
+  std::string suffix;
+  for (int64_t i : wrt)
+    suffix += "_" + std::to_string(i);
+  return suffix;
+}
+
 FailureOr<func::FuncOp> Expander::expand(Operation *op, func::FuncOp callee) {
   std::string key = callee.getSymName().str();
   if (auto grad = dyn_cast<GradOp>(op)) {
     int64_t numArgs = grad.getOperands().size();
     SmallVector<int64_t> wrt;
-    key += "_grad";
-    for (int64_t i : grad.getWrt()) {
+    for (int64_t i : grad.getWrt())
       wrt.push_back(i < 0 ? i + numArgs : i);
-      key += "_" + std::to_string(wrt.back());
-    }
+    key += "_grad" + wrtSuffix(wrt);
     if (func::FuncOp fn = generated.lookup(key))
       return fn;
     FailureOr<func::FuncOp> fn = prepareCopy(callee, key, op);
