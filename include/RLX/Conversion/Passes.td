@@ -149,7 +149,8 @@ def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> 
 
     With `int8-library` (the runtime's library has int8 matmuls,
     `RLX_GPU_MATMUL_S8`), `rlx.int8_matmul` goes there too, under the same
-    shape conditions, where K is a multiple of 4; the library multiplies
+    shape conditions, where K is a multiple of `int8-k-multiple` (the
+    target description's int8MatmulKMultiple); the library multiplies
     the lhs by the transposed rhs only, so an operand in the other layout
     is first transposed (`rlx.transpose`, a generated kernel).
 
@@ -159,9 +160,11 @@ def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> 
     at each call (one scale per row with per-channel weight scales, one per
     tensor where the weight's scales are one splat constant), instead of
     decoding the weights to the activations' type; taken with static
-    shapes where K is a multiple of 16 and N of 8. It needs
-    `fp8-library` (the runtime has `rlxGpuMatmulFp8`: CUDA on sm_89 or
-    later); asked for without it, the pass fails.
+    shapes where K is a multiple of `fp8-k-multiple` and N of
+    `fp8-n-multiple` (the target description's fp8MatmulKMultiple and
+    fp8MatmulNMultiple). It needs `fp8-library` (the runtime has
+    `rlxGpuMatmulFp8`: CUDA on sm_89 or later); asked for without it, the
+    pass fails.
 
     ```mlir
     %y = rlx.fused_matmul_bias_act %x, %w, %b activation = gelu_tanh
@@ -184,6 +187,12 @@ def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> 
            "activations to e4m3 at each call">,
     Option<"fp8Library", "fp8-library", "bool", "false",
            "The runtime has fp8 matmuls (rlxGpuMatmulFp8)">,
+    Option<"int8KMultiple", "int8-k-multiple", "int64_t", "4",
+           "The library's int8 matmuls need K a multiple of this">,
+    Option<"fp8KMultiple", "fp8-k-multiple", "int64_t", "16",
+           "rlxGpuMatmulFp8 needs K a multiple of this">,
+    Option<"fp8NMultiple", "fp8-n-multiple", "int64_t", "8",
+           "rlxGpuMatmulFp8 needs N a multiple of this">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::rlx::RLXDialect"];
@@ -453,7 +462,7 @@ def GPUMapLinalgPass : Pass<"rlx-gpu-map-linalg", "::mlir::func::FuncOp"> {
     Option<"fuseRows", "fuse-rows", "bool", "true",
            "Run each group of consecutive ops over the same rows with a row "
            "reduction among them as one kernel">,
-    Option<"warpRows", "warp-rows", "bool", "true",
+    Option<"subgroupRows", "warp-rows", "bool", "true",
            "Give a row group whose rows fit in one subgroup's registers one "
            "subgroup per row, several rows per block">,
     Option<"subgroupSize", "subgroup-size", "int64_t", "32",
@@ -507,19 +516,21 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
     adds its sums into the output (linalg's `out +=`).
 
     Other generics are left to `rlx-gpu-map-linalg`, and so is a matmul
-    whose grid exceeds 65535 blocks along a dim (Vulkan's guaranteed
-    minimum). Tile sizes that do not divide (`thread-m` into `tile-m`,
-    the threads into the staged blocks), exceed `max-threads-per-block`
+    whose grid exceeds the target's `max-grid-x`, `max-grid-y` or
+    `max-grid-z` blocks (the target description's maxGridSize; 65535 by
+    default, the least a Vulkan device guarantees). Tile sizes that do not
+    divide (`thread-m` into `tile-m`, the threads into the staged blocks),
+    exceed `max-threads-per-block`
     or, for an op's accumulator type, `shared-memory-bytes` are errors.
 
     Where `cooperative-matrix` says the target offers cooperative matrices
     (16 x 16 x 16 fragments at subgroup scope, f32 accumulators) for the
     operands' type, the matmul runs on them instead: `f16` takes f16 x f16
     matmuls; `bf16` bf16 x bf16 ones on bf16 fragments, staged as pairs in
-    32-bit words (i32) and loaded as f16-typed fragments, which the Vulkan
-    pipeline's `rlx-vulkan-bf16-fragments` retypes to SPIR-V's bf16
-    (`gpu.mma_matrix` has no bf16; only the Vulkan pipeline takes this
-    entry), each thread loading pairs (as one vector where aligned, else
+    32-bit words (i32) and loaded as f16-typed fragments, which the
+    target's kernel lowering must retype to bf16 (`gpu.mma_matrix` has no
+    bf16; the Vulkan pipeline's `rlx-vulkan-bf16-fragments` does), each
+    thread loading pairs (as one vector where aligned, else
     element by element), unless the threads outnumber a block's pairs
     (then `bf16-as-f16`, where offered, takes it); `bf16-as-f16` bf16 x bf16 ones with the operands rounded to
     f16 in the staging (for devices without bf16 fragments: exact for
@@ -593,11 +604,18 @@ def GPUTileMatmulPass : Pass<"rlx-gpu-tile-matmul", "::mlir::func::FuncOp"> {
            "The most threads one block may have on the target">,
     Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t", "49152",
            "The workgroup memory one block may allocate on the target">,
+    Option<"maxGridX", "max-grid-x", "int64_t", "65535",
+           "The most blocks a grid may have along x on the target">,
+    Option<"maxGridY", "max-grid-y", "int64_t", "65535",
+           "The most blocks a grid may have along y on the target">,
+    Option<"maxGridZ", "max-grid-z", "int64_t", "65535",
+           "The most blocks a grid may have along z on the target">,
     ListOption<"cooperativeMatrix", "cooperative-matrix", "std::string",
                "Operand types whose matmuls run on the target's 16x16x16 "
                "cooperative matrices with f32 sums: f16, bf16 (as pairs "
-               "in words, for rlx-vulkan-bf16-fragments), bf16-as-f16 (bf16 "
-               "rounded to f16); none by default">,
+               "in words on f16-typed fragments, which the target retypes "
+               "to bf16), bf16-as-f16 (bf16 rounded to f16); none by "
+               "default">,
     Option<"coopTileM", "coop-tile-m", "int64_t", "128",
            "Output rows per workgroup on cooperative matrices">,
     Option<"coopTileN", "coop-tile-n", "int64_t", "128",
@@ -688,6 +706,27 @@ def GPUFastMathPass : Pass<"rlx-gpu-fast-math"> {
     %e = math.exp %x fastmath<afn> : f32
     %a = arith.mulf %e, %r : f32
     %b = arith.mulf %f, %r : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def GPUExpandMathPass
+    : Pass<"rlx-gpu-expand-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Expand the math ops that a target's kernel language lacks";
+  let description = [{
+    Run on the kernels by the pipelines of targets whose kernel language has
+    no `erf` or `erfc` (MSL's standard library, SPIR-V's GLSL.std.450: the
+    Metal and Vulkan pipelines): `math.erf` and `math.erfc` on f32 become
+    upstream's polynomial approximations, arith and math ops that every
+    target has. What remains unexpanded (e.g. f16 `erf`) is left to the
+    target, whose lowering or emitter reports it.
+
+    ```mlir
+    %y = math.erf %x : f32
+    // becomes a rational polynomial in %x (arith.mulf, arith.addf,
+    // arith.divf, arith.select)
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -41,8 +41,9 @@ using namespace mlir::rlx;
 
 namespace {
 
-/// The kernel's launch grid bounds batch and heads (grid z and y).
-constexpr int64_t kMaxGridYZ = 65535;
+/// The most batches and heads rlxFlashAttention takes, whatever the target
+/// (its contract in GPURuntime.h: the kernel's grid y and z walk them).
+constexpr int64_t kFlashAttentionMaxBatchHeads = 65535;
 
 /// An attention as the flash kernel computes it.
 struct FlashProblem {
@@ -92,7 +93,8 @@ FailureOr<FlashProblem> match(AttentionOp op, std::string &reason) {
     reason = "an empty attention";
     return failure();
   }
-  if (p.batch > kMaxGridYZ || p.heads > kMaxGridYZ || p.seqQ > INT32_MAX ||
+  if (p.batch > kFlashAttentionMaxBatchHeads ||
+      p.heads > kFlashAttentionMaxBatchHeads || p.seqQ > INT32_MAX ||
       p.seqK > INT32_MAX) {
     reason = "sizes beyond the kernel's grid or int32";
     return failure();

@@ -143,27 +143,30 @@ FailureOr<LibraryMatmul> match(Operation *op, std::string &reason) {
 }
 
 /// An int8 product as the library's (which multiplies the lhs by the
-/// transposed rhs; the pass transposes operands in the other layout), or
-/// the reason it is not one.
-FailureOr<LibraryMatmul> matchInt8(Int8MatmulOp op, std::string &reason) {
+/// transposed rhs; the pass transposes operands in the other layout) with
+/// K a multiple of `kMultiple`, or the reason it is not one.
+FailureOr<LibraryMatmul> matchInt8(Int8MatmulOp op, int64_t kMultiple,
+                                   std::string &reason) {
   FailureOr<LibraryMatmul> m = matchShapes(
       op.getLhs(), op.getRhs(), op.getTransposeA(), op.getTransposeB(), reason);
   if (failed(m))
     return failure();
   m->transposeA = false;
   m->transposeB = true;
-  // cuBLASLt's int8 kernels read K in 4-byte groups.
-  if (m->k % 4 != 0) {
-    reason = "K = " + std::to_string(m->k) + ", not a multiple of 4";
+  if (m->k % kMultiple != 0) {
+    reason = "K = " + std::to_string(m->k) + ", not a multiple of " +
+             std::to_string(kMultiple);
     return failure();
   }
   m->epilogue = "none";
   return m;
 }
 
-/// An fp8-weight dequant_matmul as rlxGpuMatmulFp8's problem, or the reason
-/// it is not one (not an fp8 scheme: empty).
-FailureOr<LibraryMatmul> matchFp8(DequantMatmulOp op, std::string &reason) {
+/// An fp8-weight dequant_matmul as rlxGpuMatmulFp8's problem, with K a
+/// multiple of `kMultiple` and N of `nMultiple`, or the reason it is not
+/// one (not an fp8 scheme: empty).
+FailureOr<LibraryMatmul> matchFp8(DequantMatmulOp op, int64_t kMultiple,
+                                  int64_t nMultiple, std::string &reason) {
   QuantKind kind = op.getScheme().getKind();
   if (kind != QuantKind::Fp8E4M3 && kind != QuantKind::Fp8E5M2)
     return failure();
@@ -181,11 +184,11 @@ FailureOr<LibraryMatmul> matchFp8(DequantMatmulOp op, std::string &reason) {
   m.m = x.getNumElements() / m.k;
   m.transposeB = true;
   m.epilogue = "none";
-  // cuBLASLt's fp8 kernels need 16-byte aligned rows of the fp8 operands
-  // and of the result.
-  if (m.k % 16 != 0 || m.n % 8 != 0) {
+  if (m.k % kMultiple != 0 || m.n % nMultiple != 0) {
     reason = "K = " + std::to_string(m.k) + ", N = " + std::to_string(m.n) +
-             " (the fp8 library needs K a multiple of 16 and N of 8)";
+             " (the fp8 library needs K a multiple of " +
+             std::to_string(kMultiple) + " and N of " +
+             std::to_string(nMultiple) + ")";
     return failure();
   }
   if (m.m == 0) {
@@ -209,7 +212,12 @@ struct GPUDispatchMatmulPass
     ModuleOp module = getOperation();
     if (fp8Activations && !fp8Library) {
       module.emitError("rlx-gpu-dispatch-matmul: fp8-activations needs a "
-                       "runtime with fp8 matmuls (CUDA on sm_89 or later)");
+                       "runtime with fp8 matmuls (fp8-library)");
+      return signalPassFailure();
+    }
+    if (int8KMultiple < 1 || fp8KMultiple < 1 || fp8NMultiple < 1) {
+      module.emitError("rlx-gpu-dispatch-matmul: int8-k-multiple, "
+                       "fp8-k-multiple and fp8-n-multiple must be positive");
       return signalPassFailure();
     }
     SmallVector<Operation *> ops;
@@ -252,9 +260,9 @@ struct GPUDispatchMatmulPass
 
   FailureOr<LibraryMatmul> matchAny(Operation *op, std::string &reason) {
     if (auto int8 = dyn_cast<Int8MatmulOp>(op))
-      return matchInt8(int8, reason);
+      return matchInt8(int8, int8KMultiple, reason);
     if (auto dequant = dyn_cast<DequantMatmulOp>(op))
-      return matchFp8(dequant, reason);
+      return matchFp8(dequant, fp8KMultiple, fp8NMultiple, reason);
     return match(op, reason);
   }
 

@@ -18,9 +18,10 @@
 //
 // Upstream's linalg tiling + promoteSubViews would stage the same blocks,
 // but through memref.subview/memref.copy into workgroup buffers and
-// scf.forall thread mappings, which the Vulkan path cannot take: its
-// workgroup memory admits only loads and stores (rlx-vulkan-workgroup-allocs)
-// and the copies would need their own thread distribution and edge masking.
+// scf.forall thread mappings, which not every target's kernel lowering
+// takes (the Vulkan one admits only loads and stores of workgroup memory,
+// rlx-vulkan-workgroup-allocs), and the copies would need their own thread
+// distribution and edge masking.
 // Written out here, the staging loads are coalesced along each operand's
 // contiguous dim, converted to the accumulator type once, and masked only
 // along the dims a tile does not divide.
@@ -33,8 +34,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/Conversion/Passes.h"
+#include "KernelBuilder.h"
 
+#include "RLX/Conversion/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -50,12 +52,13 @@ namespace rlx {
 } // namespace mlir
 
 using namespace mlir;
+using namespace mlir::rlx::kernels;
 
 namespace {
 
-/// Vulkan guarantees 65535 workgroups along each grid dim
-/// (maxComputeWorkGroupCount); CUDA's y and z have the same limit.
-constexpr int64_t kMaxGrid = 65535;
+/// The most blocks a grid may have along x, y and z on the target
+/// (`max-grid-x`, `-y`, `-z`: its description's maxGridSize).
+using GridLimits = std::array<int64_t, 3>;
 
 struct Tiles {
   int64_t m, n, k, threadM, threadN;
@@ -134,7 +137,8 @@ std::optional<Matmul> matchMatmul(linalg::GenericOp op) {
   // The body: out + ext(a) * ext(b), either operand order.
   Block *body = op.getBlock();
   // 16-bit accumulators (not what rlx.matmul lowers to) would need 16-bit
-  // workgroup memory, which the Vulkan path does not lower for bf16.
+  // workgroup memory, which not every target lowers for bf16 (Vulkan's
+  // does not).
   mm.acc = body->getArgument(2).getType();
   if (!(mm.acc.isF32() || mm.acc.isF64()) ||
       body->getOperations().size() > 5)
@@ -240,14 +244,6 @@ Staging stagingOf(const Matmul &mm, unsigned operand, int64_t rows,
   return s;
 }
 
-Value cst(ImplicitLocOpBuilder &b, int64_t v) {
-  return arith::ConstantIndexOp::create(b, v);
-}
-
-Value inRange(ImplicitLocOpBuilder &b, Value v, int64_t bound) {
-  return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, v, cst(b, bound));
-}
-
 /// Moves `b` into an scf.if that keeps the output element at `at` (indexed
 /// by `mm`'s dims) inside C along each dim that output blocks of `tileM` x
 /// `tileN` do not divide; leaves `b` where it is when they divide both.
@@ -266,11 +262,6 @@ void guardOutputElement(ImplicitLocOpBuilder &b, const Matmul &mm,
     return;
   auto ifOp = scf::IfOp::create(b, guard, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifOp.thenBlock());
-}
-
-/// Zero of a float type or a vector of it.
-Value zeroOf(ImplicitLocOpBuilder &b, Type type) {
-  return arith::ConstantOp::create(b, cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 /// `v` (a float or a vector of floats) converted to the float type `type`
@@ -301,7 +292,7 @@ SmallVector<Value> indices(ImplicitLocOpBuilder &b, AffineMap map,
   for (AffineExpr e : map.getResults())
     result.push_back(isa<AffineDimExpr>(e)
                          ? ivs[cast<AffineDimExpr>(e).getPosition()]
-                         : cst(b, 0));
+                         : indexConstant(b, 0));
   return result;
 }
 
@@ -319,14 +310,15 @@ SmallVector<Slot> shareOf(ImplicitLocOpBuilder &b, const Staging &s,
   int64_t fast = (s.kContiguous ? tileK : s.rows) / s.lanes;
   SmallVector<Slot> share;
   for (int64_t r = 0; r < s.rows * tileK / s.lanes / threads; ++r) {
-    Value e = arith::AddIOp::create(b, tid, cst(b, r * threads));
+    Value e = arith::AddIOp::create(b, tid, indexConstant(b, r * threads));
     Value lo = arith::MulIOp::create(
-        b, arith::RemUIOp::create(b, e, cst(b, fast)), cst(b, s.lanes));
-    Value hi = arith::DivUIOp::create(b, e, cst(b, fast));
+        b, arith::RemUIOp::create(b, e, indexConstant(b, fast)),
+        indexConstant(b, s.lanes));
+    Value hi = arith::DivUIOp::create(b, e, indexConstant(b, fast));
     Value row = s.kContiguous ? hi : lo, k = s.kContiguous ? lo : hi;
     Value major = s.kInner ? row : k, minor = s.kInner ? k : row;
     Value at = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, major, cst(b, s.stride)), minor);
+        b, arith::MulIOp::create(b, major, indexConstant(b, s.stride)), minor);
     share.push_back({row, k, at});
   }
   return share;
@@ -378,7 +370,7 @@ SmallVector<Value> loadShare(ImplicitLocOpBuilder &b, const Staging &s,
       SmallVector<Value> lanes;
       for (int64_t lane = 0; lane < s.lanes; ++lane) {
         SmallVector<Value> at(ivs);
-        at[fast] = arith::AddIOp::create(b, at[fast], cst(b, lane));
+        at[fast] = arith::AddIOp::create(b, at[fast], indexConstant(b, lane));
         lanes.push_back(
             loadInRange(b, s, mm, at, s.type, [&](ImplicitLocOpBuilder &b) {
               return convertTo(
@@ -419,9 +411,10 @@ void storeShare(ImplicitLocOpBuilder &b, const Staging &s,
   assert((!s.pairs || s.lanes % 2 == 0) && "pairs need an even lane count");
   for (auto [slot, value] : llvm::zip(share, values)) {
     if (s.pairs)
-      vector::StoreOp::create(b, value, s.shared,
-                              ValueRange{arith::DivUIOp::create(
-                                  b, slot.at, cst(b, s.perElement()))});
+      vector::StoreOp::create(
+          b, value, s.shared,
+          ValueRange{arith::DivUIOp::create(b, slot.at,
+                                            indexConstant(b, s.perElement()))});
     else if (s.lanes > 1)
       vector::StoreOp::create(b, value, s.shared, slot.at);
     else
@@ -445,39 +438,44 @@ struct Launch {
   SmallVector<Value> ivs;
 };
 
+/// The grid of one block per `tileM` x `tileN` block of `mm`'s output: x
+/// column blocks, y row blocks, z the batch.
+std::array<int64_t, 3> gridOf(const Matmul &mm, int64_t tileM, int64_t tileN) {
+  int64_t gridX = llvm::divideCeil(mm.ranges[mm.dimN()], tileN);
+  int64_t gridY = llvm::divideCeil(mm.ranges[mm.dimM()], tileM);
+  return {gridX, gridY, product(ArrayRef(mm.ranges).take_front(mm.dimM()))};
+}
+
+/// The limit of `limits` that `grid` exceeds along some dim, or 0.
+int64_t exceededLimit(const std::array<int64_t, 3> &grid,
+                      const GridLimits &limits) {
+  for (auto [size, limit] : llvm::zip(grid, limits))
+    if (size > limit)
+      return limit;
+  return 0;
+}
+
 /// Creates the launch and leaves `b` at the start of its body, or fails,
-/// emitting nothing, where its grid is too large.
-FailureOr<Launch> createLaunch(ImplicitLocOpBuilder &b, const Matmul &mm,
-                               int64_t tileM, int64_t tileN, int64_t threads,
-                               TypeRange sharedTypes) {
-  int64_t batch = 1;
-  for (unsigned d = 0; d < mm.dimM(); ++d)
-    batch *= mm.ranges[d];
-  int64_t gridX = llvm::divideCeil(mm.ranges[mm.dimN()], tileN),
-          gridY = llvm::divideCeil(mm.ranges[mm.dimM()], tileM);
-  if (gridX > kMaxGrid || gridY > kMaxGrid || batch > kMaxGrid)
+/// emitting nothing, where its grid exceeds `limits`.
+FailureOr<Launch> createMatmulLaunch(ImplicitLocOpBuilder &b, const Matmul &mm,
+                                     int64_t tileM, int64_t tileN,
+                                     int64_t threads, TypeRange sharedTypes,
+                                     const GridLimits &limits) {
+  std::array<int64_t, 3> grid = gridOf(mm, tileM, tileN);
+  if (exceededLimit(grid, limits))
     return failure();
-  b.setInsertionPoint(mm.op);
-  Value one = cst(b, 1);
   Launch l;
-  l.op = gpu::LaunchOp::create(
-      b, cst(b, gridX), cst(b, gridY), cst(b, batch), cst(b, threads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      ValueRange{}, sharedTypes);
-  Block &body = l.op.getBody().front();
-  b.setInsertionPointToEnd(&body);
-  gpu::TerminatorOp::create(b);
-  b.setInsertionPointToStart(&body);
+  l.op = createLaunch(b, mm.op, grid, threads, sharedTypes);
   l.tid = l.op.getThreadIds().x;
-  l.row0 = arith::MulIOp::create(b, l.op.getBlockIds().y, cst(b, tileM));
-  l.col0 = arith::MulIOp::create(b, l.op.getBlockIds().x, cst(b, tileN));
-  l.ivs.assign(mm.ranges.size(), cst(b, 0));
-  Value z = l.op.getBlockIds().z;
-  for (int64_t d = int64_t(mm.dimM()) - 1; d >= 0; --d) {
-    l.ivs[d] = d == 0 ? z : arith::RemUIOp::create(b, z, cst(b, mm.ranges[d]));
-    if (d > 0)
-      z = arith::DivUIOp::create(b, z, cst(b, mm.ranges[d]));
-  }
+  l.row0 =
+      arith::MulIOp::create(b, l.op.getBlockIds().y, indexConstant(b, tileM));
+  l.col0 =
+      arith::MulIOp::create(b, l.op.getBlockIds().x, indexConstant(b, tileN));
+  l.ivs.assign(mm.ranges.size(), indexConstant(b, 0));
+  // The batch ivs from block z.
+  for (auto [d, iv] : llvm::enumerate(delinearize(
+           b, l.op.getBlockIds().z, ArrayRef(mm.ranges).take_front(mm.dimM()))))
+    l.ivs[d] = iv;
   return l;
 }
 
@@ -500,12 +498,13 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
   auto shareB = shareOf(b, sb, l.tid, threads, tileK);
   SmallVector<Value> init(sums);
   int64_t numSums = init.size(), numA = shareA.size();
-  llvm::append_range(init,
-                     loadShare(b, sa, mm, l.ivs, shareA, l.row0, cst(b, 0)));
-  llvm::append_range(init,
-                     loadShare(b, sb, mm, l.ivs, shareB, l.col0, cst(b, 0)));
+  llvm::append_range(
+      init, loadShare(b, sa, mm, l.ivs, shareA, l.row0, indexConstant(b, 0)));
+  llvm::append_range(
+      init, loadShare(b, sb, mm, l.ivs, shareB, l.col0, indexConstant(b, 0)));
   auto loop =
-      scf::ForOp::create(b, cst(b, 0), cst(b, sizeK), cst(b, tileK), init);
+      scf::ForOp::create(b, indexConstant(b, 0), indexConstant(b, sizeK),
+                         indexConstant(b, tileK), init);
   OpBuilder::InsertionGuard restore(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
@@ -513,7 +512,7 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
   storeShare(b, sa, shareA, carried.slice(numSums, numA));
   storeShare(b, sb, shareB, carried.drop_front(numSums + numA));
   gpu::BarrierOp::create(b);
-  Value nextK0 = arith::AddIOp::create(b, k0, cst(b, tileK));
+  Value nextK0 = arith::AddIOp::create(b, k0, indexConstant(b, tileK));
   SmallVector<Type> shareTypes(numA, sa.valueType());
   shareTypes.append(shareB.size(), sb.valueType());
   auto prefetch = scf::IfOp::create(b, shareTypes, inRange(b, nextK0, sizeK),
@@ -544,25 +543,24 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
 /// caller erases it), or fails, emitting nothing, where its grid is too
 /// large.
 LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
-                              const Tiles &t) {
+                              const Tiles &t, const GridLimits &limits) {
   Staging sa = stagingOf(mm, 0, t.m, t.k, mm.acc);
   Staging sb = stagingOf(mm, 1, t.n, t.k, mm.acc);
   sa.stride = paddedRows(t.m, t.k, sa.kContiguous);
   sb.stride = paddedRows(t.n, t.k, sb.kContiguous);
-  auto workgroup = gpu::AddressSpaceAttr::get(mm.op->getContext(),
-                                              gpu::AddressSpace::Workgroup);
-  Type sharedTypes[] = {
-      MemRefType::get({t.k * sa.stride}, mm.acc, AffineMap(), workgroup),
-      MemRefType::get({t.k * sb.stride}, mm.acc, AffineMap(), workgroup)};
+  Type sharedTypes[] = {workgroupMemRefType({t.k * sa.stride}, mm.acc),
+                        workgroupMemRefType({t.k * sb.stride}, mm.acc)};
   FailureOr<Launch> launch =
-      createLaunch(b, mm, t.m, t.n, t.threads(), sharedTypes);
+      createMatmulLaunch(b, mm, t.m, t.n, t.threads(), sharedTypes, limits);
   if (failed(launch))
     return failure();
   Launch &l = *launch;
   sa.shared = l.op.getWorkgroupAttributions()[0];
   sb.shared = l.op.getWorkgroupAttributions()[1];
-  Value threadRow = arith::DivUIOp::create(b, l.tid, cst(b, t.threadsN()));
-  Value threadCol = arith::RemUIOp::create(b, l.tid, cst(b, t.threadsN()));
+  Value threadRow =
+      arith::DivUIOp::create(b, l.tid, indexConstant(b, t.threadsN()));
+  Value threadCol =
+      arith::RemUIOp::create(b, l.tid, indexConstant(b, t.threadsN()));
 
   auto products = [&](ImplicitLocOpBuilder &b, ValueRange carried) {
     SmallVector<Value> sums(carried);
@@ -572,12 +570,14 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
         as.push_back(memref::LoadOp::create(
             b, sa.shared,
             ValueRange{arith::AddIOp::create(
-                b, threadRow, cst(b, kk * sa.stride + i * t.threadsM()))}));
+                b, threadRow,
+                indexConstant(b, kk * sa.stride + i * t.threadsM()))}));
       for (int64_t j = 0; j < t.threadN; ++j)
         bs.push_back(memref::LoadOp::create(
             b, sb.shared,
             ValueRange{arith::AddIOp::create(
-                b, threadCol, cst(b, kk * sb.stride + j * t.threadsN()))}));
+                b, threadCol,
+                indexConstant(b, kk * sb.stride + j * t.threadsN()))}));
       for (int64_t i = 0; i < t.threadM; ++i)
         for (int64_t j = 0; j < t.threadN; ++j) {
           Value &sum = sums[i * t.threadN + j];
@@ -598,10 +598,12 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
     for (int64_t j = 0; j < t.threadN; ++j) {
       ivs[mm.dimM()] = arith::AddIOp::create(
           b, l.row0,
-          arith::AddIOp::create(b, threadRow, cst(b, i * t.threadsM())));
+          arith::AddIOp::create(b, threadRow,
+                                indexConstant(b, i * t.threadsM())));
       ivs[mm.dimN()] = arith::AddIOp::create(
           b, l.col0,
-          arith::AddIOp::create(b, threadCol, cst(b, j * t.threadsN())));
+          arith::AddIOp::create(b, threadCol,
+                                indexConstant(b, j * t.threadsN())));
       SmallVector<Value> at(ivs.begin(), ivs.end() - 1);
       OpBuilder::InsertionGuard restore(b);
       guardOutputElement(b, mm, at, t.m, t.n);
@@ -617,8 +619,9 @@ LogicalResult emitTiledMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
 // Cooperative matrices
 //===----------------------------------------------------------------------===//
 
-/// The one fragment shape the schedule uses: M x N x K = 16 x 16 x 16, as
-/// NVIDIA's driver offers it for f16 x f16 -> f32 at subgroup scope.
+/// The one fragment shape the schedule uses: M x N x K = 16 x 16 x 16, the
+/// shape that devices with cooperative matrices offer for f16 x f16 -> f32
+/// at subgroup scope (NVIDIA's driver among them).
 constexpr int64_t kFragment = 16;
 
 /// Pads the rows of a staged 16-bit block by 8 elements: cooperative loads
@@ -918,7 +921,8 @@ void emitEpilogueElement(ImplicitLocOpBuilder &b, const Epilogue &epilogue,
 /// output instead of into C.
 LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
                                     const CoopTiles &t, Type staged,
-                                    bool overwrite, const Epilogue *epilogue) {
+                                    bool overwrite, const Epilogue *epilogue,
+                                    const GridLimits &limits) {
   int64_t sizeM = mm.ranges[mm.dimM()], sizeN = mm.ranges[mm.dimN()];
   Value out = mm.output();
   // C's fragments are loaded and stored whole where the tiles divide it, it
@@ -930,24 +934,21 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   auto [sa, sb] = coopStagings(mm, t, staged);
   // bf16 blocks hold pairs of elements as 32-bit words, indexed and
   // strided in words: gpu.subgroup_mma_load_matrix takes no bf16 or i16
-  // memref. Their fragments are f16-typed until the Vulkan pipeline's
-  // rlx-vulkan-bf16-fragments retypes the SPIR-V loads from integer memory
-  // as bf16 (gpu.mma_matrix has no bf16).
+  // memref. Their fragments are f16-typed until the target's kernel
+  // lowering retypes the loads from integer memory as bf16 (gpu.mma_matrix
+  // has no bf16; a target that offers `bf16` does so).
   MLIRContext *context = mm.op->getContext();
   auto blockSize = [&](const Staging &s) {
     return (s.kInner ? s.rows : t.k) * s.stride / s.perElement();
   };
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   SmallVector<Type> sharedTypes = {
-      MemRefType::get({blockSize(sa)}, sa.blockType(), AffineMap(), workgroup),
-      MemRefType::get({blockSize(sb)}, sb.blockType(), AffineMap(), workgroup)};
+      workgroupMemRefType({blockSize(sa)}, sa.blockType()),
+      workgroupMemRefType({blockSize(sb)}, sb.blockType())};
   if (!direct)
     sharedTypes.push_back(
-        MemRefType::get({t.subgroups() * kFragment * kFragment}, mm.acc,
-                        AffineMap(), workgroup));
+        workgroupMemRefType({t.subgroups() * kFragment * kFragment}, mm.acc));
   FailureOr<Launch> launch =
-      createLaunch(b, mm, t.m, t.n, t.threads(), sharedTypes);
+      createMatmulLaunch(b, mm, t.m, t.n, t.threads(), sharedTypes, limits);
   if (failed(launch))
     return failure();
   Launch &l = *launch;
@@ -956,22 +957,22 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
 
   // Subgroup s computes rows [rowBase, rowBase + m / subgroupsM) and columns
   // [colBase, colBase + n / subgroupsN) of the block. Its id is the
-  // SubgroupId builtin: Vulkan does not promise that a subgroup is
-  // consecutive invocations, and a cooperative op's pointer must be the
-  // same on all its lanes.
+  // SubgroupId builtin: not every target promises that a subgroup is
+  // consecutive invocations (Vulkan does not), and a cooperative op's pointer
+  // must be the same on all its lanes.
   Value subgroup = gpu::SubgroupIdOp::create(
       b, b.getIntegerAttr(b.getIndexType(), t.subgroups()));
   Value rowBase = arith::MulIOp::create(
-      b, arith::DivUIOp::create(b, subgroup, cst(b, t.subgroupsN)),
-      cst(b, t.m / t.subgroupsM));
+      b, arith::DivUIOp::create(b, subgroup, indexConstant(b, t.subgroupsN)),
+      indexConstant(b, t.m / t.subgroupsM));
   Value colBase = arith::MulIOp::create(
-      b, arith::RemUIOp::create(b, subgroup, cst(b, t.subgroupsN)),
-      cst(b, t.n / t.subgroupsN));
+      b, arith::RemUIOp::create(b, subgroup, indexConstant(b, t.subgroupsN)),
+      indexConstant(b, t.n / t.subgroupsN));
   auto rowOf = [&](int64_t i) {
-    return arith::AddIOp::create(b, rowBase, cst(b, i * kFragment));
+    return arith::AddIOp::create(b, rowBase, indexConstant(b, i * kFragment));
   };
   auto colOf = [&](int64_t j) {
-    return arith::AddIOp::create(b, colBase, cst(b, j * kFragment));
+    return arith::AddIOp::create(b, colBase, indexConstant(b, j * kFragment));
   };
   Type fragment = sa.pairs ? Float16Type::get(context) : staged;
   auto aType = gpu::MMAMatrixType::get({kFragment, kFragment}, fragment, "AOp");
@@ -1009,11 +1010,13 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // words where the blocks hold pairs (the stride and the fragments'
   // starts are even).
   auto fragmentAt = [&](const Staging &s, Value row, int64_t kk) -> Value {
-    Value major = s.kInner ? row : cst(b, kk);
-    Value minor = s.kInner ? cst(b, kk) : row;
+    Value major = s.kInner ? row : indexConstant(b, kk);
+    Value minor = s.kInner ? indexConstant(b, kk) : row;
     Value at = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, major, cst(b, s.stride)), minor);
-    return s.pairs ? arith::DivUIOp::create(b, at, cst(b, s.perElement())) : at;
+        b, arith::MulIOp::create(b, major, indexConstant(b, s.stride)), minor);
+    return s.pairs
+               ? arith::DivUIOp::create(b, at, indexConstant(b, s.perElement()))
+               : at;
   };
   auto products = [&](ImplicitLocOpBuilder &b, ValueRange carried) {
     SmallVector<Value> next(carried);
@@ -1053,8 +1056,8 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // its lanes then add (or store) it into C, or compute the epilogue on
   // it, element by element, under the guards.
   Value scratch = l.op.getWorkgroupAttributions()[2];
-  Value base =
-      arith::MulIOp::create(b, subgroup, cst(b, kFragment * kFragment));
+  Value base = arith::MulIOp::create(b, subgroup,
+                                     indexConstant(b, kFragment * kFragment));
   Value lane = gpu::LaneIdOp::create(
       b, b.getIntegerAttr(b.getIndexType(), t.subgroupSize));
   for (int64_t i = 0; i < t.fragmentsM(); ++i)
@@ -1065,14 +1068,14 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
       gpu::BarrierOp::create(b);
       SmallVector<Value> corner = outIndices(i, j);
       for (int64_t e = 0; e < kFragment * kFragment; e += t.subgroupSize) {
-        Value at = arith::AddIOp::create(b, lane, cst(b, e));
+        Value at = arith::AddIOp::create(b, lane, indexConstant(b, e));
         SmallVector<Value> element(corner);
         element[mm.dimM()] = arith::AddIOp::create(
             b, corner[mm.dimM()],
-            arith::DivUIOp::create(b, at, cst(b, kFragment)));
+            arith::DivUIOp::create(b, at, indexConstant(b, kFragment)));
         element[mm.dimN()] = arith::AddIOp::create(
             b, corner[mm.dimN()],
-            arith::RemUIOp::create(b, at, cst(b, kFragment)));
+            arith::RemUIOp::create(b, at, indexConstant(b, kFragment)));
         OpBuilder::InsertionGuard restore(b);
         guardOutputElement(b, mm, element, t.m, t.n);
         Value sum = memref::LoadOp::create(
@@ -1102,6 +1105,7 @@ struct GPUTileMatmulPass
     CoopTiles coop{coopTileM,      coopTileN,      coopTileK,
                    coopSubgroupsM, coopSubgroupsN, subgroupSize};
     CoopOffer offer;
+    GridLimits limits = {maxGridX, maxGridY, maxGridZ};
     if (failed(checkTiles(func, tiles, maxThreadsPerBlock)) ||
         failed(parseOffer(func, cooperativeMatrix, offer)) ||
         (offer.any() && failed(checkCoopTiles(func, coop, maxThreadsPerBlock,
@@ -1133,9 +1137,10 @@ struct GPUTileMatmulPass
         if (Type staged = coopType(mm, offer, fitted, why)) {
           linalg::FillOp fill = zeroFillOf(mm);
           std::optional<Epilogue> epilogue = epilogueOf(mm, fill);
-          if (succeeded(emitCooperativeMatmul(
-                  b, mm, fitted, staged,
-                  /*overwrite=*/bool(fill), epilogue ? &*epilogue : nullptr))) {
+          if (succeeded(emitCooperativeMatmul(b, mm, fitted, staged,
+                                              /*overwrite=*/bool(fill),
+                                              epilogue ? &*epilogue : nullptr,
+                                              limits))) {
             rewriter.eraseOp(mm.op);
             if (fill)
               rewriter.eraseOp(fill);
@@ -1148,7 +1153,10 @@ struct GPUTileMatmulPass
             }
             continue;
           }
-          why = "its grid exceeds 65535 blocks along a dim";
+          why = "its grid exceeds " +
+                std::to_string(
+                    exceededLimit(gridOf(mm, fitted.m, fitted.n), limits)) +
+                " blocks along a dim";
         }
         if (!why.empty())
           mm.op->emitRemark() << "rlx-gpu-tile-matmul: not on cooperative "
@@ -1164,7 +1172,7 @@ struct GPUTileMatmulPass
                            << int64_t(sharedMemoryBytes);
         return signalPassFailure();
       }
-      if (succeeded(emitTiledMatmul(b, mm, tiles)))
+      if (succeeded(emitTiledMatmul(b, mm, tiles, limits)))
         rewriter.eraseOp(mm.op);
     }
   }

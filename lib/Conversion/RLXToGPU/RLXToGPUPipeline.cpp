@@ -70,6 +70,9 @@ void rlx::buildRLXToGPUPipeline(
     dispatch.int8Library = target.runtimeInt8Matmul;
     dispatch.fp8Activations = choices.fp8Activations;
     dispatch.fp8Library = target.runtimeFp8Matmul;
+    dispatch.int8KMultiple = target.int8MatmulKMultiple;
+    dispatch.fp8KMultiple = target.fp8MatmulKMultiple;
+    dispatch.fp8NMultiple = target.fp8MatmulNMultiple;
     pm.addPass(createGPUDispatchMatmulPass(dispatch));
   }
   addRLXToLinalgPipeline(pm, choices.arena);
@@ -104,7 +107,7 @@ void rlx::buildRLXToGPUPipeline(
     beforeKernels(pm);
   GPUMapLinalgPassOptions map;
   map.blockSize = choices.blockSize;
-  map.warpRows = choices.warpRows;
+  map.subgroupRows = choices.subgroupRows;
   map.subgroupSize = target.subgroupSize;
   map.maxThreadsPerBlock = target.maxThreadsPerBlock;
   map.sharedMemoryBytes = target.sharedMemoryBytes;
@@ -128,12 +131,12 @@ void rlx::buildRLXToGPUPipeline(
 }
 
 void rlx::buildGPUHostToLLVMPipeline(OpPassManager &pm,
-                                     bool vulkanKernelArguments) {
+                                     bool barePointerKernelArguments) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   GpuToLLVMConversionPassOptions toLLVM;
-  toLLVM.kernelBarePtrCallConv = vulkanKernelArguments;
+  toLLVM.kernelBarePtrCallConv = barePointerKernelArguments;
   pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -37,11 +37,18 @@ rlx::GPUTargetDescription rlx::getCUDATargetDescription(StringRef chip) {
   // The runtime holds the flash-attention kernel as sm_90a code alone
   // (wgmma).
   target.runtimeFlashAttention = chip == "sm_90" || chip == "sm_90a";
+  // gridDim.x up to 2^31 - 1, y and z up to 65535.
+  target.maxGridSize = {2147483647, 65535, 65535};
   target.runtimeInt8Matmul = true;
-  // cuBLASLt's fp8 matmuls need Ada or later (sm_89).
+  // cuBLASLt's int8 kernels read K in 4-byte groups.
+  target.int8MatmulKMultiple = 4;
+  // cuBLASLt's fp8 matmuls need Ada or later (sm_89), and 16-byte aligned
+  // rows of the fp8 operands and of the result.
   unsigned arch = 0;
   target.runtimeFp8Matmul =
       chip.consume_front("sm_") && !chip.consumeInteger(10, arch) && arch >= 89;
+  target.fp8MatmulKMultiple = 16;
+  target.fp8MatmulNMultiple = 8;
   return target;
 }
 

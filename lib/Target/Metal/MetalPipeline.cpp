@@ -7,15 +7,16 @@
 //===----------------------------------------------------------------------===//
 //
 // --rlx-metal-pipeline: the GPU front (--rlx-to-gpu) for an Apple GPU's
-// description, then the kernels' math that MSL lacks expanded. Unlike the
-// CUDA pipeline it stops at the GPU dialect: the MSL emitter
-// (rlx-translate --rlx-to-msl) reads the kernels as they are.
+// description, then the kernels' math that MSL lacks expanded
+// (rlx-gpu-expand-math). Unlike the CUDA pipeline it stops at the GPU
+// dialect: the MSL emitter (rlx-translate --rlx-to-msl) reads the kernels as
+// they are.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Target/Metal/MetalPipeline.h"
 
-#include "RLX/Target/Metal/Passes.h"
+#include "RLX/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -30,6 +31,8 @@ rlx::GPUTargetDescription rlx::getMetalTargetDescription() {
   target.sharedMemoryBytes = 32 * 1024;
   // MSL vectors have 2, 3 or 4 lanes: 8 bytes are a float2 or a half4.
   target.vectorBytes = 8;
+  // Threadgroups per grid dim: kept at the least any GPU target guarantees.
+  target.maxGridSize = {65535, 65535, 65535};
   // No Metal runtime library kernels (MPS) are called yet.
   target.runtimeMatmul = false;
   target.runtimeFlashAttention = false;
@@ -42,7 +45,7 @@ void rlx::buildMetalPipeline(OpPassManager &pm,
   registerMetalTarget();
   buildRLXToGPUPipeline(pm, options.choices(), getMetalTargetDescription());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-  kernels.addPass(createMetalExpandMathPass());
+  kernels.addPass(createGPUExpandMathPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
 }

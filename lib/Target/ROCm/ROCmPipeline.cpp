@@ -65,6 +65,8 @@ rlx::GPUTargetDescription rlx::getROCmTargetDescription(const ROCmChip &chip) {
   target.sharedMemoryBytes = chip.ldsBytes;
   // global_load_dwordx4 / global_store_dwordx4.
   target.vectorBytes = 16;
+  // What hipGetDeviceProperties reports (maxGridSize), as CUDA's.
+  target.maxGridSize = {2147483647, 65535, 65535};
   target.runtimeMatmul = true;
   target.runtimeFlashAttention = false;
   return target;

@@ -26,7 +26,6 @@
 #include "RLX/Target/Vulkan/VulkanPipeline.h"
 
 #include "RLX/Conversion/Passes.h"
-#include "RLX/Target/Metal/Passes.h"
 #include "RLX/Target/Vulkan/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -49,6 +48,8 @@ rlx::GPUTargetDescription rlx::getVulkanTargetDescription(int64_t subgroupSize) 
   // maxComputeSharedMemorySize: 32 KiB on lavapipe, 48 KiB on NVIDIA.
   target.sharedMemoryBytes = 32 * 1024;
   target.vectorBytes = 16;
+  // maxComputeWorkGroupCount: Vulkan guarantees 65535 along each dim.
+  target.maxGridSize = {65535, 65535, 65535};
   // No vendor matmul or attention library exists for Vulkan here.
   target.runtimeMatmul = false;
   target.runtimeFlashAttention = false;
@@ -76,6 +77,10 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
       options.cooperativeMatrix.empty() || options.sharedMemoryBytes.hasValue()
           ? options.sharedMemoryBytes
           : 48 * 1024;
+  // bf16 fragments are f16-typed in the front until rlx-vulkan-bf16-fragments
+  // retypes them in SPIR-V.
+  description.cooperativeMatrix.assign(options.cooperativeMatrix.begin(),
+                                       options.cooperativeMatrix.end());
   // No library computes matmuls here: they are tiled through workgroup
   // memory before the front maps what is left.
   auto tileMatmuls = [&](OpPassManager &pm) {
@@ -89,21 +94,24 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
     tile.threadN = options.matmulThreadN;
     tile.maxThreadsPerBlock = description.maxThreadsPerBlock;
     tile.sharedMemoryBytes = description.sharedMemoryBytes;
-    tile.cooperativeMatrix.assign(options.cooperativeMatrix.begin(),
-                                  options.cooperativeMatrix.end());
+    tile.maxGridX = description.maxGridSize[0];
+    tile.maxGridY = description.maxGridSize[1];
+    tile.maxGridZ = description.maxGridSize[2];
+    tile.cooperativeMatrix.assign(description.cooperativeMatrix.begin(),
+                                  description.cooperativeMatrix.end());
     tile.coopTileM = options.coopTileM;
     tile.coopTileN = options.coopTileN;
     tile.coopTileK = options.coopTileK;
     tile.coopSubgroupsM = options.coopSubgroupsM;
     tile.coopSubgroupsN = options.coopSubgroupsN;
-    tile.subgroupSize = options.subgroupSize;
+    tile.subgroupSize = description.subgroupSize;
     pm.addNestedPass<func::FuncOp>(createGPUTileMatmulPass(tile));
   };
   buildRLXToGPUPipeline(pm, choices, description, tileMatmuls);
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
-  // GLSL.std.450 has no erf either: the same polynomial as for Metal.
-  pm.addNestedPass<gpu::GPUModuleOp>(createMetalExpandMathPass());
+  // GLSL.std.450 has no erf: the same polynomial as for Metal.
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPUExpandMathPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertComplexToStandardPass());
   // 16-byte accesses where a buffer is only read in whole vectors; the
   // other vector accesses element by element.
@@ -186,7 +194,7 @@ void rlx::buildVulkanPipeline(OpPassManager &pm,
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "bin";
   pm.addPass(createGpuModuleToBinaryPass(binary));
-  buildGPUHostToLLVMPipeline(pm, /*vulkanKernelArguments=*/true);
+  buildGPUHostToLLVMPipeline(pm, /*barePointerKernelArguments=*/true);
   pm.addPass(createCanonicalizerPass());
 }
 

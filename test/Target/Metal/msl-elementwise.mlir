@@ -16,7 +16,7 @@
 // CHECK: if (
 // CHECK: float2 [[X:v[0-9]+]] = *(const device float2*)&arg0[
 // CHECK: float [[X0:v[0-9]+]] = [[X]][0];
-// MSL has no erf: rlx-metal-expand-math wrote a rational polynomial.
+// MSL has no erf: rlx-gpu-expand-math wrote a rational polynomial.
 // CHECK: metal::fma(
 // CHECK: float2 [[Y:v[0-9]+]] = float2{
 // CHECK: *(device float2*)&arg1[{{.*}}] = [[Y]];

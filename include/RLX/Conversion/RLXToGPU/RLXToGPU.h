@@ -22,9 +22,13 @@
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <array>
 #include <string>
+#include <vector>
 
 namespace mlir {
+class RewritePatternSet;
+
 namespace rlx {
 
 /// What the GPU front needs to know of a target: the shape of its
@@ -54,6 +58,25 @@ struct GPUTargetDescription {
   bool runtimeInt8Matmul = false;
   /// Whether it offers rlxGpuMatmulFp8.
   bool runtimeFp8Matmul = false;
+  /// What the runtime's library needs of an int8 matmul's reduction: K a
+  /// multiple of this (its int8 kernels read K in groups of 4 bytes).
+  int64_t int8MatmulKMultiple = 4;
+  /// What rlxGpuMatmulFp8 needs of its problem: K a multiple of
+  /// `fp8MatmulKMultiple` and N of `fp8MatmulNMultiple` (its fp8 kernels
+  /// read 16-byte aligned rows of the fp8 operands and of the result).
+  int64_t fp8MatmulKMultiple = 16;
+  int64_t fp8MatmulNMultiple = 8;
+  /// The most blocks (workgroups) a grid may have along x, y and z.
+  std::array<int64_t, 3> maxGridSize = {2147483647, 65535, 65535};
+  /// The operand types whose matmuls run on the target's 16 x 16 x 16
+  /// cooperative matrices (subgroup-scope fragments, f32 sums), as
+  /// rlx-gpu-tile-matmul's `cooperative-matrix` lists them: `f16`; `bf16`,
+  /// staged as pairs in 32-bit words and loaded as f16-typed fragments that
+  /// the target's kernel lowering retypes to bf16 (gpu.mma_matrix has no
+  /// bf16); `bf16-as-f16`, bf16 operands rounded to f16 (the fallback for
+  /// bf16 without bf16 fragments, or where the pairs do not divide among
+  /// the threads). None by default.
+  std::vector<std::string> cooperativeMatrix;
 };
 
 /// Where --rlx-to-gpu runs matmuls (the seeds' kernel-dispatch policy).
@@ -70,7 +93,7 @@ struct GPUKernelChoices {
   GPUAttention attention = GPUAttention::Flash;
   bool dispatchReport = false;
   bool fp8Activations = false;
-  bool warpRows = true;
+  bool subgroupRows = true;
   bool fastMath = true;
   bool arena = false;
 };
@@ -120,7 +143,7 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
                      "at each call; the target's runtime must have fp8 "
                      "matmuls"),
       llvm::cl::init(false)};
-  Option<bool> warpRows{
+  Option<bool> subgroupRows{
       *this, "warp-rows",
       llvm::cl::desc("One subgroup per row for row groups whose rows fit in "
                      "a subgroup's registers (rlx-gpu-map-linalg warp-rows)"),
@@ -144,7 +167,7 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
     c.attention = attention;
     c.dispatchReport = dispatchReport;
     c.fp8Activations = fp8Activations;
-    c.warpRows = warpRows;
+    c.subgroupRows = subgroupRows;
     c.fastMath = fastMath;
     c.arena = arena;
     return c;
@@ -197,6 +220,23 @@ struct RLXToGPUOptions : public GPUKernelOptions<RLXToGPUOptions> {
                      "(rlxGpuMatmulFp8)"),
       llvm::cl::init(false)};
 
+  Option<int64_t> int8MatmulKMultiple{
+      *this, "int8-matmul-k-multiple",
+      llvm::cl::desc("The library's int8 matmuls need K a multiple of this"),
+      llvm::cl::init(4)};
+  Option<int64_t> fp8MatmulKMultiple{
+      *this, "fp8-matmul-k-multiple",
+      llvm::cl::desc("The runtime's fp8 matmuls need K a multiple of this"),
+      llvm::cl::init(16)};
+  Option<int64_t> fp8MatmulNMultiple{
+      *this, "fp8-matmul-n-multiple",
+      llvm::cl::desc("The runtime's fp8 matmuls need N a multiple of this"),
+      llvm::cl::init(8)};
+  ListOption<int64_t> maxGridSize{
+      *this, "max-grid-size",
+      llvm::cl::desc("The most blocks a grid may have along x, y and z "
+                     "(default 2147483647,65535,65535)")};
+
   GPUTargetDescription description() const {
     GPUTargetDescription d;
     d.name = target;
@@ -208,6 +248,11 @@ struct RLXToGPUOptions : public GPUKernelOptions<RLXToGPUOptions> {
     d.runtimeFlashAttention = runtimeFlashAttention;
     d.runtimeInt8Matmul = runtimeInt8Matmul;
     d.runtimeFp8Matmul = runtimeFp8Matmul;
+    d.int8MatmulKMultiple = int8MatmulKMultiple;
+    d.fp8MatmulKMultiple = fp8MatmulKMultiple;
+    d.fp8MatmulNMultiple = fp8MatmulNMultiple;
+    for (auto [limit, given] : llvm::zip(d.maxGridSize, maxGridSize))
+      limit = given;
     return d;
   }
 };
@@ -228,11 +273,15 @@ void buildRLXToGPUPipeline(
 /// The host side of a GPU program to the LLVM dialect, once its target has
 /// lowered the kernels: upstream's gpu-to-llvm (calls of the runtime's
 /// mgpu* functions, GPURuntime.h) and the rest through convert-to-llvm.
-/// With `vulkanKernelArguments`, kernels take each memref as its bare
-/// pointer (what a Vulkan runtime binds as a storage buffer) instead of its
-/// descriptor's fields.
+/// With `barePointerKernelArguments`, kernels take each memref as its bare
+/// pointer (for a runtime that binds each pointer as one buffer) instead of
+/// its descriptor's fields.
 void buildGPUHostToLLVMPipeline(OpPassManager &pm,
-                                bool vulkanKernelArguments = false);
+                                bool barePointerKernelArguments = false);
+
+/// The rewrites of `rlx-gpu-expand-math`: f32 `math.erf` and `math.erfc` as
+/// polynomials in arith and math ops, for kernel languages without them.
+void populateGPUExpandMathPatterns(RewritePatternSet &patterns);
 
 /// Registers `--rlx-to-gpu`.
 void registerRLXToGPUPipeline();

@@ -26,7 +26,7 @@ struct MetalPipelineOptions
 GPUTargetDescription getMetalTargetDescription();
 
 /// `--rlx-to-gpu` for the Metal description, then the kernels' math that
-/// MSL lacks expanded (rlx-metal-expand-math). Leaves the gpu.module
+/// MSL lacks expanded (rlx-gpu-expand-math). Leaves the gpu.module
 /// kernels and the host functions launching them, which
 /// `rlx-translate --rlx-to-msl` and `--rlx-to-metal-host` read.
 void buildMetalPipeline(OpPassManager &pm,
