@@ -27,12 +27,9 @@ using namespace mlir::rlx;
 void rlx::registerCUDATarget() {
   TargetInfo info;
   info.ops.name = "cuda";
-  info.ops.ops = opsOfGroups(
-      {OpGroup::Elementwise, OpGroup::Shape, OpGroup::Reduction, OpGroup::Scan,
-       OpGroup::NN, OpGroup::Matmul, OpGroup::Quant, OpGroup::Backward,
-       OpGroup::DotGeneral, OpGroup::Spectral, OpGroup::CustomFn,
-       OpGroup::FusedKernels, OpGroup::FusedAttention, OpGroup::FusedLayer,
-       OpGroup::Int8Matmul});
+  SmallVector<OpGroup> groups = kernelOpGroups();
+  groups.push_back(OpGroup::Int8Matmul);
+  info.ops.ops = opsOfGroups(groups);
   info.ops.staticShapes = true;
   info.summary = "NVIDIA GPUs: NVVM kernels as a cubin in a host object "
                  "(rlx-cuda-pipeline), run by librlx_cuda_runtime";

@@ -21,11 +21,7 @@ using namespace mlir::rlx;
 void rlx::registerROCmTarget() {
   TargetInfo info;
   info.ops.name = "rocm";
-  info.ops.ops = opsOfGroups(
-      {OpGroup::Elementwise, OpGroup::Shape, OpGroup::Reduction, OpGroup::Scan,
-       OpGroup::NN, OpGroup::Matmul, OpGroup::Quant, OpGroup::Backward,
-       OpGroup::DotGeneral, OpGroup::Spectral, OpGroup::CustomFn,
-       OpGroup::FusedKernels, OpGroup::FusedAttention, OpGroup::FusedLayer});
+  info.ops.ops = opsOfGroups(kernelOpGroups());
   info.ops.staticShapes = true;
   info.summary = "AMD GPUs: ROCDL kernels as an HSA code object in a host "
                  "object (rlx-rocm-pipeline), run by librlx_rocm_runtime";

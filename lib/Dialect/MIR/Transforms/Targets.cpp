@@ -155,6 +155,14 @@ SmallVector<OpGroup> rlx::allOpGroups() {
           OpGroup::FusedLayer};
 }
 
+SmallVector<OpGroup> rlx::kernelOpGroups() {
+  return {OpGroup::Elementwise, OpGroup::Shape,    OpGroup::Reduction,
+          OpGroup::Scan,        OpGroup::NN,       OpGroup::Matmul,
+          OpGroup::Quant,       OpGroup::Backward, OpGroup::DotGeneral,
+          OpGroup::Spectral,    OpGroup::CustomFn, OpGroup::FusedKernels,
+          OpGroup::FusedAttention, OpGroup::FusedLayer};
+}
+
 //===----------------------------------------------------------------------===//
 // Lookups
 //===----------------------------------------------------------------------===//

@@ -72,6 +72,12 @@ ArrayRef<StringRef> opsOfGroup(OpGroup group);
 /// The op names of every group in `groups`, for a TargetOps claim set.
 std::vector<StringRef> opsOfGroups(ArrayRef<OpGroup> groups);
 
+/// The groups a GPU front with static kernels compiles: all but those that
+/// carry buffers through host loops or read a value back to choose what
+/// runs (Scatter, TopK, Solve, Loops), and but Int8Matmul, which needs a
+/// library's integer products.
+SmallVector<OpGroup> kernelOpGroups();
+
 /// The groups every backend of the whole vocabulary lowers: all but the
 /// autodiff transforms (expanded before lowering) and rlx.param.
 SmallVector<OpGroup> allOpGroups();
