@@ -24,7 +24,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate",
          "rlx-metal-cpu-run", "rlx-cuda-runtime-test", "rlx-cpu-alloc-test",
-         "rlx-cpu-gemm-s8-test",
+         "rlx-cpu-gemm-s8-test", "rlx-cpu-threads-test",
          "rlx-lsp-server", "rlx-reduce", "rlx-capi-test",
          "rlx-rocm-runtime-test", "rlx-vulkan-run"]
 

@@ -10,7 +10,9 @@
 # For each workload: writes the RLX program, runs it with `rlx-run --bench`
 # on random inputs (median and min of N runs after a warm-up) and times
 # PyTorch on the same shapes in the same process run (median and min of N).
-# Prints both times and the ratios torch_ms / rlx_ms of the medians and of
+# `--threads=N` (default 1) runs both with N threads. Further arguments
+# pick workloads by name. Prints both times and the ratios torch_ms / rlx_ms
+# of the medians and of
 # the minima (above 1: RLX is faster; on a shared VM whose timings jump
 # from run to run the minima are the steadier figure); workloads with
 # matmuls are timed a second time with `rlx-run --blas` (matmuls through
@@ -26,8 +28,28 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-import torch
+
+def thread_count(argv):
+    """--threads=N (default 1): RLX's threads (RLX_NUM_THREADS) and
+    PyTorch's, its BLAS included; set before torch loads OpenBLAS, which
+    reads OPENBLAS_NUM_THREADS once."""
+    for arg in argv:
+        if arg.startswith("--threads="):
+            argv.remove(arg)
+            return int(arg.split("=", 1)[1])
+    return 1
+
+
+THREADS = thread_count(sys.argv)
+os.environ["RLX_NUM_THREADS"] = str(THREADS)
+os.environ["OPENBLAS_NUM_THREADS"] = str(THREADS)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+torch.set_num_threads(THREADS)
+
+from bert_reference import bert_arguments, bert_layer, bert_program  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RLX_RUN = os.environ.get("RLX_RUN", os.path.join(ROOT, "build", "bin", "rlx-run"))
@@ -39,11 +61,6 @@ def unary(name, body, n=4096):
     t = "tensor<%dx%dxf32>" % (n, n)
     return name, "func.func @main(%%x: %s, %%g: tensor<%dxf32>, %%b: tensor<%dxf32>) -> %s {\n  %%y = %s\n  return %%y : %s\n}\n" % (
         t, n, n, t, body.replace("T", t).replace("G", "tensor<%dxf32>" % n), t)
-
-
-def bert(batch):
-    text = open(os.path.join(ROOT, "examples", "bert_encoder_layer.mlir")).read()
-    return text.replace("tensor<1x", "tensor<%dx" % batch).replace("@bert_layer", "@main")
 
 
 def mlp():
@@ -73,29 +90,6 @@ def time_rlx(source, runs, flags=()):
         os.unlink(f.name)
     m = re.search(r"median ([0-9.]+) ms, min ([0-9.]+) ms", out)
     return float(m.group(1)), float(m.group(2))
-
-
-def bert_layer(x, w):
-    """The BERT-base layer of examples/bert_encoder_layer.mlir in PyTorch:
-    x [B, 128, 768] and the 12 parameters `w` in the example's order."""
-    batch = x.shape[0]
-    qkv = x @ w[0] + w[1]
-    q, k, v = (t.reshape(batch, 128, 12, 64).transpose(1, 2)
-               for t in qkv.split(768, -1))
-    s = q @ k.transpose(-1, -2) / 8.0
-    a = torch.softmax(s, -1) @ v
-    a = a.transpose(1, 2).reshape(batch, 128, 768) @ w[2] + w[3]
-    h = F.layer_norm(x + a, (768,), w[4], w[5], 1e-12)
-    f = F.gelu(h @ w[6] + w[7]) @ w[8] + w[9]
-    return F.layer_norm(h + f, (768,), w[10], w[11], 1e-12)
-
-
-def bert_arguments(batch):
-    g = torch.Generator().manual_seed(0)
-    r = lambda *s: torch.randn(*s, generator=g)
-    return r(batch, 128, 768), [
-        r(768, 2304), r(2304), r(768, 768), r(768), r(768), r(768),
-        r(768, 3072), r(3072), r(3072, 768), r(768), r(768), r(768)]
 
 
 def bert_torch(batch):
@@ -158,15 +152,16 @@ def main():
           "  return %y : tensor<1024x1024xf32>\n}\n"), lambda: a @ c),
         (("mlp 32x784x256x10", mlp()),
          lambda: F.gelu(mx @ mw[0] + mw[1]) @ mw[2] + mw[3]),
-        (("bert-base layer b1", bert(1)), bert_torch(1)),
-        (("bert-base layer b8", bert(8)), bert_torch(8)),
+        (("bert-base layer b1", bert_program(1)), bert_torch(1)),
+        (("bert-base layer b8", bert_program(8)), bert_torch(8)),
         (("bert-base step b2", bert_step(2)[0]),
          bert_step_torch(2, bert_step(2)[1])),
     ]
     only = sys.argv[1:]
-    print("CPU: %s, torch %s with %d threads, rlx-run single-threaded, "
+    print("CPU: %s, torch %s with %d threads, rlx-run with %s threads, "
           "median / min of %d runs" % (os.uname().machine, torch.__version__,
-                                       torch.get_num_threads(), RUNS))
+                                       torch.get_num_threads(),
+                                       os.environ["RLX_NUM_THREADS"], RUNS))
     print("GLIBC_TUNABLES=%s" % os.environ.get("GLIBC_TUNABLES", "(unset)"))
     print("OPENBLAS_CORETYPE=%s OPENBLAS_NUM_THREADS=%s" % (
         os.environ.get("OPENBLAS_CORETYPE", "(unset)"),

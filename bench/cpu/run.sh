@@ -13,11 +13,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 bash "$ROOT/scripts/setup.sh" > /dev/null
-# One thread on each side: rlx-run is single-threaded and bench.py sets
-# torch.set_num_threads(1), which does not reach OpenBLAS's own pool. With
-# two OpenBLAS threads PyTorch's 1024^3 matmul took 7.4-9.6 ms against
+# The same number of threads on each side (bench.py --threads=N, default 1):
+# bench.py sets RLX_NUM_THREADS, torch.set_num_threads and, before torch
+# loads, OPENBLAS_NUM_THREADS, which torch.set_num_threads does not reach.
+# With two OpenBLAS threads PyTorch's 1024^3 matmul took 7.4-9.6 ms against
 # 14.4-14.7 with one on a 2-core VM (2026-11-26).
-export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 # OpenBLAS 0.3.21 (Debian 12) falls back to its Prescott (SSE3) kernels on
 # a CPU it does not know: on an Emerald Rapids VM (2026-11-26) PyTorch's
 # 1024^3 matmul took 52-64 ms with them against 7.2-7.4 ms with its

@@ -18,7 +18,8 @@ PyTorch's own float32 curve is 9e-6 away from it, rlx's 4e-6. Exits 1
 when the curves do not agree or the last loss is not below 0.8 of the
 first. tokens/s are batch * context per step over the steps after the
 first (which runs compiled code for the first time); rlx's generated code
-runs on one thread, PyTorch on torch.get_num_threads().
+runs on RLX_NUM_THREADS threads (default: every CPU of the process),
+PyTorch on torch.get_num_threads().
 """
 
 import argparse
@@ -130,10 +131,13 @@ def main(argv=None):
             max_rel(ours, exact), max_rel(theirs, exact)))
     tokens = cfg.batch * cfg.context
     print("compile: %.1f s, first step %.2f s" % (compile_s, first_s))
-    print("tokens/s: rlx %.0f (%.2f ms/step, one thread), torch eager %.0f "
+    setting = os.environ.get("RLX_NUM_THREADS", "")
+    rlx_threads = (int(setting) if setting.isdigit() and int(setting) > 0
+                   else len(os.sched_getaffinity(0)))
+    print("tokens/s: rlx %.0f (%.2f ms/step, %d threads), torch eager %.0f "
           "(%.2f ms/step, %d threads)" % (
-              tokens / rlx_s, rlx_s * 1e3, tokens / torch_s, torch_s * 1e3,
-              torch.get_num_threads()))
+              tokens / rlx_s, rlx_s * 1e3, rlx_threads, tokens / torch_s,
+              torch_s * 1e3, torch.get_num_threads()))
     failures = compare(ours, theirs, args.rtol)
     for f in failures:
         print("FAIL", f)

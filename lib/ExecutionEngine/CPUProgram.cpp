@@ -12,6 +12,7 @@
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/ExecutionEngine/HostAllocator.h"
 #include "RLX/Runtime/CPU/CPUBlas.h"
+#include "RLX/Runtime/CPU/CPUThreads.h"
 #include "RLX/Target/CPU/HostTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -146,6 +147,8 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
         reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_gemm_s8));
     add("_mlir_ciface_rlx_cpu_gemm_s8_constant_b",
         reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_gemm_s8_constant_b));
+    add("rlx_cpu_parallel_for",
+        reinterpret_cast<void *>(&rlx_cpu_parallel_for));
     // Bufferization's copies call into MLIR's C runner utilities.
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;

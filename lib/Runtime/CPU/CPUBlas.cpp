@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Runtime/CPU/CPUBlas.h"
+#include "RLX/Runtime/CPU/CPUThreads.h"
 
 #include <algorithm>
 #include <dlfcn.h>
@@ -47,6 +48,12 @@ const Blas &blas() {
       auto d = reinterpret_cast<DgemmFn>(dlsym(handle, "cblas_dgemm"));
       if (s && d) {
         result = {name, s, d};
+        // The library's own threads, as many as the generated code's
+        // (OpenBLAS; other libraries read their own variables).
+        using SetThreadsFn = void (*)(int);
+        if (auto setThreads = reinterpret_cast<SetThreadsFn>(
+                dlsym(handle, "openblas_set_num_threads")))
+          setThreads(static_cast<int>(rlx_cpu_num_threads()));
         break;
       }
       dlclose(handle);

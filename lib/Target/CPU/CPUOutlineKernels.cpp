@@ -73,8 +73,8 @@ bool isGlue(func::FuncOp fn) {
 
 /// Makes `region` self-contained where that keeps the kernel fast: the
 /// constants it reads are cloned into it (an argument would hide their
-/// value from LLVM), and the stack buffers that only it uses move into it
-/// (behind a call boundary LLVM could no longer keep them in registers).
+/// value from LLVM), and the buffers that only it uses move into it (behind
+/// a call boundary LLVM could no longer keep stack buffers in registers).
 void sinkIntoRegion(RewriterBase &rewriter, Region &region) {
   llvm::SetVector<Value> above;
   getUsedValuesDefinedAbove(region, above);
@@ -93,12 +93,29 @@ void sinkIntoRegion(RewriterBase &rewriter, Region &region) {
                                  });
       continue;
     }
-    auto alloca = dyn_cast<memref::AllocaOp>(def);
-    if (alloca && alloca->getNumOperands() == 0 &&
-        llvm::all_of(value.getUsers(), [&](Operation *user) {
-          return region.isAncestor(user->getParentRegion());
+    if (!isa<memref::AllocaOp, memref::AllocOp>(def) ||
+        def->getNumOperands() != 0)
+      continue;
+    auto inside = [&](Operation *user) {
+      return region.isAncestor(user->getParentRegion());
+    };
+    SmallVector<Operation *> deallocs;
+    for (Operation *user : value.getUsers())
+      if (isa<memref::DeallocOp>(user) &&
+          user->getBlock() == region.getParentOp()->getBlock())
+        deallocs.push_back(user);
+    if (!llvm::all_of(value.getUsers(), [&](Operation *user) {
+          return inside(user) || llvm::is_contained(deallocs, user);
         }))
-      rewriter.moveOpBefore(alloca, &entry, entry.begin());
+      continue;
+    // A heap buffer moves with its deallocation: the scratch of a kernel
+    // (a packed panel of B) is then each call's own, and each thread's once
+    // the kernel runs in chunks (rlx-cpu-chunk-kernels).
+    if (isa<memref::AllocOp>(def) && deallocs.size() != 1)
+      continue;
+    rewriter.moveOpBefore(def, &entry, entry.begin());
+    for (Operation *dealloc : deallocs)
+      rewriter.moveOpBefore(dealloc, entry.getTerminator());
   }
 }
 

@@ -99,8 +99,13 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   // One function per kernel: the passes below and LLVM take time that
   // grows faster than one function's size, so a whole model as one
   // function compiles in time superlinear in its depth.
+  // Threads: the parallel kernels run ranges of their iterations, which
+  // the runtime's pool splits (rlx-cpu-call-thread-pool, below).
+  bool threads = options.outlineKernels && options.threads != 1;
   if (options.outlineKernels)
     pm.addPass(createCPUOutlineKernelsPass());
+  if (threads)
+    pm.addPass(createCPUChunkKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createCPULowerVectorsPass());
   VectorTransferToSCFOptions vectorToSCF;
@@ -133,6 +138,11 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (threads) {
+    CPUCallThreadPoolPassOptions pool;
+    pool.threads = options.threads;
+    pm.addPass(createCPUCallThreadPoolPass(pool));
+  }
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -320,6 +320,9 @@ struct CPUTileRowsPass : rlx::impl::CPUTileRowsPassBase<CPUTileRowsPass> {
         rewriter.replaceUsesWithIf(value, replacement, [&](OpOperand &use) {
           return !loop->isAncestor(use.getOwner());
         });
+      // Each iteration writes its own rows (only parallel dims are tiled).
+      for (LoopLikeOpInterface tileLoop : result->loops)
+        tileLoop->setAttr(rlx::kParallelLoopAttrName, rewriter.getUnitAttr());
       fused.insert(op);
       rewriter.eraseOp(op);
     }

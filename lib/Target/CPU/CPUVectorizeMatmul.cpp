@@ -195,6 +195,11 @@ struct CPUVectorizeMatmulPass
           tile(rewriter, op, registerTile, order);
       if (failed(outer))
         continue;
+      // The batch and column-block loops (outermost, in `order`) write
+      // disjoint blocks of C; the loops over k inside them do not.
+      for (LoopLikeOpInterface loop :
+           ArrayRef(outer->loops).take_front(loops.outer.size() + 1))
+        loop->setAttr(rlx::kParallelLoopAttrName, rewriter.getUnitAttr());
       // The batch loops of a block have one iteration: drop them, so that
       // the vectorizer sees a plain (m, n, k) contraction.
       auto block = cast<linalg::GenericOp>(outer->tiledOps.front());

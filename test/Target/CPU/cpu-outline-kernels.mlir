@@ -99,3 +99,40 @@ func.func @scalar_math(%x: f32) -> f32 {
   %v = arith.mulf %x, %two : f32
   return %v : f32
 }
+
+// -----
+
+// A heap buffer only the loop uses (a packed panel hoisted out of it) moves
+// into the kernel with its deallocation: each call, and each thread of a
+// chunked kernel, has its own. One that the caller reads stays outside.
+// CHECK-LABEL: func.func private @scratch_kernel0(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<4x8xf32>, %[[OUT:[^:]+]]: memref<4x8xf32>)
+// CHECK:         %[[PANEL:.+]] = memref.alloc() : memref<8xf32>
+// CHECK:         scf.for
+// CHECK:         memref.dealloc %[[PANEL]] : memref<8xf32>
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func @scratch(
+// CHECK:         %[[OUT:.+]] = memref.alloc() : memref<4x8xf32>
+// CHECK-NEXT:    call @scratch_kernel0(%{{.+}}, %[[OUT]])
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return %[[OUT]]
+func.func @scratch(%x: memref<4x8xf32>) -> memref<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %panel = memref.alloc() : memref<8xf32>
+  %out = memref.alloc() : memref<4x8xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %x[%i, %j] : memref<4x8xf32>
+      memref.store %v, %panel[%j] : memref<8xf32>
+    }
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %panel[%j] : memref<8xf32>
+      memref.store %v, %out[%i, %j] : memref<4x8xf32>
+    }
+  }
+  memref.dealloc %panel : memref<8xf32>
+  return %out : memref<4x8xf32>
+}

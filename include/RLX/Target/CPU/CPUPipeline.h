@@ -34,6 +34,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "own (rlx-cpu-outline-kernels): compile time linear in "
                      "the model's depth"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads per kernel: 0 (default) for the runtime's "
+                     "count (RLX_NUM_THREADS, else every CPU), 1 for code "
+                     "with no threads, N for at most N (needs "
+                     "outline-kernels)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> reassociateReductions{
       *this, "reassociate-reductions",
       llvm::cl::desc("Let float reductions be reordered so that they "

@@ -22,6 +22,15 @@
 namespace mlir {
 namespace rlx {
 
+/// On an `scf.for`: its iterations are independent (each writes its own
+/// part of what the loop writes). Set by the passes that build such loops
+/// and know it; read by rlx-cpu-chunk-kernels.
+constexpr llvm::StringLiteral kParallelLoopAttrName = "rlx.parallel_loop";
+
+/// On a kernel function: its last two arguments are the range of iterations
+/// it runs (rlx-cpu-chunk-kernels); rlx-cpu-call-thread-pool splits it.
+constexpr llvm::StringLiteral kChunkedKernelAttrName = "rlx.chunked_kernel";
+
 #define GEN_PASS_DECL
 #include "RLX/Target/CPU/Passes.h.inc"
 

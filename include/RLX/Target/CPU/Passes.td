@@ -287,8 +287,9 @@ def CPUOutlineKernelsPass
     function. What is left of the function is glue (allocations, views,
     calls), marked `noinline` and `optnone`: LLVM's instruction selection
     is quadratic in one block of it and its speed does not matter. Constants the nest reads are cloned into it
-    and stack buffers (`memref.alloca`) only it uses move into it, so LLVM
-    still keeps per-row temporaries in registers.
+    and the buffers only it uses move into it (a `memref.alloc` with its
+    `memref.dealloc`), so LLVM still keeps per-row temporaries in registers
+    and a kernel's scratch is each call's own.
 
     ```mlir
     // Before:
@@ -304,6 +305,79 @@ def CPUOutlineKernelsPass
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def CPUChunkKernelsPass : Pass<"rlx-cpu-chunk-kernels", "::mlir::ModuleOp"> {
+  let summary = "Give each parallel kernel a range of iterations to run";
+  let description = [{
+    Prepares the outlined kernels (`rlx-cpu-outline-kernels`) for threads.
+    A kernel whose outermost loops are a band of parallel loops (`scf.for`
+    marked `rlx.parallel_loop` by the passes that know their iterations
+    are independent: `rlx-cpu-tile-rows`, `rlx-cpu-vectorize-matmul`), or
+    a `linalg` op whose leading loops are parallel (tiled here by 1 along
+    them), gets two trailing `index` arguments `begin` and `end`: the band
+    is collapsed into one loop over its iterations [begin, end), each
+    iteration delinearized back into the band's induction variables. The
+    call passes 0 and the band's iteration count, computed in the caller
+    from the loop bounds, and the kernel is marked `rlx.chunked_kernel`;
+    `rlx-cpu-call-thread-pool` later splits the range over threads.
+
+    Kernels with less than `min-elements` elements in their operands stay
+    as they are (splitting them costs more than it saves), as do kernels
+    whose bounds the caller cannot compute (they depend on values the
+    kernel loads).
+
+    ```mlir
+    // Before:
+    func.func private @f_kernel0(%a: memref<64x128xf32>) {
+      scf.for %i = %c0 to %c64 step %c1 { ... } {rlx.parallel_loop}
+      return
+    }
+    // After:
+    func.func private @f_kernel0(%a: memref<64x128xf32>, %begin: index,
+                                 %end: index) attributes {rlx.chunked_kernel} {
+      scf.for %l = %begin to %end step %c1 { %i = ... ; ... }
+      return
+    }
+    // and at the call: call @f_kernel0(%a, %c0, %c64)
+    ```
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"32768",
+           "Kernels whose operands hold fewer elements (all static) run on "
+           "one thread">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def CPUCallThreadPoolPass
+    : Pass<"rlx-cpu-call-thread-pool", "::mlir::ModuleOp"> {
+  let summary = "Run chunked kernels on the runtime's thread pool";
+  let description = [{
+    Runs on the LLVM dialect, after `convert-func-to-llvm`. Each call of a
+    function marked `rlx.chunked_kernel` (`rlx-cpu-chunk-kernels`), whose
+    last two operands are the range [0, n), becomes a call of the runtime's
+    `rlx_cpu_parallel_for(chunk, context, n, threads)`
+    (RLX/Runtime/CPU/CPUThreads.h): the other operands are stored in a
+    struct on the caller's stack (`context`), and `<kernel>_chunk(context,
+    begin, end)`, generated once per kernel, loads them and calls the kernel
+    on its chunk. The packing is done on the LLVM dialect because only there
+    is a memref operand a list of plain values that a struct can hold.
+
+    ```mlir
+    llvm.call @f_kernel0(%p0, %p1, %o, %s0, %s1, %t0, %t1, %c0, %c64)
+    // becomes
+    llvm.store ... %ctx    // the operands but the range
+    llvm.call @rlx_cpu_parallel_for(%chunk, %ctx, %c64, %threads)
+    ```
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "Threads at most per kernel (0: the runtime's count, "
+           "RLX_NUM_THREADS or every CPU)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def CPUApproximateMathPass
