@@ -163,20 +163,26 @@ struct CPUChunkKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SymbolTableCollection symbols;
+    SymbolTable symbols(module);
+    // Kernels are private functions called once (rlx-cpu-outline-kernels);
+    // one walk counts every function's uses.
     SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp call) { calls.push_back(call); });
+    llvm::DenseMap<StringAttr, unsigned> uses;
+    module.walk([&](Operation *op) {
+      if (auto call = dyn_cast<func::CallOp>(op))
+        calls.push_back(call);
+      for (NamedAttribute attr : op->getAttrs())
+        attr.getValue().walk([&](SymbolRefAttr ref) {
+          ++uses[ref.getRootReference()];
+        });
+    });
     IRRewriter rewriter(&getContext());
     for (func::CallOp call : calls) {
-      auto kernel = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
+      auto kernel = symbols.lookup<func::FuncOp>(call.getCallee());
       if (!kernel || kernel.isExternal() || !kernel.isPrivate() ||
+          uses.lookup(kernel.getSymNameAttr()) != 1 ||
           kernel->hasAttr(rlx::kChunkedKernelAttrName) ||
           !kernel.getBody().hasOneBlock() || isSmall(kernel, minElements))
-        continue;
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(kernel, module);
-      if (!uses || !llvm::hasSingleElement(*uses))
         continue;
       chunk(rewriter, call, kernel);
     }
