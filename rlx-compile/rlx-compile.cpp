@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas]
+// rlx-compile FILE.mlir -o OUT.o [--header=OUT.h] [--blas] [--cpu=NAME]
 //             [--target=metal -o OUT.metal [--host-description=OUT.json]]
 //             [--target=cuda [--chip=sm_90] [--cuda-toolkit=DIR]
 //             [--gpu-matmul=library|generated]
@@ -101,6 +101,12 @@ static cl::opt<bool> useBlas("blas",
                                       "f32/f64 matmuls (rlx-cpu-pipeline "
                                       "blas=true)"),
                              cl::init(false));
+static cl::opt<std::string>
+    hostCPU("cpu",
+            cl::desc("The CPU the object (and a GPU target's host code) is "
+                     "for, as LLVM names it (x86-64-v4, sapphirerapids, "
+                     "znver4): its features instead of this machine's"),
+            cl::value_desc("name"), cl::init(""));
 
 static cl::opt<std::string>
     target("target",
@@ -584,7 +590,7 @@ int main(int argc, char **argv) {
       failed(writeGPUBinaries(*module, targetInfo->binaryExtension)))
     return 1;
 
-  auto tm = rlx::createHostTargetMachine(/*pic=*/true);
+  auto tm = rlx::createHostTargetMachine(/*pic=*/true, hostCPU);
   if (!tm) {
     llvm::errs() << "rlx-compile: error: " << toString(tm.takeError()) << "\n";
     return 1;

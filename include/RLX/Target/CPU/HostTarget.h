@@ -27,9 +27,12 @@ namespace rlx {
 /// multiply-add (as -ffp-contract=fast: one rounding instead of two, which
 /// the tests' tolerances allow and the norms' and softmax's inner loops
 /// need to run at the speed of memory). `pic` asks for position-independent
-/// code (objects linked into shared libraries).
+/// code (objects linked into shared libraries). A non-empty `cpu` (an LLVM
+/// CPU name for the host's architecture, e.g. "x86-64-v4" or
+/// "sapphirerapids") compiles for that CPU and its features instead of the
+/// host's: objects for another machine.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createHostTargetMachine(bool pic);
+createHostTargetMachine(bool pic, llvm::StringRef cpu = "");
 
 } // namespace rlx
 } // namespace mlir
