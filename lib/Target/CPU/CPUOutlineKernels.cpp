@@ -76,29 +76,16 @@ bool isGlue(func::FuncOp fn) {
 /// value from LLVM), and the buffers that only it uses move into it (behind
 /// a call boundary LLVM could no longer keep stack buffers in registers).
 void sinkIntoRegion(RewriterBase &rewriter, Region &region) {
+  Block &entry = region.front();
+  auto inside = [&](Operation *user) {
+    return region.isAncestor(user->getParentRegion());
+  };
   llvm::SetVector<Value> above;
   getUsedValuesDefinedAbove(region, above);
-  Block &entry = region.front();
   for (Value value : above) {
     Operation *def = value.getDefiningOp();
-    if (!def)
+    if (!isa_and_nonnull<memref::AllocaOp, memref::AllocOp>(def))
       continue;
-    if (matchPattern(def, m_Constant())) {
-      rewriter.setInsertionPointToStart(&entry);
-      Operation *copy = rewriter.clone(*def);
-      rewriter.replaceUsesWithIf(value, copy->getResult(0),
-                                 [&](OpOperand &use) {
-                                   return region.isAncestor(
-                                       use.getOwner()->getParentRegion());
-                                 });
-      continue;
-    }
-    if (!isa<memref::AllocaOp, memref::AllocOp>(def) ||
-        def->getNumOperands() != 0)
-      continue;
-    auto inside = [&](Operation *user) {
-      return region.isAncestor(user->getParentRegion());
-    };
     SmallVector<Operation *> deallocs;
     for (Operation *user : value.getUsers())
       if (isa<memref::DeallocOp>(user) &&
@@ -109,13 +96,30 @@ void sinkIntoRegion(RewriterBase &rewriter, Region &region) {
         }))
       continue;
     // A heap buffer moves with its deallocation: the scratch of a kernel
-    // (a packed panel of B) is then each call's own, and each thread's once
-    // the kernel runs in chunks (rlx-cpu-chunk-kernels).
+    // (a packed panel of B, a row's temporary hoisted out of the row loop)
+    // is then each call's own, and each thread's once the kernel runs in
+    // chunks (rlx-cpu-chunk-kernels). That holds for a buffer of dynamic
+    // size too: its sizes are computed above the region and reach the
+    // kernel as arguments (left outside, one buffer would be shared by
+    // every thread of a chunked kernel).
     if (isa<memref::AllocOp>(def) && deallocs.size() != 1)
       continue;
     rewriter.moveOpBefore(def, &entry, entry.begin());
     for (Operation *dealloc : deallocs)
       rewriter.moveOpBefore(dealloc, entry.getTerminator());
+  }
+  // After the buffers, whose sizes may be constants.
+  above.clear();
+  getUsedValuesDefinedAbove(region, above);
+  for (Value value : above) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !matchPattern(def, m_Constant()))
+      continue;
+    rewriter.setInsertionPointToStart(&entry);
+    Operation *copy = rewriter.clone(*def);
+    rewriter.replaceUsesWithIf(value, copy->getResult(0), [&](OpOperand &use) {
+      return inside(use.getOwner());
+    });
   }
 }
 

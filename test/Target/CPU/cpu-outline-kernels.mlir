@@ -136,3 +136,40 @@ func.func @scratch(%x: memref<4x8xf32>) -> memref<4x8xf32> {
   memref.dealloc %panel : memref<8xf32>
   return %out : memref<4x8xf32>
 }
+
+// -----
+
+// A row's temporary of dynamic size, hoisted out of the row loop, moves too
+// (its size becomes an argument): left outside, every thread of a chunked
+// kernel would share it.
+// CHECK-LABEL: func.func private @dynamic_scratch_kernel0(
+// CHECK-SAME:    %[[N:[^:]+]]: index
+// CHECK:         %[[ROW:.+]] = memref.alloc(%[[N]]) : memref<?xf32>
+// CHECK:         scf.for
+// CHECK:         memref.dealloc %[[ROW]] : memref<?xf32>
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func @dynamic_scratch(
+// CHECK:         %[[DIM:.+]] = memref.dim
+// CHECK-NOT:     memref.alloc(
+// CHECK:         call @dynamic_scratch_kernel0(
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return
+func.func @dynamic_scratch(%x: memref<4x?xf32>, %out: memref<4x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %x, %c1 : memref<4x?xf32>
+  %row = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      %v = memref.load %x[%i, %j] : memref<4x?xf32>
+      memref.store %v, %row[%j] : memref<?xf32>
+    }
+    scf.for %j = %c0 to %n step %c1 {
+      %v = memref.load %row[%j] : memref<?xf32>
+      memref.store %v, %out[%i, %j] : memref<4x?xf32>
+    }
+  }
+  memref.dealloc %row : memref<?xf32>
+  return
+}
