@@ -27,16 +27,27 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/RLX
         FILES_MATCHING PATTERN "*.inc" PATTERN "*.h"
         PATTERN "CMakeFiles" EXCLUDE)
 
-install(TARGETS rlx-opt rlx-run rlx-compile rlx-translate rlx-metal-cpu-run
-        rlx-lsp-server rlx-reduce RUNTIME DESTINATION bin)
+# The tools, with those of the targets the build has (RLX_ENABLE_<T>).
+set(RLX_INSTALLED_TOOLS rlx-opt rlx-run rlx-compile rlx-lsp-server
+    rlx-reduce)
+if(RLX_ENABLE_METAL)
+  list(APPEND RLX_INSTALLED_TOOLS rlx-translate rlx-metal-cpu-run)
+endif()
+install(TARGETS ${RLX_INSTALLED_TOOLS} RUNTIME DESTINATION bin)
 install(TARGETS rlx-plugin LIBRARY DESTINATION lib)
 
 # Libraries that add_mlir_library does not install itself. add_mlir_library
 # puts its libraries into the export set MLIRTargets (named by LLVM's
 # helpers); the other libraries join it, and it is installed as
 # RLXTargets.cmake with the RLX:: namespace.
-set(RLX_PLAIN_LIBRARIES rlx_c rlx_mlir_c rlx_cpu_runtime rlx_cuda_runtime
-    rlx_rocm_runtime RLXRuntime RLXTensorFile RLXAllPasses)
+set(RLX_PLAIN_LIBRARIES rlx_c rlx_mlir_c rlx_cpu_runtime RLXRuntime
+    RLXTensorFile RLXAllPasses)
+if(RLX_ENABLE_CUDA)
+  list(APPEND RLX_PLAIN_LIBRARIES rlx_cuda_runtime)
+endif()
+if(RLX_ENABLE_ROCM)
+  list(APPEND RLX_PLAIN_LIBRARIES rlx_rocm_runtime)
+endif()
 install(TARGETS ${RLX_PLAIN_LIBRARIES} EXPORT MLIRTargets
         LIBRARY DESTINATION lib ARCHIVE DESTINATION lib)
 
@@ -53,8 +64,7 @@ endforeach()
 # beside themselves, and libMLIR.so where it was found.
 set_target_properties(rlx_c rlx_mlir_c rlx-plugin PROPERTIES
   INSTALL_RPATH "\$ORIGIN;${LLVM_LIBRARY_DIR}")
-set_target_properties(rlx-opt rlx-run rlx-compile rlx-translate
-  rlx-metal-cpu-run rlx-lsp-server rlx-reduce
+set_target_properties(${RLX_INSTALLED_TOOLS}
   PROPERTIES INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
 
 install(EXPORT MLIRTargets FILE RLXTargets.cmake NAMESPACE RLX::

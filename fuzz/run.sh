@@ -18,7 +18,9 @@
 # pipeline below. A crash, sanitizer finding, leak or timeout leaves its
 # input in $RLX_SAN_BUILD_DIR/fuzz/artifacts and fails the target. Prints
 # each target's executions and ends with "N passed, N failed". For a long
-# run: bash fuzz/run.sh 3600.
+# run: bash fuzz/run.sh 3600. The pipelines of a compilation target the
+# build left out (RLX_ENABLE_<T>=OFF) are skipped: optimize-<t>, and to-gpu
+# (rlx-to-gpu legalizes for cuda).
 #
 # With RLX_FUZZ_RUNS=N each target instead makes N executions from the
 # seeds alone with a fixed random seed ($RLX_FUZZ_SEED, default 1) into a
@@ -59,11 +61,26 @@ TARGETS=(
   "to-gpu rlx-fuzz-pipeline mlir rlx-to-gpu 0"
 )
 
+# Whether the build left compilation target $1 (cuda, ...) out.
+target_left_out() {
+  grep -Eqi "^RLX_ENABLE_$1:BOOL=(OFF|0|FALSE|NO|N)$" \
+    "$BUILD/CMakeCache.txt" 2>/dev/null
+}
+
 passed=0
 failed=0
 for entry in "${TARGETS[@]}"; do
   read -r name binary seeds pipeline llvmir <<<"$entry"
   if [ "$#" -gt 0 ] && [[ " $* " != *" $name "* ]]; then
+    continue
+  fi
+  case "$name" in
+    optimize-*) needs="${name#optimize-}" ;;
+    to-gpu) needs=cuda ;;
+    *) needs="" ;;
+  esac
+  if [ -n "$needs" ] && target_left_out "$needs"; then
+    echo "fuzz: $name: skipped (the build has no $needs target)"
     continue
   fi
   corpus="$WORK/corpus/$name"

@@ -21,7 +21,8 @@
 //
 // The targets are those of the target registry (RLX/InitAllTargets.h);
 // --list-targets prints them, and each builds its own pipeline from these
-// flags (lib/Target/<T>/<T>Target.cpp).
+// flags (lib/Target/<T>/<T>Target.cpp). A target the build left out
+// (RLX_ENABLE_<T>=OFF) is unknown here.
 //
 // Ahead-of-time counterpart of rlx-run: runs --rlx-cpu-pipeline, translates
 // to LLVM IR, optimizes for the host CPU and writes a relocatable object.
@@ -48,37 +49,31 @@
 // to run each function (--rlx-to-metal-host; docs/Metal.md). With
 // --target=vulkan, --host-description writes the Vulkan program's launches
 // in that JSON, for running SPIRV-Cross's MSL of its SPIR-V modules
-// (--gpu-binaries) on Metal's CPU runner.
+// (--gpu-binaries) on Metal's CPU runner: the metal target writes it, so a
+// build without metal rejects --host-description.
+//
+// The files it writes are RLXToolSupport's (RLX/Tools/CompileOutputs.h,
+// EntryPointHeader.h, HostDescription.h, TargetList.h); this file is the
+// flags.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Target/CPU/CPUPipeline.h"
-#include "RLX/Target/CPU/HostTarget.h"
-#include "RLX/Target/Metal/MSLEmitter.h"
-#include "RLX/Target/ROCm/ROCmPipeline.h"
 #include "RLX/Target/TargetRegistry.h"
+#include "RLX/Tools/CompileOutputs.h"
+#include "RLX/Tools/EntryPointHeader.h"
+#include "RLX/Tools/HostDescription.h"
+#include "RLX/Tools/TargetList.h"
 #include "RLX/Tools/ToolSupport.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -173,8 +168,7 @@ static cl::opt<std::string>
     rocmToolkit("rocm-toolkit",
                 cl::desc("ROCm toolkit folder (llvm/bin/ld.lld, "
                          "amdgcn/bitcode) for --target=rocm; the default is "
-                         "the one the build arranged"),
-                cl::init(rlx::getDefaultROCmToolkit()));
+                         "the one the build arranged"));
 static cl::opt<std::string>
     rocmOptions("rocm-options",
                 cl::desc("More options of --rlx-rocm-pipeline for "
@@ -234,7 +228,7 @@ static rlx::TargetCompileFlags compileFlags() {
     flags.chip = chip;
   if (target == "cuda")
     flags.toolkit = cudaToolkit;
-  else if (target == "rocm")
+  else if (target == "rocm" && rocmToolkit.getNumOccurrences())
     flags.toolkit = rocmToolkit;
   if (gpuMatmul.getNumOccurrences())
     flags.matmul = gpuMatmul;
@@ -246,262 +240,14 @@ static rlx::TargetCompileFlags compileFlags() {
   return flags;
 }
 
+static void reportError(const Twine &message) {
+  llvm::errs() << "rlx-compile: error: " << message << "\n";
+}
+
 /// Adds `info`'s pipeline to `pm` from the flags; false after reporting.
 static bool buildTargetPipeline(const rlx::TargetInfo &info,
                                 OpPassManager &pm) {
-  return succeeded(info.buildPipeline(pm, compileFlags(), [](const Twine &m) {
-    llvm::errs() << "rlx-compile: error: " << m << "\n";
-  }));
-}
-
-/// --list-targets: one paragraph per registered target.
-static void printTargets(llvm::raw_ostream &os) {
-  for (StringRef name : rlx::registeredTargetNames()) {
-    const rlx::TargetInfo *info = rlx::lookupTargetInfo(name);
-    os << name << ": " << info->summary << "\n";
-    os << "  output: "
-       << (info->emitSource ? "source (." + info->sourceExtension + ")"
-                            : std::string("object"))
-       << ", entry points on "
-       << (info->deviceEntryPoints ? "device buffers" : "host memrefs")
-       << ", " << (info->ops.staticShapes ? "static" : "static and dynamic")
-       << " shapes\n";
-    if (info->gpu)
-      os << "  gpu: subgroup " << info->gpu->subgroupSize << ", "
-         << info->gpu->maxThreadsPerBlock << " threads and "
-         << info->gpu->sharedMemoryBytes << " bytes of shared memory a block, "
-         << info->gpu->vectorBytes << "-byte accesses\n";
-    os << "  claims " << info->ops.ops.size() << " ops\n";
-  }
-}
-
-/// Writes the binary of every gpu.binary in `module` to
-/// gpuBinaries/<name>.<ext>.
-static LogicalResult writeGPUBinaries(ModuleOp module, StringRef extension) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(gpuBinaries)) {
-    llvm::errs() << "rlx-compile: error: " << gpuBinaries << ": "
-                 << ec.message() << "\n";
-    return failure();
-  }
-  for (auto binary : module.getOps<gpu::BinaryOp>()) {
-    for (auto object : binary.getObjects().getAsRange<gpu::ObjectAttr>()) {
-      StringRef ext = "fatbin";
-      if (object.getFormat() == gpu::CompilationTarget::Assembly)
-        ext = "s";
-      else if (object.getFormat() == gpu::CompilationTarget::Binary)
-        ext = extension;
-      SmallString<128> path(gpuBinaries);
-      llvm::sys::path::append(path, binary.getName() + "." + ext);
-      std::string error;
-      auto file = openOutputFile(path, &error);
-      if (!file) {
-        llvm::errs() << "rlx-compile: error: " << error << "\n";
-        return failure();
-      }
-      file->os() << object.getObject().getValue();
-      file->keep();
-    }
-  }
-  return success();
-}
-
-/// The C type of one element, or "" for types the header cannot spell.
-static std::string cElementType(Type type) {
-  if (type.isF32())
-    return "float";
-  if (type.isF64())
-    return "double";
-  if (type.isF16() || type.isBF16())
-    return "uint16_t"; // raw IEEE half / bfloat16 bits
-  if (type.isInteger(1))
-    return "bool";
-  if (auto complex = dyn_cast<ComplexType>(type))
-    return complex.getElementType().isF64() ? "rlx_complex_f64"
-                                            : "rlx_complex_f32";
-  if (auto integer = dyn_cast<IntegerType>(type)) {
-    unsigned w = integer.getWidth();
-    if (w != 8 && w != 16 && w != 32 && w != 64)
-      return "";
-    return (integer.isUnsigned() ? "uint" : "int") + std::to_string(w) + "_t";
-  }
-  return "";
-}
-
-/// The descriptor struct name for `type`, e.g. rlx_memref_f32_2d.
-static std::string descriptorName(RankedTensorType type) {
-  std::string tag;
-  llvm::raw_string_ostream os(tag);
-  type.getElementType().print(os);
-  llvm::erase_if(tag, [](char c) { return !llvm::isAlnum(c); });
-  return "rlx_memref_" + tag + "_" + std::to_string(type.getRank()) + "d";
-}
-
-/// Writes a C header with one descriptor struct per (element type, rank)
-/// and one declaration per public function (results returned, or with
-/// `outParams` passed as trailing arguments). Fails on a type it cannot
-/// spell, naming the function.
-static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
-                                 bool outParams) {
-  std::set<std::string> emitted;
-  std::string decls, structs;
-  llvm::raw_string_ostream d(decls), s(structs);
-  auto descriptor = [&](Type t, func::FuncOp fn) -> FailureOr<std::string> {
-    auto type = dyn_cast<RankedTensorType>(t);
-    if (!type || cElementType(type.getElementType()).empty())
-      return fn.emitError("rlx-compile --header: cannot spell type ")
-             << t << " in C";
-    std::string name = descriptorName(type);
-    if (emitted.insert(name).second) {
-      std::string elem = cElementType(type.getElementType());
-      s << "typedef struct {\n  " << elem << " *allocated;\n  " << elem
-        << " *aligned;\n  int64_t offset;\n";
-      if (type.getRank() > 0)
-        s << "  int64_t sizes[" << type.getRank() << "];\n  int64_t strides["
-          << type.getRank() << "];\n";
-      s << "} " << name << ";\n\n";
-    }
-    return name;
-  };
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    if (!fn.isPublic() || fn.isExternal())
-      continue;
-    FunctionType signature = fn.getFunctionType();
-    SmallVector<std::string> args, results;
-    std::string resultType;
-    if (outParams) {
-      for (Type t : signature.getResults()) {
-        FailureOr<std::string> r = descriptor(t, fn);
-        if (failed(r))
-          return failure();
-        results.push_back(*r);
-      }
-    } else if (signature.getNumResults() == 1) {
-      FailureOr<std::string> r = descriptor(signature.getResult(0), fn);
-      if (failed(r))
-        return failure();
-      resultType = *r;
-    } else if (signature.getNumResults() > 1) {
-      // Several results come back as one struct of descriptors.
-      resultType = fn.getName().str() + "_results";
-      std::string fields;
-      for (auto [i, t] : llvm::enumerate(signature.getResults())) {
-        FailureOr<std::string> r = descriptor(t, fn);
-        if (failed(r))
-          return failure();
-        fields += "  " + *r + " r" + std::to_string(i) + ";\n";
-      }
-      s << "typedef struct {\n" << fields << "} " << resultType << ";\n\n";
-    }
-    for (Type t : signature.getInputs()) {
-      FailureOr<std::string> a = descriptor(t, fn);
-      if (failed(a))
-        return failure();
-      args.push_back(*a);
-    }
-    d << "void _mlir_ciface_" << fn.getName() << "(";
-    bool first = true;
-    if (!resultType.empty()) {
-      d << resultType << " *result";
-      first = false;
-    }
-    for (auto [i, a] : llvm::enumerate(args)) {
-      d << (first ? "" : ", ") << a << " *arg" << i;
-      first = false;
-    }
-    for (auto [i, r] : llvm::enumerate(results)) {
-      d << (first ? "" : ", ") << r << " *result" << i;
-      first = false;
-    }
-    d << (first ? "void" : "") << ");\n";
-  }
-  os << "/* Generated by rlx-compile: entry points of an RLX program.\n"
-     << (outParams
-             ? " * Every buffer is device memory; the caller allocates the\n"
-               " * results, which the program writes. Inputs are read,\n"
-               " * never written or kept. */\n"
-             : " * Each result's buffer is allocated with malloc by the "
-               "program;\n"
-               " * free each distinct `allocated` pointer once. Inputs are "
-               "read,\n"
-               " * never written or kept. */\n")
-     << "#ifndef RLX_GENERATED_H\n#define RLX_GENERATED_H\n\n"
-        "#include <stdbool.h>\n#include <stdint.h>\n\n"
-        "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
-        "typedef struct {\n  float re, im;\n} rlx_complex_f32;\n"
-        "typedef struct {\n  double re, im;\n} rlx_complex_f64;\n\n"
-     << structs << decls
-     << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* RLX_GENERATED_H */\n";
-  return success();
-}
-
-/// Names each function's element types (args, then results) for the host
-/// description: bufferization makes unsigned element types signless.
-static void setSourceElementTypes(ModuleOp module) {
-  for (auto fn : module.getOps<func::FuncOp>()) {
-    SmallVector<Attribute> types;
-    for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
-                                           fn.getResultTypes()))
-      if (auto shaped = dyn_cast<ShapedType>(t))
-        types.push_back(TypeAttr::get(shaped.getElementType()));
-    fn->setAttr(rlx::kMetalElementTypesAttr,
-                ArrayAttr::get(module.getContext(), types));
-  }
-}
-
-namespace {
-/// --target=vulkan --host-description: the Vulkan pipeline's launches as
-/// the Metal host description's JSON, written just before
-/// gpu-module-to-binary, the last point where the host functions launch the
-/// gpu.funcs of gpu.modules (then they are lowered to LLVM). With the
-/// modules' SPIR-V (--gpu-binaries) through `spirv-cross --msl`,
-/// rlx-metal-cpu-run --spirv-cross runs the Vulkan path's kernels as it
-/// launches them.
-struct VulkanHostDescription : public PassInstrumentation {
-  bool written = false, failed = false;
-
-  void runBeforePass(Pass *pass, Operation *op) override {
-    if (written || pass->getArgument() != "gpu-module-to-binary")
-      return;
-    written = true;
-    std::string error;
-    auto file = openOutputFile(hostDescription, &error);
-    if (!file) {
-      llvm::errs() << "rlx-compile: error: " << error << "\n";
-      failed = true;
-      return;
-    }
-    // Its kernels are SPIRV-Cross's, whose builtins are its own.
-    failed = mlir::failed(rlx::translateToMetalHostDescription(
-        op, file->os(), /*withBuiltins=*/false));
-    if (!failed)
-      file->keep();
-  }
-};
-} // namespace
-
-/// A target whose output is source (--target=metal): the kernels' source
-/// in the output, the host functions as JSON beside it.
-static int compileSource(ModuleOp module, const rlx::TargetInfo &info) {
-  setSourceElementTypes(module);
-  PassManager pm(module.getContext());
-  if (!buildTargetPipeline(info, pm) || failed(pm.run(module)))
-    return 1;
-  std::string error;
-  auto source = openOutputFile(outputFile, &error);
-  auto host = source ? openOutputFile(hostDescription.empty()
-                                          ? outputFile + ".json"
-                                          : std::string(hostDescription),
-                                      &error)
-                     : nullptr;
-  if (!source || !host) {
-    llvm::errs() << "rlx-compile: error: " << error << "\n";
-    return 1;
-  }
-  if (failed(info.emitSource(module, source->os(), host->os())))
-    return 1;
-  source->keep();
-  host->keep();
-  return 0;
+  return succeeded(info.buildPipeline(pm, compileFlags(), reportError));
 }
 
 int main(int argc, char **argv) {
@@ -514,18 +260,16 @@ int main(int argc, char **argv) {
 
   std::unique_ptr<MLIRContext> context = rlx::createToolContext();
   if (listTargets) {
-    printTargets(llvm::outs());
+    rlx::printTargets(llvm::outs());
     return 0;
   }
   if (inputFile.empty() || outputFile.empty()) {
-    llvm::errs() << "rlx-compile: error: an input file and -o OUT are "
-                    "required (see --help)\n";
+    reportError("an input file and -o OUT are required (see --help)");
     return 1;
   }
   const rlx::TargetInfo *targetInfo = rlx::lookupTargetInfo(target);
   if (!targetInfo) {
-    llvm::errs() << "rlx-compile: error: " << rlx::unknownTargetMessage(target)
-                 << "\n";
+    reportError(rlx::unknownTargetMessage(target));
     return 1;
   }
 
@@ -535,95 +279,55 @@ int main(int argc, char **argv) {
       parseSourceFile<ModuleOp>(inputFile, sourceMgr, context.get());
   if (!module)
     return 1;
+  PassManager pm(context.get());
 
+  // A target whose output is source (--target=metal): the kernels' source
+  // in the output, the host functions as JSON beside it.
   if (targetInfo->emitSource) {
     if (!headerFile.empty()) {
-      llvm::errs() << "rlx-compile: error: --target=" << target
-                   << " writes no C header (the host description is JSON)\n";
+      reportError("--target=" + target +
+                  " writes no C header (the host description is JSON)");
       return 1;
     }
-    return compileSource(*module, *targetInfo);
+    rlx::setHostElementTypes(*module);
+    if (!buildTargetPipeline(*targetInfo, pm) || failed(pm.run(*module)))
+      return 1;
+    std::string hostPath = hostDescription.empty()
+                               ? outputFile + ".json"
+                               : std::string(hostDescription);
+    return failed(rlx::writeSourceFiles(*module, *targetInfo, outputFile,
+                                        hostPath, reportError))
+               ? 1
+               : 0;
   }
 
   if (!hostDescription.empty() && target != "vulkan") {
-    llvm::errs() << "rlx-compile: error: --host-description is for "
-                    "--target=metal and --target=vulkan\n";
+    reportError("--host-description is for --target=metal and "
+                "--target=vulkan");
     return 1;
   }
-
   // The header describes the tensor signatures, which lowering replaces.
-  if (!headerFile.empty()) {
-    std::string error;
-    auto header = openOutputFile(headerFile, &error);
-    if (!header) {
-      llvm::errs() << "rlx-compile: error: " << error << "\n";
-      return 1;
-    }
-    if (failed(writeHeader(*module, header->os(),
-                           targetInfo->deviceEntryPoints)))
-      return 1;
-    header->keep();
-  }
+  if (!headerFile.empty() &&
+      failed(rlx::writeEntryPointHeader(
+          *module, headerFile, targetInfo->deviceEntryPoints, reportError)))
+    return 1;
 
   for (auto fn : module->getOps<func::FuncOp>())
     if (fn.isPublic() && !fn.isExternal())
       rlx::markCPUEntryPoint(fn);
-  PassManager pm(context.get());
-  VulkanHostDescription *vulkanHost = nullptr;
   if (!buildTargetPipeline(*targetInfo, pm))
     return 1;
-  if (!hostDescription.empty()) {
-    setSourceElementTypes(*module);
-    auto writer = std::make_unique<VulkanHostDescription>();
-    vulkanHost = writer.get();
-    pm.addInstrumentation(std::move(writer));
-  }
-  if (failed(pm.run(*module)) || (vulkanHost && vulkanHost->failed))
+  if (failed(hostDescription.empty()
+                 ? pm.run(*module)
+                 : rlx::runWritingHostDescription(pm, *module, hostDescription,
+                                                  reportError)))
     return 1;
-  if (vulkanHost && !vulkanHost->written) {
-    llvm::errs() << "rlx-compile: error: the Vulkan pipeline has no "
-                    "gpu-module-to-binary step to describe the launches "
-                    "before\n";
-    return 1;
-  }
   if (!gpuBinaries.empty() &&
-      failed(writeGPUBinaries(*module, targetInfo->binaryExtension)))
+      failed(rlx::writeGPUBinaries(*module, gpuBinaries,
+                                   targetInfo->binaryExtension, reportError)))
     return 1;
-
-  auto tm = rlx::createHostTargetMachine(/*pic=*/true, hostCPU);
-  if (!tm) {
-    llvm::errs() << "rlx-compile: error: " << toString(tm.takeError()) << "\n";
-    return 1;
-  }
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext, inputFile);
-  if (!llvmModule) {
-    llvm::errs() << "rlx-compile: error: translation to LLVM IR failed\n";
-    return 1;
-  }
-  llvmModule->setDataLayout((*tm)->createDataLayout());
-  llvmModule->setTargetTriple((*tm)->getTargetTriple());
-  if (llvm::Error err =
-          makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get())) {
-    llvm::errs() << "rlx-compile: error: " << toString(std::move(err)) << "\n";
-    return 1;
-  }
-
-  std::string error;
-  auto output = openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << "rlx-compile: error: " << error << "\n";
-    return 1;
-  }
-  llvm::legacy::PassManager codegen;
-  if ((*tm)->addPassesToEmitFile(codegen, output->os(), nullptr,
-                                 llvm::CodeGenFileType::ObjectFile)) {
-    llvm::errs() << "rlx-compile: error: this target cannot emit objects\n";
-    return 1;
-  }
-  codegen.run(*llvmModule);
-  output->keep();
-  return 0;
+  return failed(rlx::writeObjectFile(*module, inputFile, hostCPU, outputFile,
+                                     reportError))
+             ? 1
+             : 0;
 }

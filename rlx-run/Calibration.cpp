@@ -8,10 +8,14 @@
 
 #include "Calibration.h"
 
+#include "RLX/Dialect/MIR/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstring>
@@ -162,4 +166,84 @@ CalibrationRecord Calibrator::record(double q, int64_t batches) const {
     record.taps[name] = std::move(entry);
   }
   return record;
+}
+
+FailureOr<ExposedTaps>
+mlir::rlx::exposeQuantTaps(ModuleOp module, func::FuncOp entry,
+                           llvm::function_ref<void(const Twine &)> error) {
+  PassManager pm(module.getContext());
+  pm.addPass(createExposeQuantTapsPass());
+  if (failed(pm.run(module)))
+    return failure();
+  auto names = entry->getAttrOfType<ArrayAttr>("rlx.quant_taps");
+  auto axes = entry->getAttrOfType<DenseI64ArrayAttr>("rlx.quant_tap_axes");
+  if (!names || names.empty() || !axes) {
+    error("--calibrate: @" + entry.getName() +
+          " has no quantization tap (a float operand of rlx.matmul or "
+          "rlx.conv outside nested regions, in a public function)");
+    return failure();
+  }
+  ExposedTaps taps;
+  for (Attribute name : names)
+    taps.names.push_back(cast<StringAttr>(name).str());
+  taps.axes.assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
+  return taps;
+}
+
+LogicalResult
+mlir::rlx::runCalibration(CPUProgram &program, MutableArrayRef<HostTensor> args,
+                          const ExposedTaps &taps, StringRef dataDir, double q,
+                          StringRef recordPath,
+                          llvm::function_ref<void(const Twine &)> error) {
+  unsigned numOrdinary = args.size() - program.getParamNames().size();
+  std::vector<std::vector<std::string>> batches;
+  std::string message;
+  if (!listCalibrationBatches(dataDir.str(), numOrdinary, batches, message)) {
+    error(message);
+    return failure();
+  }
+  ArrayRef<RankedTensorType> argTypes = program.getArgumentTypes();
+  ArrayRef<RankedTensorType> resultTypes = program.getResultTypes();
+  unsigned firstTap = resultTypes.size() - taps.names.size();
+  Calibrator calibrator(taps.names, taps.axes);
+  std::vector<HostTensor> values(taps.names.size());
+  unsigned batchIndex = 0;
+  auto intoValues = [&](unsigned i, ArrayRef<int64_t> shape) -> void * {
+    if (i < firstTap || !calibrator.wants(batchIndex, i - firstTap))
+      return nullptr;
+    return values[i - firstTap].reshape(resultTypes[i].getElementType(), shape);
+  };
+  for (unsigned pass = 0; pass < 2; ++pass) {
+    for (auto [index, batch] : llvm::enumerate(batches)) {
+      batchIndex = index;
+      for (unsigned i = 0; i < numOrdinary; ++i) {
+        runtime::NpyArray array;
+        if (!runtime::readNpy(batch[i], array, message)) {
+          error(message);
+          return failure();
+        }
+        if (failed(fromNpy(array, argTypes[i], "argument #" + Twine(i),
+                           batch[i], args[i], error)))
+          return failure();
+      }
+      if (llvm::Error err = program.run(viewTensors(args), intoValues)) {
+        error(toString(std::move(err)));
+        return failure();
+      }
+      for (unsigned k = 0; k < values.size(); ++k) {
+        if (!calibrator.observe(pass, index, k, toNpy(values[k]), message)) {
+          error(message + " (batch of '" + batch.front() + "')");
+          return failure();
+        }
+      }
+    }
+  }
+  if (!writeCalibrationRecord(calibrator.record(q, batches.size()), recordPath,
+                              message)) {
+    error(message);
+    return failure();
+  }
+  llvm::outs() << "calibrated " << taps.names.size() << " taps on "
+               << batches.size() << " batches into '" << recordPath << "'\n";
+  return success();
 }

@@ -14,6 +14,10 @@
 // function (its rlx.params are bound as in a plain run: --param or random
 // from --seed, the same for every batch), and no other `arg<i>.npy`.
 //
+// exposeQuantTaps and runCalibration are the steps of --calibrate around
+// compiling the program; listCalibrationBatches and Calibrator the parts
+// of runCalibration.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_RUN_CALIBRATION_H
@@ -23,12 +27,40 @@
 
 #include "RLX/Dialect/MIR/Transforms/QuantTaps.h"
 #include "RLX/Runtime/Common/Npy.h"
+#include "RLX/Tools/HostTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <string>
 #include <vector>
 
 namespace mlir {
 namespace rlx {
+
+/// The quantization taps of a function, in the order it returns them:
+/// their names and channel axes (rlx-expose-quant-taps' `rlx.quant_taps`,
+/// `rlx.quant_tap_axes`).
+struct ExposedTaps {
+  std::vector<std::string> names;
+  std::vector<int64_t> axes;
+};
+
+/// Makes `entry` return its quantization taps after its own results
+/// (rlx-expose-quant-taps). Fails after reporting where it has none.
+FailureOr<ExposedTaps>
+exposeQuantTaps(ModuleOp module, func::FuncOp entry,
+                llvm::function_ref<void(const Twine &)> error);
+
+/// Runs `program`, whose last results are `taps`, on every batch of
+/// `dataDir`, twice (the extremes, then the distributions:
+/// TapStatistics.h), and writes the record of percentile `q` to
+/// `recordPath`. `args` hold the params; the ordinary arguments are read
+/// from each batch.
+LogicalResult runCalibration(CPUProgram &program,
+                             MutableArrayRef<HostTensor> args,
+                             const ExposedTaps &taps, StringRef dataDir,
+                             double q, StringRef recordPath,
+                             llvm::function_ref<void(const Twine &)> error);
 
 /// The input files of each batch of `dir` (see above), for a function of
 /// `numInputs` ordinary arguments. On failure returns false and sets

@@ -21,12 +21,31 @@ config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# The compilation targets the build has (cpu and those of the
+# RLX_ENABLE_<T> options that are on), in registration order: a feature
+# target-<t> each, which the tests of one target require, and
+# %rlx_targets, the list the registry's unknown-target error prints.
+# %rlx_disabled_targets names those left out (comma-separated).
+rlx_targets = config.rlx_targets.split(";")
+for target in rlx_targets:
+    config.available_features.add("target-" + target)
+config.substitutions.append(("%rlx_targets", ", ".join(rlx_targets)))
+config.substitutions.append(
+    ("%rlx_disabled_targets",
+     ",".join(t for t in config.rlx_disabled_targets.split(";") if t)))
+
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-translate",
-         "rlx-metal-cpu-run", "rlx-cuda-runtime-test", "rlx-cpu-alloc-test",
+tools = ["rlx-compile", "rlx-opt", "rlx-run", "rlx-cpu-alloc-test",
          "rlx-cpu-gemm-s8-test", "rlx-cpu-threads-test",
-         "rlx-lsp-server", "rlx-reduce", "rlx-capi-test",
-         "rlx-rocm-runtime-test", "rlx-vulkan-run"]
+         "rlx-lsp-server", "rlx-reduce", "rlx-capi-test"]
+# The tools of one target, built with it.
+target_tools = {"cuda": ["rlx-cuda-runtime-test"],
+                "rocm": ["rlx-rocm-runtime-test"],
+                "vulkan": ["rlx-vulkan-run"],
+                "metal": ["rlx-translate", "rlx-metal-cpu-run"]}
+for target, names in target_tools.items():
+    if target in rlx_targets:
+        tools += names
 
 # The Metal back end's MSL compiles as C++ with clang against RLX's stand-in
 # <metal_stdlib> (rlx-metal-cpu-run does the same before it runs kernels).
@@ -96,8 +115,6 @@ if os.path.exists(os.path.join(config.mlir_obj_dir, "rocm-toolkit", "amdgcn",
                                "bitcode", "ocml.bc")):
     config.available_features.add("rocm-device-libs")
 
-# librlx_cuda_runtime embeds the flash-attention kernels where the build
-# found nvcc.
 # spirv-val (Debian's spirv-tools) checks every SPIR-V module the vulkan
 # target emits.
 if shutil.which("spirv-val"):
@@ -108,16 +125,21 @@ if shutil.which("spirv-cross"):
     config.available_features.add("spirv-cross")
 
 # A Vulkan device (lavapipe in CI): the vulkan tests run on it, compiled
-# for its subgroup size, asked once here.
+# for its subgroup size, asked once here (a tree that had the vulkan
+# target before may keep an old rlx-vulkan-run).
 _vulkan_run = os.path.join(config.rlx_tools_dir, "rlx-vulkan-run")
-if os.path.exists(_vulkan_run):
+if "target-vulkan" in config.available_features and \
+        os.path.exists(_vulkan_run):
     _probe = subprocess.run([_vulkan_run, "--print-subgroup-size"],
                             capture_output=True, text=True)
     if _probe.returncode == 0 and _probe.stdout.strip().isdigit():
         config.available_features.add("vulkan")
         config.environment["RLX_VULKAN_SUBGROUP_SIZE"] = _probe.stdout.strip()
 
-if not getattr(config, "rlx_nvcc", "NOTFOUND").endswith("NOTFOUND"):
+# librlx_cuda_runtime embeds the flash-attention kernels where the build
+# found nvcc.
+if "target-cuda" in config.available_features and \
+        not getattr(config, "rlx_nvcc", "NOTFOUND").endswith("NOTFOUND"):
     config.available_features.add("flash-attention-kernels")
 
 # A sanitized build (RLX_ENABLE_SANITIZERS): tests that link RLX's runtime

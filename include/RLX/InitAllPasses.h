@@ -9,26 +9,27 @@
 #ifndef RLX_INITALLPASSES_H
 #define RLX_INITALLPASSES_H
 
+#include "RLX/Config.h"
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Conversion/RLXToGPU/RLXToGPU.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Dialect/LIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
-#include "RLX/InitAllTargets.h"
+#include "RLX/InitAllTargets.h" // and each target's <T>Pipeline.h
 #include "RLX/Pipelines/OptimizePipeline.h"
-#include "RLX/Target/CPU/CPUPipeline.h"
 #include "RLX/Target/CPU/Passes.h"
-#include "RLX/Target/CUDA/CUDAPipeline.h"
+#if RLX_ENABLE_CUDA
 #include "RLX/Target/CUDA/Passes.h"
-#include "RLX/Target/Metal/MetalPipeline.h"
-#include "RLX/Target/Metal/Passes.h"
-#include "RLX/Target/ROCm/ROCmPipeline.h"
+#endif
+#if RLX_ENABLE_VULKAN
 #include "RLX/Target/Vulkan/Passes.h"
-#include "RLX/Target/Vulkan/VulkanPipeline.h"
+#endif
 
 namespace mlir {
 namespace rlx {
 
+/// Registers every pass and named pipeline of RLX, with the passes and
+/// pipelines of the targets this build has (RLX/Config.h).
 inline void registerAllPasses() {
   // Passes with a target option (rlx-legalize, rlx-fuse, the pipelines)
   // look their target up in the registry.
@@ -37,17 +38,24 @@ inline void registerAllPasses() {
   registerRLXLIRPasses();
   registerRLXMIRPasses();
   registerRLXConversionPasses();
-  registerRLXCPUPasses();
-  registerRLXCUDAPasses();
-  registerRLXMetalPasses();
-  registerRLXVulkanPasses();
   registerOptimizePipeline();
   registerRLXToGPUPipeline();
+  registerRLXCPUPasses();
   registerCPUPipeline();
+#if RLX_ENABLE_CUDA
+  registerRLXCUDAPasses();
   registerCUDAPipeline();
-  registerMetalPipeline();
+#endif
+#if RLX_ENABLE_ROCM
   registerROCmPipeline();
+#endif
+#if RLX_ENABLE_VULKAN
+  registerRLXVulkanPasses();
   registerVulkanPipeline();
+#endif
+#if RLX_ENABLE_METAL
+  registerMetalPipeline();
+#endif
 }
 
 } // namespace rlx

@@ -8,18 +8,28 @@
 //
 // The one list of the targets this build has: each registers itself with
 // the target registry (RLX/Target/TargetRegistry.h) from its own folder.
-// A new target adds its line here.
+// A new target adds its line here, under its RLX_ENABLE_<T> (RLX/Config.h);
+// cpu, the host target, is always built.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_INITALLTARGETS_H
 #define RLX_INITALLTARGETS_H
 
+#include "RLX/Config.h"
 #include "RLX/Target/CPU/CPUPipeline.h"
+#if RLX_ENABLE_CUDA
 #include "RLX/Target/CUDA/CUDAPipeline.h"
-#include "RLX/Target/Metal/MetalPipeline.h"
+#endif
+#if RLX_ENABLE_ROCM
 #include "RLX/Target/ROCm/ROCmPipeline.h"
+#endif
+#if RLX_ENABLE_VULKAN
 #include "RLX/Target/Vulkan/VulkanPipeline.h"
+#endif
+#if RLX_ENABLE_METAL
+#include "RLX/Target/Metal/MetalPipeline.h"
+#endif
 
 namespace mlir {
 namespace rlx {
@@ -28,10 +38,18 @@ namespace rlx {
 /// them; idempotent.
 inline void registerAllTargets() {
   registerCPUTarget();
+#if RLX_ENABLE_CUDA
   registerCUDATarget();
+#endif
+#if RLX_ENABLE_ROCM
   registerROCmTarget();
+#endif
+#if RLX_ENABLE_VULKAN
   registerVulkanTarget();
+#endif
+#if RLX_ENABLE_METAL
   registerMetalTarget();
+#endif
 }
 
 } // namespace rlx

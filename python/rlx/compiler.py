@@ -173,10 +173,13 @@ def compile(module, target="cpu", function=None, options="", chip="sm_90",
         raise ValueError("rlx.compile: unknown target %r (registered: %s)" %
                          (target, ", ".join(registered)))
     if target not in _PYTHON_TARGETS:
+        # Those of this build (cuda may be left out of it).
+        callable_ = [t for t in _PYTHON_TARGETS if t in registered]
         raise NotImplementedError(
-            "rlx.compile: target %r is not callable from Python (%s are); "
+            "rlx.compile: target %r is not callable from Python (%s %s); "
             "compile it with rlx-compile --target=%s" %
-            (target, " and ".join(_PYTHON_TARGETS), target))
+            (target, " and ".join(callable_),
+             "is" if len(callable_) == 1 else "are", target))
     if function is None:
         function = _only_public_function(module)
     if target == "cuda":

@@ -10,7 +10,8 @@
 # Runs every tool command shown in the ``` code blocks of README.md and
 # docs/*.md, so that an example cannot drift from the tools.
 #
-#   check_doc_commands.py --root REPO --tools BUILD/bin [-v] [FILE.md...]
+#   check_doc_commands.py --root REPO --tools BUILD/bin
+#                         [--disabled-targets=cuda,...] [-v] [FILE.md...]
 #
 # What counts as a command. In a ``` block of shell commands (info string
 # `sh`, `bash`, `shell`, `console` or none; other languages such as `mlir`,
@@ -47,6 +48,13 @@
 #   gpu           needs an NVIDIA GPU: not run, counted as skipped.
 #   file=PATH     the block shows the file PATH (relative to REPO): its
 #                 text must equal the file's. Combines with the above.
+#
+# A build that leaves compilation targets out (RLX_ENABLE_<T>=OFF; lit
+# passes them as --disabled-targets) skips the commands that need one:
+# those of the target's own page (docs/<T>.md), and elsewhere those naming
+# it as `target=<t>`, `--<t>-...` or `rlx-<t>-...` (its pipeline, passes,
+# options, runner) and `--rlx-to-gpu` without a `target=` (the GPU front
+# legalizes for cuda then).
 #
 # An unknown marker is an error. The checker prints one line per failure
 # (page, line, command, exit status, the end of the output) and a summary
@@ -172,6 +180,22 @@ def commands_of(block):
     return result
 
 
+def disabled_target_of(page, text, disabled):
+    """The target in `disabled` that the command `text` of `page` needs, or
+    None."""
+    name = os.path.splitext(os.path.basename(page))[0].lower()
+    if name in disabled:
+        return name
+    if "cuda" in disabled and re.search(r"--rlx-to-gpu(?![\w-])", text) and \
+            "target=" not in text:
+        return "cuda"
+    for target in disabled:
+        if re.search(r"(?:target=|--|rlx-)%s(?![\w.])" % re.escape(target),
+                     text):
+            return target
+    return None
+
+
 def make_scratch(root):
     """A folder that looks like the repository root but keeps new files."""
     scratch = tempfile.mkdtemp(prefix="rlx-doc-")
@@ -211,6 +235,10 @@ def main():
                         help="the folder holding rlx-opt, rlx-run and "
                         "rlx-compile (default: that of $RLX_OPT)")
     parser.add_argument("--cuda-toolkit", default="/usr/local/cuda")
+    parser.add_argument("--disabled-targets", default="",
+                        help="comma-separated compilation targets the "
+                        "build left out; commands that need one are "
+                        "skipped")
     parser.add_argument("--timeout", type=int, default=600,
                         help="seconds one command may run")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -230,6 +258,7 @@ def main():
                for p in glob.glob(os.path.join(root, "docs", "*.md"))))
     has_toolkit = os.path.isfile(os.path.join(
         args.cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc"))
+    disabled = [t for t in args.disabled_targets.split(",") if t]
 
     env = dict(os.environ)
     env["PATH"] = tools + os.pathsep + env.get("PATH", "")
@@ -270,6 +299,11 @@ def main():
                     if "cuda-toolkit" in block.markers and not has_toolkit:
                         skipped.append("%s: needs the CUDA toolkit: %s"
                                        % (where, cmd.text))
+                        continue
+                    target = disabled_target_of(page, cmd.text, disabled)
+                    if target:
+                        skipped.append("%s: the build has no %s target: %s"
+                                       % (where, target, cmd.text))
                         continue
                     text = cmd.text.replace("build/bin/", tools + "/")
                     if args.verbose:

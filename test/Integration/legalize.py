@@ -1,3 +1,4 @@
+# REQUIRES: target-metal
 # RUN: %python %s
 # rlx-legalize's rewrites against float64 NumPy: each program (dot_general
 # with batch, several contracting and free dims; rlx.if on both predicate

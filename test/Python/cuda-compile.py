@@ -1,4 +1,4 @@
-# REQUIRES: cuda-toolkit
+# REQUIRES: cuda-toolkit, target-cuda
 # RUN: %python %s | FileCheck %s
 # rlx.compile(target="cuda") on a machine without a GPU: the library and
 # its signature are written (calling them needs a GPU: bench/gpu/python_layer.py

@@ -1,3 +1,4 @@
+// REQUIRES: target-metal
 // rlx-reduce cuts a program down to what still makes the failure happen:
 // here, that --rlx-legalize="target=metal" rejects rlx.dense_solve. The
 // function that has no part in it goes; @solve's ops stay, as upstream's

@@ -13,6 +13,11 @@
 // tensors carried as float32 (RLX/Runtime/Common/BFloat16.h): the runners
 // that link no MLIR (rlx-vulkan-run, rlx-metal-cpu-run) share it.
 //
+// The rest of the tools' plumbing has a header each beside this one:
+// rlx-run's (HostTensor.h, ArgumentBinding.h, ProgramRuns.h) and
+// rlx-compile's (CompileOutputs.h, EntryPointHeader.h, HostDescription.h,
+// TargetList.h), so that their main functions are flags and calls.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_TOOLS_TOOLSUPPORT_H

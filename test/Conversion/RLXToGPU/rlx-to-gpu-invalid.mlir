@@ -1,3 +1,4 @@
+// REQUIRES: target-cuda
 // RUN: rlx-opt %s --split-input-file --rlx-to-gpu --verify-diagnostics
 
 // Kernels are generated for static shapes only: a dynamic dim is an error

@@ -1,3 +1,4 @@
+// REQUIRES: target-cuda
 // RUN: rlx-opt %s --split-input-file --rlx-to-gpu | FileCheck %s --check-prefix=W32
 // RUN: rlx-opt %s --split-input-file --rlx-to-gpu="subgroup-size=64" | FileCheck %s --check-prefix=W64
 

@@ -1,3 +1,4 @@
+// REQUIRES: target-cuda
 // RUN: rlx-opt %s --rlx-to-gpu="shared-memory-bytes=32" -verify-diagnostics
 
 // A row group whose reductions need more workgroup memory than the target

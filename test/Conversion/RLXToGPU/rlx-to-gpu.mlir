@@ -1,3 +1,4 @@
+// REQUIRES: target-cuda
 // RUN: rlx-opt %s --split-input-file --rlx-to-gpu | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-to-gpu="matmul=generated attention=decomposed" | FileCheck %s --check-prefix=GEN
 // RUN: rlx-opt %s --split-input-file --rlx-to-gpu="fast-math=false" | FileCheck %s --check-prefix=EXACT

@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --rlx-legalize="target=metal" | FileCheck %s
+// RUN: %if target-metal %{ rlx-opt %s --rlx-legalize="target=metal" | FileCheck %s %}
 // RUN: rlx-opt %s --rlx-legalize="target=cpu" | FileCheck %s --check-prefix=CPU
 
 // Each rewrite of rlx-legalize for an op that metal lacks; cpu claims them

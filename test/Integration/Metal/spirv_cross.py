@@ -1,4 +1,4 @@
-# REQUIRES: spirv-cross
+# REQUIRES: spirv-cross, target-vulkan
 # RUN: env RLX_RUN=%S/Inputs/metal-run %python %s
 # The cross-check of the MSL emitter (docs/Metal.md): each program runs on
 # the CPU runner twice on the same fresh random inputs, once as RLX's MSL

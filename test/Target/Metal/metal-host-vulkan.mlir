@@ -1,3 +1,4 @@
+// REQUIRES: target-vulkan
 // RUN: rlx-compile --target=vulkan "--vulkan-options=subgroup-size=32 tiled-matmul=false" %s -o %t.o --gpu-binaries=%t.spv --host-description=%t.json
 // RUN: FileCheck %s < %t.json
 // RUN: ls %t.spv | FileCheck %s --check-prefix=SPV
