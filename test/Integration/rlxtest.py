@@ -571,3 +571,42 @@ def attention_torch(q, k, v, kind, window=None, mask=None, scale=None):
     total = e.sum(-1, keepdim=True)
     p = e / torch.where(total > 0, total, torch.ones_like(total))
     return p @ v
+
+
+def kv_cache_write_reference(cache, update, position):
+    """rlx.kv_cache_write: `cache` with `update`'s n rows written at
+    sequence positions [position, position + n) (the axis third from the
+    end), in the cache's dtype."""
+    out = np.array(cache, copy=True)
+    n = update.shape[-3]
+    out[..., position:position + n, :, :] = update
+    return out
+
+
+def decode_attention_reference(q, k_cache, v_cache, length, window=0,
+                               scale=None):
+    """rlx.decode_attention in float64: q [B, H, S, D] over the first
+    `length` positions of the caches [B, max_seq, Hkv, D(v)]; query i sits
+    at position length - S + i and sees keys j <= it (and, with a window,
+    j > it - window); query head h reads kv head h // (H / Hkv); a row that
+    sees no key gives zeros."""
+    q = np.asarray(q, np.float64)
+    B, H, S, D = q.shape
+    k = np.asarray(k_cache, np.float64)[:, :length].transpose(0, 2, 1, 3)
+    v = np.asarray(v_cache, np.float64)[:, :length].transpose(0, 2, 1, 3)
+    rep = H // k.shape[1]
+    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
+    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(D) if scale is None
+                                  else float(np.float32(scale)))
+    at = length - S + np.arange(S)[:, None]
+    j = np.arange(k.shape[2])[None, :]
+    visible = j <= at
+    if window:
+        visible &= j > at - window
+    s = np.where(np.broadcast_to(visible, s.shape), s, -np.inf)
+    m = np.max(s, -1, keepdims=True, initial=-np.inf)
+    m = np.where(np.isfinite(m), m, 0)
+    p = np.exp(s - m)
+    total = p.sum(-1, keepdims=True)
+    p = np.where(total > 0, p / np.where(total > 0, total, 1), 0)
+    return p @ v

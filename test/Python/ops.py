@@ -121,6 +121,21 @@ ROPE_X, COS, SIN = f32(2, 3, 4, 8), f32(4, 4), f32(4, 4)
 case("rope", lambda v, c, s: rlx.rope(v, c, s, style="neox"), [ROPE_X, COS, SIN],
      lambda v, c, s: rlxtest.rope_reference(v, c, s, "neox"), rtol=1e-5)
 
+# LLM decoding over a KV cache: two new rows written at position 5, and
+# two new queries (8 heads over 2 kv heads) over the first 7 positions.
+KCACHE, KNEW = f32(1, 12, 2, 8), f32(1, 2, 2, 8)
+POS = np.array(5, np.int64)
+case("kv_cache_write", rlx.kv_cache_write, [KCACHE, KNEW, POS],
+     rlxtest.kv_cache_write_reference, rtol=0, atol=0)
+DQ, DK, DV, DLEN = f32(1, 8, 2, 8), f32(1, 12, 2, 8), f32(1, 12, 2, 8), \
+    np.array(7, np.int64)
+case("decode_attention",
+     lambda q, k, v, l: rlx.decode_attention(q, k, v, l, num_kv_heads=2,
+                                             window=4),
+     [DQ, DK, DV, DLEN],
+     lambda q, k, v, l: rlxtest.decode_attention_reference(q, k, v, int(l),
+                                                           window=4))
+
 # Linear algebra and transforms.
 W = f32(8, 6)
 case("matmul", rlx.matmul, [X, W], np.matmul)

@@ -55,6 +55,7 @@ void rlx::populateRLXToLinalgConversionPatterns(const TypeConverter &converter,
   populateReductionToLinalgPatterns(converter, patterns);
   populateMatmulToLinalgPatterns(converter, patterns);
   populateNNToLinalgPatterns(converter, patterns);
+  populateDecodeToLinalgPatterns(converter, patterns);
   populateQuantToLinalgPatterns(converter, patterns);
   populateFFTToLinalgPatterns(converter, patterns);
   populateSolveToLinalgPatterns(converter, patterns);

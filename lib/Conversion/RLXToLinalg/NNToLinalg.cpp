@@ -193,12 +193,20 @@ Value rlx::buildAttentionProbs(OpBuilder &b, Location loc, Value q, Value k,
         llvm_unreachable("unknown mask kind");
       });
 
+  return buildMaskedSoftmax(b, loc, masked, scoreDyn);
+}
+
+Value rlx::buildMaskedSoftmax(OpBuilder &b, Location loc, Value scores,
+                              ValueRange dynamicDims) {
+  MLIRContext *ctx = b.getContext();
+  auto scoreType = cast<RankedTensorType>(scores.getType());
+  Type acc = scoreType.getElementType();
   // Stable softmax over keys; fully masked rows give zeros.
-  auto [max, sum] = softmaxStats(b, loc, masked, 3, acc);
+  auto [max, sum] = softmaxStats(b, loc, scores, 3, acc);
   AffineMap id4 = b.getMultiDimIdentityMap(4);
   AffineMap row = getDropDimsMap(ctx, 4, 3);
   return buildMappedGeneric(
-      b, loc, scoreType, scoreDyn, ValueRange{masked, max, sum},
+      b, loc, scoreType, dynamicDims, ValueRange{scores, max, sum},
       {id4, row, row}, [&](OpBuilder &nb, Location l, ValueRange args) {
         Value e = math::ExpOp::create(
             nb, l, arith::SubFOp::create(nb, l, args[0], args[1]));

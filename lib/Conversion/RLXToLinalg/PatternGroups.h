@@ -29,6 +29,8 @@ void populateMatmulToLinalgPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateNNToLinalgPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
+void populateDecodeToLinalgPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populateQuantToLinalgPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateConvToLinalgPatterns(const TypeConverter &converter,

@@ -142,6 +142,12 @@ Value buildAttentionProbs(OpBuilder &b, Location loc, Value q, Value k,
                           Value attnMask, MaskKind kind, IntegerAttr window,
                           double scale);
 
+/// The stable softmax over the last axis of attention `scores` [B, H, S,
+/// Skv] (in the accumulation type; dynamic dims `dynamicDims`) in which
+/// masked entries are -inf: those and fully masked rows give 0, not NaN.
+Value buildMaskedSoftmax(OpBuilder &b, Location loc, Value scores,
+                         ValueRange dynamicDims);
+
 /// `input` padded on its spatial dims (low/high pairs per dim) with `value`.
 Value padSpatial(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> padding, Value value);

@@ -1,17 +1,18 @@
 // RUN: rlx-opt %s --rlx-print-target-ops="target=cpu" | FileCheck %s --check-prefix=CPU
-// RUN: rlx-opt %s --rlx-print-target-ops="target=cuda" | FileCheck %s --check-prefix=CUDA
-// RUN: rlx-opt %s --rlx-print-target-ops="target=rocm" | FileCheck %s --check-prefix=ROCM
-// RUN: rlx-opt %s --rlx-print-target-ops="target=vulkan" | FileCheck %s --check-prefix=VULKAN
-// RUN: rlx-opt %s --rlx-print-target-ops="target=metal" | FileCheck %s --check-prefix=METAL
-// RUN: not rlx-opt %s --rlx-print-target-ops="target=tpu" 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: %if target-cuda %{ rlx-opt %s --rlx-print-target-ops="target=cuda" | FileCheck %s --check-prefix=CUDA %}
+// RUN: %if target-rocm %{ rlx-opt %s --rlx-print-target-ops="target=rocm" | FileCheck %s --check-prefix=ROCM %}
+// RUN: %if target-vulkan %{ rlx-opt %s --rlx-print-target-ops="target=vulkan" | FileCheck %s --check-prefix=VULKAN %}
+// RUN: %if target-metal %{ rlx-opt %s --rlx-print-target-ops="target=metal" | FileCheck %s --check-prefix=METAL %}
+// RUN: not rlx-opt %s --rlx-print-target-ops="target=tpu" 2>&1 | FileCheck %s -DTARGETS="%rlx_targets" --check-prefix=ERR
 
 // The claim sets, sorted, one op per line. cpu claims every op that
 // convert-rlx-to-linalg lowers: all but rlx.grad/jvp/vmap and rlx.param.
 
-// CPU: // target 'cpu' claims 84 ops
+// CPU: // target 'cpu' claims 86 ops
 // CPU-NEXT: // broadcasts: general
 // CPU-NEXT: rlx.abs
 // CPU-NEXT: rlx.add
+// CPU: rlx.decode_attention
 // CPU: rlx.dot_general
 // CPU: rlx.fft
 // CPU: rlx.fused_attention_block
@@ -20,6 +21,7 @@
 // CPU: rlx.if
 // CPU-NEXT: rlx.int8_matmul
 // CPU-NOT: rlx.jvp
+// CPU: rlx.kv_cache_write
 // CPU-NOT: rlx.param
 // CPU: rlx.while
 // CPU-NEXT: rlx.yield
@@ -31,12 +33,14 @@
 // CUDA: // target 'cuda' claims 77 ops
 // CUDA-NEXT: // broadcasts: general
 // CUDA-NEXT: // shapes: static only
+// CUDA-NOT: rlx.decode_attention
 // CUDA-NOT: rlx.dense_solve
 // CUDA: rlx.fft
 // CUDA: rlx.fused_attention_block
 // CUDA-NOT: rlx.if
 // CUDA: rlx.int8_matmul
 // CUDA: rlx.irfft
+// CUDA-NOT: rlx.kv_cache_write
 // CUDA-NOT: rlx.scan
 // CUDA-NOT: rlx.scatter_add
 // CUDA-NOT: rlx.selective_scan
@@ -49,12 +53,14 @@
 // ROCM: // target 'rocm' claims 76 ops
 // ROCM-NEXT: // broadcasts: general
 // ROCM-NEXT: // shapes: static only
+// ROCM-NOT: rlx.decode_attention
 // ROCM-NOT: rlx.dense_solve
 // ROCM: rlx.fft
 // ROCM: rlx.fused_attention_block
 // ROCM-NOT: rlx.if
 // ROCM-NOT: rlx.int8_matmul
 // ROCM: rlx.irfft
+// ROCM-NOT: rlx.kv_cache_write
 // ROCM-NOT: rlx.scan
 // ROCM-NOT: rlx.scatter_add
 // ROCM-NOT: rlx.selective_scan
@@ -69,10 +75,12 @@
 // VULKAN-NEXT: // broadcasts: general
 // VULKAN-NEXT: // shapes: static only
 // VULKAN-NOT: rlx.cumsum
+// VULKAN-NOT: rlx.decode_attention
 // VULKAN-NOT: rlx.dot_general
 // VULKAN-NOT: rlx.fft
 // VULKAN: rlx.fused_attention_block
 // VULKAN-NOT: rlx.if
+// VULKAN-NOT: rlx.kv_cache_write
 // VULKAN: rlx.matmul
 // VULKAN-NOT: rlx.scatter_add
 // VULKAN: rlx.softmax
@@ -80,6 +88,7 @@
 
 // METAL: // target 'metal' claims 68 ops
 // METAL-NOT: rlx.cumsum
+// METAL-NOT: rlx.decode_attention
 // METAL-NOT: rlx.dense_solve
 // METAL-NOT: rlx.fft
 // METAL-NOT: rlx.fused_attention_block
@@ -88,9 +97,10 @@
 // METAL-NEXT: rlx.fused_residual_rms_norm
 // METAL-NEXT: rlx.fused_swiglu
 // METAL-NEXT: rlx.gather
+// METAL-NOT: rlx.kv_cache_write
 // METAL-NOT: rlx.scatter_add
 // METAL-NOT: rlx.topk
 
-// ERR: error: unknown target 'tpu' (registered: cpu, cuda, rocm, vulkan, metal)
+// ERR: error: unknown target 'tpu' (registered: [[TARGETS]])
 
 module {}

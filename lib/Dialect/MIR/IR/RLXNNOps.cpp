@@ -115,3 +115,82 @@ LogicalResult RopeOp::verify() {
                       ShapedType::isDynamic(d) ? d : d / 2,
                       "half the head dim of 'input'")));
 }
+
+//===----------------------------------------------------------------------===//
+// KVCacheWriteOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult KVCacheWriteOp::verify() {
+  RankedTensorType cache = getCache().getType(), update = getUpdate().getType();
+  StringRef name = getOperationName();
+  if (failed(checkRank(getLoc(), name, "cache", cache, 3, /*orMore=*/true)) ||
+      failed(checkRank(getLoc(), name, "update", update, cache.getRank())) ||
+      failed(
+          checkRank(getLoc(), name, "position", getPosition().getType(), 0)) ||
+      failed(checkSameElementType(getLoc(), name, {getCache(), getUpdate()},
+                                  {"cache", "update"})))
+    return failure();
+  // Every dim but the sequence axis (rank - 3) is the cache's.
+  int64_t rank = cache.getRank(), seq = rank - 3;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i == seq)
+      continue;
+    std::string what = i == rank - 1 ? "the head dim of 'cache'"
+                       : i == rank - 2
+                           ? "the kv heads of 'cache'"
+                           : "dim " + std::to_string(i) + " of 'cache'";
+    if (failed(checkDim(getLoc(), name, "update", update, i,
+                        cache.getDimSize(i), what)))
+      return failure();
+  }
+  int64_t n = update.getDimSize(seq), maxSeq = cache.getDimSize(seq);
+  if (!ShapedType::isDynamic(n) && !ShapedType::isDynamic(maxSeq) && n > maxSeq)
+    return emitOpError("the update's ")
+           << n << " positions (dim " << seq
+           << ") do not fit in the cache's max_seq (" << maxSeq << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DecodeAttentionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DecodeAttentionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    Adaptor adaptor,
+                                    SmallVectorImpl<Type> &types) {
+  FailureOr<RankedTensorType> type = inferDecodeAttentionType(
+      loc, getOperationName(), adaptor.getQuery(), adaptor.getKeyCache(),
+      adaptor.getValueCache(), adaptor.getLength());
+  if (failed(type))
+    return failure();
+  types.push_back(*type);
+  return success();
+}
+
+LogicalResult DecodeAttentionOp::verify() {
+  RankedTensorType q = getQuery().getType(), k = getKeyCache().getType();
+  int64_t kvHeads = getNumKvHeads(), window = getWindow();
+  if (kvHeads < 1)
+    return emitOpError("'num_kv_heads' must be positive, got ") << kvHeads;
+  if (failed(checkDim(getLoc(), getOperationName(), "key_cache", k, 2, kvHeads,
+                      "'num_kv_heads'")))
+    return failure();
+  int64_t heads = q.getDimSize(1);
+  if (!ShapedType::isDynamic(heads) && heads % kvHeads != 0)
+    return emitOpError("query heads (")
+           << heads << ") must be a multiple of 'num_kv_heads' (" << kvHeads
+           << ")";
+  if (window < 0)
+    return emitOpError("'window' must be non-negative (0: no window), got ")
+           << window;
+  if (std::optional<APFloat> scale = getScale();
+      scale && (scale->isZero() || scale->isNaN()))
+    return emitOpError("'scale' must be non-zero");
+  int64_t len = q.getDimSize(2), maxSeq = k.getDimSize(1);
+  if (!ShapedType::isDynamic(len) && !ShapedType::isDynamic(maxSeq) &&
+      len > maxSeq)
+    return emitOpError("the query length (")
+           << len << ") must not exceed the cache's max_seq (" << maxSeq << ")";
+  return success();
+}

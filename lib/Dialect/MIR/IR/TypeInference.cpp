@@ -384,28 +384,44 @@ LogicalResult rlx::verifyEpsilon(Operation *op, APFloat epsilon) {
          << epsilon.convertToDouble();
 }
 
-FailureOr<RankedTensorType> rlx::inferAttentionType(std::optional<Location> loc,
-                                                   StringRef name, Value query,
-                                                   Value key, Value value) {
+/// The operand rules of an attention of `query` [B, H, S, D] over `key`
+/// [B, ., ., D] and `value` [B, ., ., Dv] (named `names`): one element type,
+/// rank 4, the query's batch and head dim, and the value's dims 1 and 2
+/// those of the key (described as `what1` and `what2`).
+static LogicalResult checkAttentionOperands(std::optional<Location> loc,
+                                            StringRef name, Value query,
+                                            Value key, Value value,
+                                            ArrayRef<StringRef> names,
+                                            StringRef what1, StringRef what2) {
   auto q = cast<RankedTensorType>(query.getType());
   auto k = cast<RankedTensorType>(key.getType());
   auto v = cast<RankedTensorType>(value.getType());
-  if (failed(checkSameElementType(loc, name, {query, key, value},
-                                  {"query", "key", "value"})) ||
-      failed(checkRank(loc, name, "query", q, 4)) ||
-      failed(checkRank(loc, name, "key", k, 4)) ||
-      failed(checkRank(loc, name, "value", v, 4)) ||
-      failed(checkDim(loc, name, "key", k, 0, q.getDimSize(0),
+  return failure(
+      failed(checkSameElementType(loc, name, {query, key, value}, names)) ||
+      failed(checkRank(loc, name, names[0], q, 4)) ||
+      failed(checkRank(loc, name, names[1], k, 4)) ||
+      failed(checkRank(loc, name, names[2], v, 4)) ||
+      failed(checkDim(loc, name, names[1], k, 0, q.getDimSize(0),
                       "the batch of 'query'")) ||
-      failed(checkDim(loc, name, "value", v, 0, q.getDimSize(0),
+      failed(checkDim(loc, name, names[2], v, 0, q.getDimSize(0),
                       "the batch of 'query'")) ||
-      failed(checkDim(loc, name, "key", k, 3, q.getDimSize(3),
+      failed(checkDim(loc, name, names[1], k, 3, q.getDimSize(3),
                       "the head dim of 'query'")) ||
-      failed(checkDim(loc, name, "value", v, 1, k.getDimSize(1),
-                      "the heads of 'key'")) ||
-      failed(checkDim(loc, name, "value", v, 2, k.getDimSize(2),
-                      "the length of 'key'")))
+      failed(checkDim(loc, name, names[2], v, 1, k.getDimSize(1), what1)) ||
+      failed(checkDim(loc, name, names[2], v, 2, k.getDimSize(2), what2)));
+}
+
+FailureOr<RankedTensorType> rlx::inferAttentionType(std::optional<Location> loc,
+                                                   StringRef name, Value query,
+                                                   Value key, Value value) {
+  if (failed(checkAttentionOperands(loc, name, query, key, value,
+                                    {"query", "key", "value"},
+                                    "the heads of 'key'",
+                                    "the length of 'key'")))
     return failure();
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
+  auto v = cast<RankedTensorType>(value.getType());
   int64_t heads = q.getDimSize(1), kvHeads = k.getDimSize(1);
   if (!ShapedType::isDynamic(heads) && !ShapedType::isDynamic(kvHeads) &&
       (kvHeads == 0 || heads % kvHeads != 0))
@@ -415,6 +431,22 @@ FailureOr<RankedTensorType> rlx::inferAttentionType(std::optional<Location> loc,
   return q.clone({q.getDimSize(0), heads, q.getDimSize(2), v.getDimSize(3)});
 }
 
+FailureOr<RankedTensorType>
+rlx::inferDecodeAttentionType(std::optional<Location> loc, StringRef name,
+                              Value query, Value keyCache, Value valueCache,
+                              Value length) {
+  if (failed(checkAttentionOperands(loc, name, query, keyCache, valueCache,
+                                    {"query", "key_cache", "value_cache"},
+                                    "the max_seq of 'key_cache'",
+                                    "the kv heads of 'key_cache'")) ||
+      failed(checkRank(loc, name, "length", cast<ShapedType>(length.getType()),
+                       0)))
+    return failure();
+  auto q = cast<RankedTensorType>(query.getType());
+  auto v = cast<RankedTensorType>(valueCache.getType());
+  return q.clone(
+      {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), v.getDimSize(3)});
+}
 
 FailureOr<RankedTensorType>
 rlx::inferCrossEntropyType(std::optional<Location> loc, StringRef name,

@@ -85,6 +85,11 @@ static const StringRef kCustomFn[] = {"rlx.custom_fn"};
 static const StringRef kLoops[] = {"rlx.if", "rlx.scan",
                                    "rlx.selective_scan", "rlx.while"};
 
+/// LLM decoding: a KV cache written at a run-time position and attention
+/// over a run-time length of it (the GPU fronts have no kernels yet).
+static const StringRef kDecode[] = {"rlx.decode_attention",
+                                    "rlx.kv_cache_write"};
+
 /// The fused ops that the GPU kernel encoders cover.
 static const StringRef kFusedKernels[] = {
     "rlx.fused_matmul_bias_act", "rlx.fused_residual_layer_norm",
@@ -126,6 +131,8 @@ ArrayRef<StringRef> rlx::opsOfGroup(OpGroup group) {
     return kCustomFn;
   case OpGroup::Loops:
     return kLoops;
+  case OpGroup::Decode:
+    return kDecode;
   case OpGroup::FusedKernels:
     return kFusedKernels;
   case OpGroup::FusedAttention:
@@ -151,8 +158,8 @@ SmallVector<OpGroup> rlx::allOpGroups() {
           OpGroup::NN,           OpGroup::Matmul,       OpGroup::DotGeneral,
           OpGroup::Quant,        OpGroup::Int8Matmul,   OpGroup::Backward,
           OpGroup::Spectral,     OpGroup::Solve,        OpGroup::CustomFn,
-          OpGroup::Loops,        OpGroup::FusedKernels, OpGroup::FusedAttention,
-          OpGroup::FusedLayer};
+          OpGroup::Loops,        OpGroup::Decode,       OpGroup::FusedKernels,
+          OpGroup::FusedAttention, OpGroup::FusedLayer};
 }
 
 SmallVector<OpGroup> rlx::kernelOpGroups() {

@@ -204,4 +204,96 @@ def RLX_RopeOp : RLX_Op<"rope", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// KVCacheWriteOp
+//===----------------------------------------------------------------------===//
+
+def RLX_KVCacheWriteOp : RLX_Op<"kv_cache_write", [
+    Pure, AllTypesMatch<["cache", "result"]>]> {
+  let summary = "Writes new keys or values into a KV cache at a run-time "
+                "position";
+  let description = [{
+    `cache[..., position:position + n, :, :] = update`: the result is
+    `cache` with the n rows of `update` written at the sequence positions
+    [position, position + n). `cache` is [..., max_seq, kv_heads,
+    head_dim] (rank at least 3), `update` is [..., n, kv_heads, head_dim]
+    with the same leading dims, kv_heads, head_dim and element type, and n
+    is at most max_seq. `position` is a rank-0 `tensor<i64>` read at run
+    time; a position outside [0, max_seq - n] is undefined behaviour
+    (`rlx-run --check-bounds` reports the write out of bounds).
+
+    The op lowers to a `tensor.insert_slice` into `cache`: when `cache`
+    has no use after the op (the result replaces the cache, as in a decode
+    loop), one-shot bufferization writes the n rows into the cache's
+    buffer in place and copies nothing else; a cache that is still read
+    afterwards is copied first.
+
+    ```mlir
+    %k2 = rlx.kv_cache_write %kcache, %knew, %pos
+        : tensor<1x4096x8x128xbf16>, tensor<1x1x8x128xbf16>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins RLX_Tensor:$cache, RLX_Tensor:$update,
+                   RLX_IndexTensor:$position);
+  let results = (outs RLX_Tensor:$result);
+  let assemblyFormat = [{
+    $cache `,` $update `,` $position attr-dict `:` type($cache) `,`
+    type($update) `,` type($position)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// DecodeAttentionOp
+//===----------------------------------------------------------------------===//
+
+def RLX_DecodeAttentionOp : RLX_InferredOp<"decode_attention"> {
+  let summary = "Attention of new queries over the first positions of a KV "
+                "cache";
+  let description = [{
+    Scaled dot-product attention of `query` [B, H, S, D] (S new tokens,
+    usually 1; the layout of `rlx.attention`) over the first `length`
+    positions of `key_cache` [B, max_seq, Hkv, D] and `value_cache`
+    [B, max_seq, Hkv, Dv] (the layout `rlx.kv_cache_write` writes), as
+    `F.scaled_dot_product_attention` over `cache[:, :length]`. The result
+    is [B, H, S, Dv].
+
+    `length` is a rank-0 `tensor<i64>` read at run time: the number of
+    valid cache positions, the new tokens' included. Query i sits at
+    position p = length - S + i and sees the keys j with j <= p (causal;
+    so no position >= length) and, when `window` is positive, j > p -
+    `window` (the last `window` positions); `window = 0` (the default)
+    means no window. A query row that sees no key gives zeros. A `length`
+    outside [0, max_seq] is undefined behaviour (the CPU lowering reads no
+    position outside the cache).
+
+    Grouped-query attention without repeating k/v: `num_kv_heads` is Hkv,
+    H is a multiple of it, and query head h reads kv head h / (H / Hkv).
+    `scale` defaults to 1/sqrt(D). Scores of f16/bf16 inputs are
+    accumulated in f32.
+
+    ```mlir
+    %o = rlx.decode_attention %q, %kc, %vc, %len {num_kv_heads = 8 : i64}
+        : tensor<1x32x1x128xbf16>, tensor<1x4096x8x128xbf16>,
+          tensor<1x4096x8x128xbf16>, tensor<i64>
+    %w = rlx.decode_attention %q, %kc, %vc, %len
+        {num_kv_heads = 8 : i64, window = 1024 : i64, scale = 0.125 : f32}
+        : tensor<1x32x1x128xbf16>, tensor<1x4096x8x128xbf16>,
+          tensor<1x4096x8x128xbf16>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$query, RLX_FloatTensor:$key_cache,
+                   RLX_FloatTensor:$value_cache, RLX_IndexTensor:$length,
+                   I64Attr:$num_kv_heads,
+                   DefaultValuedAttr<I64Attr, "0">:$window,
+                   OptionalAttr<F32Attr>:$scale);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key_cache `,` $value_cache `,` $length attr-dict `:`
+    type($query) `,` type($key_cache) `,` type($value_cache) `,`
+    type($length)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // RLX_DIALECT_MIR_IR_RLXNNOPS_TD

@@ -186,6 +186,14 @@ FailureOr<RankedTensorType> inferAttentionType(std::optional<Location> loc,
                                                StringRef opName, Value query,
                                                Value key, Value value);
 
+/// The result type [B, H, S, Dv] of rlx.decode_attention over (query, key
+/// cache, value cache) [B, H, S, D], [B, max_seq, Hkv, D], [B, max_seq, Hkv,
+/// Dv] and the rank-0 `length`.
+FailureOr<RankedTensorType>
+inferDecodeAttentionType(std::optional<Location> loc, StringRef opName,
+                         Value query, Value keyCache, Value valueCache,
+                         Value length);
+
 /// The rank-0 loss type of a cross entropy of logits [N, C] against labels
 /// [N] (shared with its backward).
 FailureOr<RankedTensorType> inferCrossEntropyType(std::optional<Location> loc,

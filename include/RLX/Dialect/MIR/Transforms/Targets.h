@@ -60,6 +60,10 @@ enum class OpGroup {
   /// Control flow that carries values through loops or chooses a region by
   /// a value: host loops over the kernels where the values live on a GPU.
   Loops,
+  /// LLM decoding over a KV cache (rlx.kv_cache_write at a run-time
+  /// position, rlx.decode_attention over a run-time length): no GPU kernels
+  /// yet.
+  Decode,
   /// The fused ops that the GPU kernel encoders cover.
   FusedKernels,
   FusedAttention,
@@ -74,8 +78,8 @@ std::vector<StringRef> opsOfGroups(ArrayRef<OpGroup> groups);
 
 /// The groups a GPU front with static kernels compiles: all but those that
 /// carry buffers through host loops or read a value back to choose what
-/// runs (Scatter, TopK, Solve, Loops), and but Int8Matmul, which needs a
-/// library's integer products.
+/// runs (Scatter, TopK, Solve, Loops), but Int8Matmul, which needs a
+/// library's integer products, and but Decode, which has no kernels yet.
 SmallVector<OpGroup> kernelOpGroups();
 
 /// The groups every backend of the whole vocabulary lowers: all but the
