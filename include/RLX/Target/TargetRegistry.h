@@ -13,7 +13,10 @@
 // rlx-compile's flags and how its output is emitted), and every place that
 // needs a target (rlx-legalize, rlx-fuse, rlx-compile, the C API, Python)
 // looks it up here by name. Nothing outside a target's folder lists the
-// targets; adding one is a folder and one line in InitAllTargets.h.
+// targets but InitAllTargets.h and InitAllPasses.h (a line each, under the
+// build's RLX_ENABLE_<TARGET> option: a target left out of the build is
+// not registered) and the CMake lists; docs/Layout.md's checklist "adding a
+// target" names each place.
 //
 //===----------------------------------------------------------------------===//
 

@@ -8,9 +8,10 @@
 
 #include "VulkanDevice.h"
 
+#include "DynamicLibrary.h"
+
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <vector>
 
 using namespace rlx::vulkan;
@@ -69,18 +70,14 @@ PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
 
 /// The loader: $RLX_VULKAN_LOADER, else libvulkan.so.1.
 bool openLoader() {
-  const char *chosen = std::getenv("RLX_VULKAN_LOADER");
-  const char *path = chosen && *chosen ? chosen : "libvulkan.so.1";
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    errors().record(std::string("cannot load the Vulkan loader ") + path);
+  void *lib = rlx::runtime::openLibrary("the Vulkan loader",
+                                        "RLX_VULKAN_LOADER",
+                                        {"libvulkan.so.1"}, errors());
+  if (!lib)
     return false;
-  }
-  getInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(
-      dlsym(lib, "vkGetInstanceProcAddr"));
-  if (!getInstanceProcAddr)
-    errors().record(std::string(path) + " lacks vkGetInstanceProcAddr");
-  return getInstanceProcAddr != nullptr;
+  rlx::runtime::SymbolBinder bind(lib, "the Vulkan loader", errors());
+  bind(getInstanceProcAddr, "vkGetInstanceProcAddr");
+  return bind.ok();
 }
 
 template <typename Fn> Fn instanceFn(VkInstance instance, const char *name) {
