@@ -1,4 +1,4 @@
-# The README's Python example runs and trains: its loss goes down.
+# docs/Python.md's complete example runs and trains: its loss goes down.
 # RUN: %python %rlx_src_root/docs/examples/python_mlp.py | FileCheck %s
 # CHECK: fusions: 4
 # CHECK: step 0: loss 2.

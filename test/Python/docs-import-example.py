@@ -1,4 +1,4 @@
-# The README's import example runs: the block matches PyTorch, fuses, and
+# docs/Python.md's import example runs: the block matches PyTorch, fuses, and
 # its gradients match torch.autograd (float32).
 # RUN: %python %rlx_src_root/docs/examples/import_torch.py | FileCheck %s
 # CHECK: rlx.param "norm.weight"
