@@ -136,6 +136,14 @@ case("decode_attention",
      lambda q, k, v, l: rlxtest.decode_attention_reference(q, k, v, int(l),
                                                            window=4))
 
+# Sampling the next token: greedy, and top_k = 1 (a draw from one token);
+# test/Integration/sample.py checks the random draws.
+LOGITS, SEED = f32(3, 50), np.array(12345, np.int64)
+case("sample", lambda l, s: rlx.sample(l, s, temperature=0.0),
+     [LOGITS, SEED], lambda l, s: np.argmax(l, axis=1), rtol=0, atol=0)
+case("sample", lambda l, s: rlx.sample(l, s, temperature=0.8, top_k=1),
+     [LOGITS, SEED], lambda l, s: np.argmax(l, axis=1), rtol=0, atol=0)
+
 # Linear algebra and transforms.
 W = f32(8, 6)
 case("matmul", rlx.matmul, [X, W], np.matmul)

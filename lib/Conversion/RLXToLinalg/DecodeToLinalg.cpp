@@ -20,6 +20,16 @@
 // length keep the CPU pipeline's per-row temporaries static, which it
 // allocates per thread (a dynamically sized one is shared by the threads).
 //
+// rlx.sample sorts nothing: on [B, V] rows (a rank-1 row is expanded to
+// [1, V]) every filter is a threshold found bit by bit from the top, one
+// masked reduction over the rows per bit, in an scf.for carrying the [B]
+// thresholds. The order (logit descending, index ascending) is the order
+// of the keys (u, -i), where u is the logit's bits mapped to an unsigned
+// integer of the same order; top_k is the largest key with at least top_k
+// keys at or above it (the largest u first, then the index among its
+// ties), top_p the same with the probability mass for the count, and the
+// draw the largest index whose preceding kept mass is at most u * total.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PatternGroups.h"
@@ -28,9 +38,11 @@
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <cstdint>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -47,6 +59,196 @@ static Value sliceCache(OpBuilder &b, Location loc, Value cache,
   SmallVector<OpFoldResult> offsets, sizes, strides;
   sliceAlong(b, loc, cache, 1, start, size, offsets, sizes, strides);
   return tensor::ExtractSliceOp::create(b, loc, cache, offsets, sizes, strides);
+}
+
+/// The body of a row search: the membership of element (b, j) in the set
+/// of candidate `cand`, from j (i64), the element's `full` scalars and the
+/// row's `rows` scalars.
+using MemberBuilder =
+    function_ref<Value(OpBuilder &, Location, Value cand, Value j,
+                       ValueRange full, ValueRange rows)>;
+/// Whether a candidate of a row search is taken, from the mass of its set
+/// and the row's `rows` scalars.
+using AcceptBuilder =
+    function_ref<Value(OpBuilder &, Location, Value sum, ValueRange rows)>;
+
+/// Row sums over [B, V] into [B] f64 of `weights` (1 when null) over the
+/// elements with member(cand[b], j, full[b, j], rows[b]) (with `cand` null,
+/// member gets a null candidate).
+static Value sumRows(OpBuilder &b, Location loc, Value weights, ValueRange full,
+                     Value cand, ValueRange rows, ValueRange rowDyn,
+                     MemberBuilder member) {
+  MLIRContext *ctx = b.getContext();
+  Type f64 = b.getF64Type();
+  auto anyFull =
+      cast<RankedTensorType>((weights ? weights : full.front()).getType());
+  auto rowType = RankedTensorType::get({anyFull.getDimSize(0)}, f64);
+  Value init = createFilled(b, loc, rowType, rowDyn,
+                            createScalarConstant(b, loc, f64, 0));
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  AffineMap id2 = b.getMultiDimIdentityMap(2), row = getDropDimsMap(ctx, 2, 1);
+  if (weights) {
+    inputs.push_back(weights);
+    maps.push_back(id2);
+  }
+  for (Value v : full) {
+    inputs.push_back(v);
+    maps.push_back(id2);
+  }
+  if (cand) {
+    inputs.push_back(cand);
+    maps.push_back(row);
+  }
+  for (Value v : rows) {
+    inputs.push_back(v);
+    maps.push_back(row);
+  }
+  maps.push_back(row);
+  size_t nw = weights ? 1 : 0, nf = full.size(), nc = cand ? 1 : 0;
+  auto generic = linalg::GenericOp::create(
+      b, loc, rowType, inputs, init, maps,
+      {utils::IteratorType::parallel, utils::IteratorType::reduction},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value w = nw ? args[0] : createScalarConstant(nb, l, f64, 1);
+        Value j = arith::IndexCastOp::create(nb, l, nb.getI64Type(),
+                                             linalg::IndexOp::create(nb, l, 1));
+        Value in =
+            member(nb, l, nc ? args[nw + nf] : Value(), j, args.slice(nw, nf),
+                   args.slice(nw + nf + nc, rows.size()));
+        Value sum = arith::AddFOp::create(nb, l, args.back(), w);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, in, sum, args.back())});
+      });
+  return generic.getResult(0);
+}
+
+/// Per row, the largest t in [0, 2^bits) of integer type `type`, built bit
+/// by bit from the top, whose set {j : member(t, j, ...)} has a mass (sum
+/// of `weights`, or count when null) that `accept`s; the acceptance must
+/// be monotone in t (true up to some t, false after) and hold at t = 0.
+/// One masked reduction over the rows per bit.
+static Value searchRows(OpBuilder &b, Location loc, IntegerType type,
+                        unsigned bits, Value weights, ValueRange full,
+                        ValueRange rows, ValueRange rowDyn, int64_t batch,
+                        MemberBuilder member, AcceptBuilder accept) {
+  auto rowType = RankedTensorType::get({batch}, type);
+  AffineMap id1 = b.getMultiDimIdentityMap(1);
+  Value zero = createFilled(b, loc, rowType, rowDyn,
+                            createScalarConstant(b, loc, type, 0));
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::ConstantIndexOp::create(b, loc, bits);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  Value top = arith::ConstantIndexOp::create(b, loc, bits - 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, step, ValueRange{zero},
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange iter) {
+        Value t = iter[0];
+        // cand = t | 1 << (bits - 1 - iv)
+        Value shift = arith::IndexCastOp::create(
+            nb, l, type, arith::SubIOp::create(nb, l, top, iv));
+        Value bit = arith::ShLIOp::create(
+            nb, l, createScalarConstant(nb, l, type, 1), shift);
+        Value cand = buildMappedGeneric(
+            nb, l, rowType, rowDyn, t, {id1},
+            [&](OpBuilder &ib, Location il, ValueRange args) -> Value {
+              return arith::OrIOp::create(ib, il, args[0], bit);
+            });
+        Value sum = sumRows(nb, l, weights, full, cand, rows, rowDyn, member);
+        SmallVector<Value> inputs{sum, cand, t};
+        llvm::append_range(inputs, rows);
+        SmallVector<AffineMap> maps(inputs.size(), id1);
+        Value next = buildMappedGeneric(
+            nb, l, rowType, rowDyn, inputs, maps,
+            [&](OpBuilder &ib, Location il, ValueRange args) -> Value {
+              return arith::SelectOp::create(
+                  ib, il, accept(ib, il, args[0], args.drop_front(3)), args[1],
+                  args[2]);
+            });
+        scf::YieldOp::create(nb, l, next);
+      });
+  return loop.getResult(0);
+}
+
+/// key > t || (key == t && j <= jt) (keys unsigned): whether (key, j) comes
+/// at or before (t, jt) in the order (key descending, index ascending).
+static Value atOrBefore(OpBuilder &b, Location loc, Value key, Value j, Value t,
+                        Value jt) {
+  Value above =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, key, t);
+  Value tie = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, key, t);
+  Value before =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, j, jt);
+  return arith::OrIOp::create(b, loc, above,
+                              arith::AndIOp::create(b, loc, tie, before));
+}
+
+/// The last (key, index) of the order (key descending, index ascending) at
+/// which the mass of `weights` (count when null) from the start of the
+/// order reaches `target` [B] f64 (which the whole row's mass must reach):
+/// the threshold key (a search over the key's `keyBits` bits) and the index
+/// among its ties (a search over `indexBits` bits).
+static std::pair<Value, Value> searchOrder(OpBuilder &b, Location loc,
+                                           Value keys, Value weights,
+                                           Value target, unsigned keyBits,
+                                           unsigned indexBits,
+                                           ValueRange rowDyn, int64_t batch) {
+  auto keyType = cast<IntegerType>(
+      cast<RankedTensorType>(keys.getType()).getElementType());
+  // The largest t with mass(key >= t) >= target.
+  Value t = searchRows(
+      b, loc, keyType, keyBits, weights, keys, target, rowDyn, batch,
+      [](OpBuilder &nb, Location l, Value cand, Value, ValueRange full,
+         ValueRange) -> Value {
+        return arith::CmpIOp::create(nb, l, arith::CmpIPredicate::uge, full[0],
+                                     cand);
+      },
+      [](OpBuilder &nb, Location l, Value sum, ValueRange rows) -> Value {
+        return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGE, sum,
+                                     rows[0]);
+      });
+  // The largest jt with mass(key > t or (key == t and j < jt)) < target:
+  // the target is reached at (t, jt).
+  Value jt = searchRows(
+      b, loc, b.getI64Type(), indexBits, weights, keys, ValueRange{target, t},
+      rowDyn, batch,
+      [](OpBuilder &nb, Location l, Value cand, Value j, ValueRange full,
+         ValueRange rows) -> Value {
+        Value last = arith::SubIOp::create(
+            nb, l, cand, createScalarConstant(nb, l, nb.getI64Type(), 1));
+        return atOrBefore(nb, l, full[0], j, rows[1], last);
+      },
+      [](OpBuilder &nb, Location l, Value sum, ValueRange rows) -> Value {
+        return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, sum,
+                                     rows[0]);
+      });
+  return {t, jt};
+}
+
+/// u in [0, 1) of row `row` (i64) and `seed` (i64), as f64:
+/// splitmix64(seed + 0x9E3779B97F4A7C15 * (row + 1)) >> 40, times 2^-24.
+static Value drawUniform(OpBuilder &b, Location loc, Value seed, Value row) {
+  Type i64 = b.getI64Type();
+  auto c = [&](uint64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(i64, static_cast<int64_t>(v)));
+  };
+  auto xorShift = [&](Value z, uint64_t s) -> Value {
+    return arith::XOrIOp::create(b, loc, z,
+                                 arith::ShRUIOp::create(b, loc, z, c(s)));
+  };
+  Value counter = arith::AddIOp::create(b, loc, row, c(1));
+  Value z = arith::AddIOp::create(
+      b, loc, seed,
+      arith::MulIOp::create(b, loc, c(0x9E3779B97F4A7C15ull), counter));
+  z = arith::MulIOp::create(b, loc, xorShift(z, 30), c(0xBF58476D1CE4E5B9ull));
+  z = arith::MulIOp::create(b, loc, xorShift(z, 27), c(0x94D049BB133111EBull));
+  z = xorShift(z, 31);
+  Value high = arith::ShRUIOp::create(b, loc, z, c(40));
+  Value asFloat = arith::UIToFPOp::create(b, loc, b.getF64Type(), high);
+  return arith::MulFOp::create(
+      b, loc, asFloat, createScalarConstant(b, loc, b.getF64Type(), 0x1p-24));
 }
 
 namespace {
@@ -217,10 +419,243 @@ struct DecodeAttentionPattern : OpConversionPattern<DecodeAttentionOp> {
   }
 };
 
+// sample(logits, seed) -> argmax (temperature 0), else the draw from the
+// filtered softmax(logits / temperature)
+struct SamplePattern : OpConversionPattern<SampleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SampleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    MLIRContext *ctx = b.getContext();
+    Value logits = adaptor.getLogits();
+    auto type = cast<RankedTensorType>(logits.getType());
+    Type element = type.getElementType();
+    bool vector = type.getRank() == 1;
+    if (vector) {
+      // [V] -> [1, V]
+      SmallVector<OpFoldResult> shape{
+          b.getIndexAttr(1),
+          type.isDynamicDim(0)
+              ? OpFoldResult(getDimSize(b, loc, logits, 0))
+              : OpFoldResult(b.getIndexAttr(type.getDimSize(0)))};
+      type = RankedTensorType::get({1, type.getDimSize(0)}, element);
+      logits = tensor::ExpandShapeOp::create(
+          b, loc, type, logits, ArrayRef<ReassociationIndices>{{0, 1}}, shape);
+    }
+    int64_t batch = type.getDimSize(0), vocab = type.getDimSize(1);
+    SmallVector<Value> rowDyn, fullDyn;
+    if (type.isDynamicDim(0))
+      rowDyn.push_back(getDimSize(b, loc, logits, 0));
+    fullDyn = rowDyn;
+    if (type.isDynamicDim(1))
+      fullDyn.push_back(getDimSize(b, loc, logits, 1));
+    Type f64 = b.getF64Type(), i64 = b.getI64Type();
+    Type acc = element.isF64() ? f64 : b.getF32Type();
+    auto accFloat = cast<FloatType>(acc);
+    unsigned width = accFloat.getWidth();
+    auto keyType = b.getIntegerType(width);
+    Value x = castTensor(b, loc, logits, acc);
+    AffineMap id1 = b.getMultiDimIdentityMap(1);
+    AffineMap id2 = b.getMultiDimIdentityMap(2);
+    AffineMap row = getDropDimsMap(ctx, 2, 1);
+    auto rowOf = [&](Type t) { return RankedTensorType::get({batch}, t); };
+    auto fullOf = [&](Type t) {
+      return RankedTensorType::get({batch, vocab}, t);
+    };
+    // Reduces [B, V] to [B] of `t` from `init`; `combine` gets the scalars
+    // of `inputs` and the accumulator.
+    auto reduce = [&](ValueRange inputs, ArrayRef<AffineMap> inputMaps, Type t,
+                      double init, ScalarBodyBuilder combine) {
+      Value filled = createFilled(b, loc, rowOf(t), rowDyn,
+                                  createScalarConstant(b, loc, t, init));
+      SmallVector<AffineMap> maps(inputMaps);
+      maps.push_back(row);
+      auto generic = linalg::GenericOp::create(
+          b, loc, rowOf(t), inputs, filled, maps,
+          {utils::IteratorType::parallel, utils::IteratorType::reduction},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, combine(nb, l, args));
+          });
+      return generic.getResult(0);
+    };
+    // The first index of each row where `pred`(scalars of `inputs`) holds,
+    // or the last one when `last`; rows without one give V (or -1).
+    auto firstOrLast =
+        [&](ValueRange inputs, ArrayRef<AffineMap> maps, bool last,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> pred) {
+          return reduce(
+              inputs, maps, i64, last ? -1.0 : 0x1p62,
+              [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                Value accIdx = a.back();
+                Value j = arith::IndexCastOp::create(
+                    nb, l, i64, linalg::IndexOp::create(nb, l, 1));
+                Value pick =
+                    last ? arith::MaxSIOp::create(nb, l, accIdx, j).getResult()
+                         : arith::MinSIOp::create(nb, l, accIdx, j).getResult();
+                return arith::SelectOp::create(
+                    nb, l, pred(nb, l, a.drop_back()), pick, accIdx);
+              });
+        };
+    auto finish = [&](Value tokens) {
+      if (vector)
+        tokens = tensor::CollapseShapeOp::create(
+            b, loc, RankedTensorType::get({}, i64), tokens,
+            ArrayRef<ReassociationIndices>{});
+      rewriter.replaceOp(op, tokens);
+      return success();
+    };
+    // The row maxima.
+    Value max = reduce(x, {id2}, acc, -INFINITY,
+                       [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                         return arith::MaximumFOp::create(nb, l, a[0], a[1]);
+                       });
+
+    double temperature = op.getTemperature().convertToDouble();
+    if (temperature == 0) {
+      // argmax: the first index of the row's maximum.
+      return finish(
+          firstOrLast(ValueRange{x, max}, {id2, row}, /*last=*/false,
+                      [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                        return arith::CmpFOp::create(
+                            nb, l, arith::CmpFPredicate::OEQ, a[0], a[1]);
+                      }));
+    }
+
+    // e = exp((x - max) / temperature) in acc, widened to f64: softmax up to
+    // the row's normalisation, which the filters and the draw do not need.
+    Value temp = createScalarConstant(b, loc, acc, temperature);
+    Value weights = buildMappedGeneric(
+        b, loc, fullOf(f64), fullDyn, ValueRange{x, max}, {id2, row},
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          Value scaled = arith::DivFOp::create(nb, l, a[0], temp);
+          Value top = arith::DivFOp::create(nb, l, a[1], temp);
+          Value e = math::ExpOp::create(
+              nb, l, arith::SubFOp::create(nb, l, scaled, top));
+          return acc == f64 ? e : arith::ExtFOp::create(nb, l, f64, e);
+        });
+
+    int64_t topK = op.getTopK();
+    double topP = op.getTopP().convertToDouble();
+    unsigned indexBits =
+        ShapedType::isDynamic(vocab) ? 40 : llvm::Log2_64_Ceil(vocab + 1);
+    bool filterK = topK > 0 && (ShapedType::isDynamic(vocab) || topK < vocab);
+    bool filterP = topP < 1;
+    Value keys;
+    if (filterK || filterP) {
+      // The order key of a logit: its bits (of -0 made +0), negatives
+      // inverted and positives with the sign bit set, compared unsigned.
+      keys = buildMappedGeneric(
+          b, loc, fullOf(keyType), fullDyn, x, {id2},
+          [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+            Value plus = arith::AddFOp::create(
+                nb, l, a[0], createScalarConstant(nb, l, acc, 0.0));
+            Value bits = arith::BitcastOp::create(nb, l, keyType, plus);
+            Value zero = createScalarConstant(nb, l, keyType, 0);
+            Value negative = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, bits, zero);
+            Value ones = arith::ConstantOp::create(
+                nb, l, nb.getIntegerAttr(keyType, APInt::getAllOnes(width)));
+            Value sign = arith::ConstantOp::create(
+                nb, l,
+                nb.getIntegerAttr(keyType, APInt::getSignedMinValue(width)));
+            return arith::SelectOp::create(
+                nb, l, negative, arith::XOrIOp::create(nb, l, bits, ones),
+                arith::XOrIOp::create(nb, l, bits, sign));
+          });
+    }
+    // weights := 0 past the point (t, jt) of the order.
+    auto cut = [&](Value t, Value jt) {
+      return buildMappedGeneric(
+          b, loc, fullOf(f64), fullDyn, ValueRange{weights, keys, t, jt},
+          {id2, id2, row, row},
+          [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+            Value j = arith::IndexCastOp::create(
+                nb, l, i64, linalg::IndexOp::create(nb, l, 1));
+            return arith::SelectOp::create(
+                nb, l, atOrBefore(nb, l, a[1], j, a[2], a[3]), a[0],
+                createScalarConstant(nb, l, f64, 0));
+          });
+    };
+    auto always = [](OpBuilder &nb, Location l, Value, Value, ValueRange,
+                     ValueRange) -> Value {
+      return arith::ConstantIntOp::create(nb, l, 1, 1);
+    };
+    if (filterK) {
+      // Keep the first min(top_k, V) tokens of the order.
+      Value count = arith::ConstantIntOp::create(b, loc, topK, 64);
+      if (ShapedType::isDynamic(vocab))
+        count = arith::MinSIOp::create(
+            b, loc, count,
+            arith::IndexCastOp::create(b, loc, i64,
+                                       getDimSize(b, loc, logits, 1)));
+      Value k = arith::SIToFPOp::create(b, loc, f64, count);
+      Value target = createFilled(b, loc, rowOf(f64), rowDyn, k);
+      auto [t, jt] = searchOrder(b, loc, keys, Value(), target, width,
+                                 indexBits, rowDyn, batch);
+      weights = cut(t, jt);
+    }
+    if (filterP) {
+      // Keep the shortest prefix of the order whose mass reaches top_p
+      // times the mass kept so far.
+      Value kept = sumRows(b, loc, weights, {}, Value(), {}, rowDyn, always);
+      Value p = createScalarConstant(b, loc, f64, topP);
+      Value target = buildMappedGeneric(
+          b, loc, rowOf(f64), rowDyn, kept, {id1},
+          [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+            return arith::MulFOp::create(nb, l, a[0], p);
+          });
+      auto [t, jt] = searchOrder(b, loc, keys, weights, target, width,
+                                 indexBits, rowDyn, batch);
+      weights = cut(t, jt);
+    }
+
+    // The draw: r = u * total; the token is the largest J with mass(j < J)
+    // <= r, i.e. the first index whose running mass exceeds r (bounded by
+    // the last kept token against rounding).
+    Value total = sumRows(b, loc, weights, {}, Value(), {}, rowDyn, always);
+    Value seed =
+        tensor::ExtractOp::create(b, loc, adaptor.getSeed(), ValueRange{});
+    Value bound = buildMappedGeneric(
+        b, loc, rowOf(f64), rowDyn, total, {id1},
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          Value r = arith::IndexCastOp::create(
+              nb, l, i64, linalg::IndexOp::create(nb, l, 0));
+          return arith::MulFOp::create(nb, l, drawUniform(nb, l, seed, r),
+                                       a[0]);
+        });
+    Value token = searchRows(
+        b, loc, cast<IntegerType>(i64), indexBits, weights, {}, bound, rowDyn,
+        batch,
+        [](OpBuilder &nb, Location l, Value cand, Value j, ValueRange,
+           ValueRange) -> Value {
+          return arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, j,
+                                       cand);
+        },
+        [](OpBuilder &nb, Location l, Value sum, ValueRange rows) -> Value {
+          return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLE, sum,
+                                       rows[0]);
+        });
+    Value lastKept =
+        firstOrLast(weights, {id2}, /*last=*/true,
+                    [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                      return arith::CmpFOp::create(
+                          nb, l, arith::CmpFPredicate::OGT, a[0],
+                          createScalarConstant(nb, l, a[0].getType(), 0));
+                    });
+    return finish(buildMappedGeneric(
+        b, loc, rowOf(i64), rowDyn, ValueRange{token, lastKept}, {id1, id1},
+        [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          return arith::MinSIOp::create(nb, l, a[0], a[1]);
+        }));
+  }
+};
+
 } // namespace
 
 void rlx::populateDecodeToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<KVCacheWritePattern, DecodeAttentionPattern>(
+  patterns.add<KVCacheWritePattern, DecodeAttentionPattern, SamplePattern>(
       converter, patterns.getContext());
 }

@@ -278,3 +278,93 @@ func.func @decode_loop(%q: tensor<1x4x1x8xf32>, %kc: tensor<1x32x2x8xf32>, %kn: 
   }
   return %r#0, %r#2 : tensor<1x32x2x8xf32>, tensor<1x4x1x8xf32>
 }
+
+// -----
+
+// Greedy sampling (temperature 0) is argmax: the row maxima of the logits
+// (widened to f32), then the least index holding the maximum.
+// CHECK-LABEL: func.func @sample_greedy(
+// CHECK-SAME:    %[[L:[^:]+]]: tensor<3x7xf16>
+// CHECK:         %[[X:.+]] = linalg.generic {{.+}} ins(%[[L]] : tensor<3x7xf16>) outs(%{{.+}} : tensor<3x7xf32>)
+// CHECK:           arith.extf
+// CHECK:         %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<3x7xf32>) outs(%{{.+}} : tensor<3xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         %[[ARG:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MAX]] : tensor<3x7xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<3xi64>)
+// CHECK:           %[[J:.+]] = arith.index_cast %{{.+}} : index to i64
+// CHECK:           %[[MIN:.+]] = arith.minsi %{{.+}}, %[[J]] : i64
+// CHECK:           %[[EQ:.+]] = arith.cmpf oeq
+// CHECK:           arith.select %[[EQ]], %[[MIN]]
+// CHECK-NOT:     scf.for
+// CHECK:         return %[[ARG]] : tensor<3xi64>
+func.func @sample_greedy(%logits: tensor<3x7xf16>, %seed: tensor<i64>) -> tensor<3xi64> {
+  %0 = rlx.sample %logits, %seed {temperature = 0.0 : f32} : tensor<3x7xf16>, tensor<i64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// A draw at a temperature: exp((x - max) / T) widened to f64, the kept
+// total, u * total from splitmix64 of the seed and the row, then the token
+// as the largest J with mass(j < J) <= u * total, searched over the
+// ceil(log2(V + 1)) = 10 bits of the index in an scf.for carrying the [B]
+// candidates, bounded by the last token of positive mass.
+// CHECK-LABEL: func.func @sample_temperature(
+// CHECK-SAME:    %[[L:[^:]+]]: tensor<2x1000xf32>, %[[S:[^:]+]]: tensor<i64>
+// CHECK:         %[[E:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<2x1000xf64>)
+// CHECK:           arith.divf
+// CHECK:           math.exp %{{.+}} : f32
+// CHECK:           arith.extf %{{.+}} : f32 to f64
+// CHECK:         %[[SEED:.+]] = tensor.extract %[[S]][] : tensor<i64>
+// CHECK:         %[[R:.+]] = linalg.generic
+// CHECK:           %[[ROW:.+]] = linalg.index 0 : index
+// CHECK:           arith.constant -7046029254386353131 : i64
+// CHECK:           arith.addi %[[SEED]]
+// CHECK:           arith.constant -4658895280553007687 : i64
+// CHECK:           arith.constant -7723592293110705685 : i64
+// CHECK:           arith.uitofp
+// CHECK:           arith.constant 5.9604644775390625E-8 : f64
+// CHECK:         %[[C10:.+]] = arith.constant 10 : index
+// CHECK:         %[[TOK:.+]] = scf.for %{{.+}} = %{{.+}} to %[[C10]] step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<2xi64>)
+// CHECK:           linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[E]], %{{.+}}, %[[R]] : tensor<2x1000xf64>, tensor<2xi64>, tensor<2xf64>)
+// CHECK:             arith.cmpi slt
+// CHECK:             arith.cmpf ole
+// CHECK:           scf.yield
+// CHECK:         %[[LAST:.+]] = linalg.generic {{.+}} ins(%[[E]] : tensor<2x1000xf64>) outs(%{{.+}} : tensor<2xi64>)
+// CHECK:           arith.maxsi
+// CHECK:         %[[OUT:.+]] = linalg.generic {{.+}} ins(%[[TOK]], %[[LAST]] : tensor<2xi64>, tensor<2xi64>)
+// CHECK:           arith.minsi
+// CHECK:         return %[[OUT]] : tensor<2xi64>
+func.func @sample_temperature(%logits: tensor<2x1000xf32>, %seed: tensor<i64>) -> tensor<2xi64> {
+  %0 = rlx.sample %logits, %seed {temperature = 0.5 : f32} : tensor<2x1000xf32>, tensor<i64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+// top_k and top_p on rank-1 logits (expanded to [1, V], the token
+// collapsed to rank 0): each filter searches the 32 bits of the f32 order
+// key (the logit's bits, negatives inverted, positives with the sign bit
+// set), then the 10 bits of the index among its ties; the draw searches
+// the index. No sort.
+// CHECK-LABEL: func.func @sample_top_k_top_p(
+// CHECK:         tensor.expand_shape %{{.+}} {{\[\[}}0, 1]] output_shape [1, 1000] : tensor<1000xf32> into tensor<1x1000xf32>
+// CHECK:         %[[KEYS:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<1x1000xi32>)
+// CHECK:           arith.bitcast %{{.+}} : f32 to i32
+// CHECK:         %[[C32:.+]] = arith.constant 32 : index
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %[[C32]]
+// CHECK:           arith.cmpi uge
+// CHECK:           arith.cmpf oge
+// CHECK:         %[[C10:.+]] = arith.constant 10 : index
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %[[C10]]
+// CHECK:           arith.cmpf olt
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %[[C32]]
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %[[C10]]
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %[[C10]]
+// CHECK-NOT:     scf.for
+// CHECK:         %[[T:.+]] = tensor.collapse_shape %{{.+}} [] : tensor<1xi64> into tensor<i64>
+// CHECK:         return %[[T]] : tensor<i64>
+func.func @sample_top_k_top_p(%logits: tensor<1000xf32>, %seed: tensor<i64>) -> tensor<i64> {
+  %0 = rlx.sample %logits, %seed {temperature = 0.7 : f32, top_k = 50 : i64, top_p = 0.9 : f32}
+      : tensor<1000xf32>, tensor<i64>
+  return %0 : tensor<i64>
+}

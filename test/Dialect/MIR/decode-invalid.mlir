@@ -296,3 +296,89 @@ func.func @decode_attention_result_type(%q: tensor<1x4x1x8xf32>, %k: tensor<1x16
       : (tensor<1x4x1x8xf32>, tensor<1x16x2x8xf32>, tensor<1x16x2x8xf32>, tensor<i64>) -> tensor<1x4x2x8xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// rlx.sample
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// rlx.sample: the temperature is non-negative.
+func.func @sample_negative_temperature(%l: tensor<2x8xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'rlx.sample' op 'temperature' must be non-negative (0: greedy), got -5.000000e-01}}
+  %0 = rlx.sample %l, %s {temperature = -0.5 : f32} : tensor<2x8xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+// rlx.sample: top_k is non-negative.
+func.func @sample_negative_top_k(%l: tensor<2x8xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'rlx.sample' op 'top_k' must be non-negative (0: off), got -1}}
+  %0 = rlx.sample %l, %s {top_k = -1 : i64} : tensor<2x8xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+// rlx.sample: top_p is positive.
+func.func @sample_zero_top_p(%l: tensor<2x8xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'rlx.sample' op 'top_p' must be in (0, 1] (1: off), got 0.000000e+00}}
+  %0 = rlx.sample %l, %s {top_p = 0.0 : f32} : tensor<2x8xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+// rlx.sample: top_p is at most 1.
+func.func @sample_top_p_above_one(%l: tensor<2x8xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'rlx.sample' op 'top_p' must be in (0, 1] (1: off), got 1.500000e+00}}
+  %0 = rlx.sample %l, %s {top_p = 1.5 : f32} : tensor<2x8xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+// rlx.sample: the logits are floats.
+func.func @sample_int_logits(%l: tensor<2x8xi32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'rlx.sample' op operand 'logits' must have a float element type (f16, bf16, f32 or f64), got 'i32'}}
+  %0 = rlx.sample %l, %s : tensor<2x8xi32>, tensor<i64>
+  return
+}
+
+// -----
+
+// rlx.sample: the logits are [V] or [B, V].
+func.func @sample_logits_rank(%l: tensor<2x3x8xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'rlx.sample' op operand 'logits' must have rank 1 ([V]) or 2 ([B, V]), got 3}}
+  %0 = rlx.sample %l, %s : tensor<2x3x8xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+// rlx.sample: the seed is a rank-0 tensor.
+func.func @sample_seed_rank(%l: tensor<2x8xf32>, %s: tensor<1xi64>) {
+  // expected-error @+1 {{'rlx.sample' op operand 'seed' must have rank 0, got 1}}
+  %0 = rlx.sample %l, %s : tensor<2x8xf32>, tensor<1xi64>
+  return
+}
+
+// -----
+
+// rlx.sample: the seed is i64.
+func.func @sample_seed_type(%l: tensor<2x8xf32>, %s: tensor<i32>) {
+  // expected-error @+1 {{'rlx.sample' op operand #1 must be ranked tensor of 64-bit signless integer values, but got 'tensor<i32>'}}
+  %0 = rlx.sample %l, %s : tensor<2x8xf32>, tensor<i32>
+  return
+}
+
+// -----
+
+// rlx.sample: the result is [B] x i64 (generic form).
+func.func @sample_result_type(%l: tensor<2x8xf32>, %s: tensor<i64>) {
+  // expected-error @+2 {{'rlx.sample' op inferred type(s) 'tensor<2xi64>' are incompatible with return type(s) of operation 'tensor<i64>'}}
+  // expected-error @+1 {{'rlx.sample' op failed to infer returned types}}
+  %0 = "rlx.sample"(%l, %s) : (tensor<2x8xf32>, tensor<i64>) -> tensor<i64>
+  return
+}

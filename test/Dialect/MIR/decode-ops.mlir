@@ -121,3 +121,43 @@ func.func @decode_step(%q: tensor<1x4x1x8xf32>, %kc: tensor<1x32x2x8xf32>,
       : tensor<1x4x1x8xf32>, tensor<1x32x2x8xf32>, tensor<1x32x2x8xf32>, tensor<i64>
   return %o, %k2, %v2 : tensor<1x4x1x8xf32>, tensor<1x32x2x8xf32>, tensor<1x32x2x8xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// rlx.sample
+//===----------------------------------------------------------------------===//
+
+// Greedy and filtered draws from [B, V] logits give [B] token ids; the
+// default attributes (temperature 1, top_k 0, top_p 1) are not printed.
+// CHECK-LABEL: func.func @sample
+// CHECK-SAME:    (%[[L:[^:]+]]: tensor<2x32000xf32>, %[[S:[^:]+]]: tensor<i64>)
+func.func @sample(%logits: tensor<2x32000xf32>, %seed: tensor<i64>)
+    -> (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) {
+  // CHECK: %[[G:.+]] = rlx.sample %[[L]], %[[S]] {temperature = 0.000000e+00 : f32} : tensor<2x32000xf32>, tensor<i64>
+  %0 = rlx.sample %logits, %seed {temperature = 0.0 : f32} : tensor<2x32000xf32>, tensor<i64>
+  // CHECK: %[[T:.+]] = rlx.sample %[[L]], %[[S]] {temperature = 0.699999988 : f32, top_k = 50 : i64, top_p = 0.899999976 : f32} : tensor<2x32000xf32>, tensor<i64>
+  %1 = rlx.sample %logits, %seed {temperature = 0.7 : f32, top_k = 50 : i64, top_p = 0.9 : f32}
+      : tensor<2x32000xf32>, tensor<i64>
+  // CHECK: %[[D:.+]] = rlx.sample %[[L]], %[[S]] : tensor<2x32000xf32>, tensor<i64>
+  %2 = rlx.sample %logits, %seed : tensor<2x32000xf32>, tensor<i64>
+  // CHECK: return %[[G]], %[[T]], %[[D]] : tensor<2xi64>, tensor<2xi64>, tensor<2xi64>
+  return %0, %1, %2 : tensor<2xi64>, tensor<2xi64>, tensor<2xi64>
+}
+
+// Rank-1 logits give a rank-0 token; f16, bf16 and f64 logits and dynamic
+// dims.
+// CHECK-LABEL: func.func @sample_shapes_and_types
+func.func @sample_shapes_and_types(%v: tensor<151936xbf16>, %h: tensor<3x7xf16>,
+                                   %f: tensor<1x100xf64>, %d: tensor<?x?xf32>,
+                                   %seed: tensor<i64>)
+    -> (tensor<i64>, tensor<3xi64>, tensor<1xi64>, tensor<?xi64>) {
+  // CHECK: %[[A:.+]] = rlx.sample {{.+}} {top_p = 0.949999988 : f32} : tensor<151936xbf16>, tensor<i64>
+  %0 = rlx.sample %v, %seed {top_p = 0.95 : f32} : tensor<151936xbf16>, tensor<i64>
+  // CHECK: %[[B:.+]] = rlx.sample {{.+}} {top_k = 3 : i64} : tensor<3x7xf16>, tensor<i64>
+  %1 = rlx.sample %h, %seed {top_k = 3 : i64} : tensor<3x7xf16>, tensor<i64>
+  // CHECK: %[[C:.+]] = rlx.sample {{.+}} {temperature = 2.000000e+00 : f32} : tensor<1x100xf64>, tensor<i64>
+  %2 = rlx.sample %f, %seed {temperature = 2.0 : f32} : tensor<1x100xf64>, tensor<i64>
+  // CHECK: %[[D:.+]] = rlx.sample {{.+}} : tensor<?x?xf32>, tensor<i64>
+  %3 = rlx.sample %d, %seed : tensor<?x?xf32>, tensor<i64>
+  // CHECK: return %[[A]], %[[B]], %[[C]], %[[D]] : tensor<i64>, tensor<3xi64>, tensor<1xi64>, tensor<?xi64>
+  return %0, %1, %2, %3 : tensor<i64>, tensor<3xi64>, tensor<1xi64>, tensor<?xi64>
+}

@@ -26,3 +26,14 @@ func.func @decode_step(%q: tensor<1x4x1x8xf32>, %kc: tensor<1x32x2x8xf32>,
       : tensor<1x4x1x8xf32>, tensor<1x32x2x8xf32>, tensor<1x32x2x8xf32>, tensor<i64>
   return %o, %k2, %v2 : tensor<1x4x1x8xf32>, tensor<1x32x2x8xf32>, tensor<1x32x2x8xf32>
 }
+
+// -----
+
+// The next token drawn from the logits.
+// CPU-LABEL: func.func @sample
+// CPU:         rlx.sample
+func.func @sample(%logits: tensor<1x32000xf32>, %seed: tensor<i64>) -> tensor<1xi64> {
+  // expected-error @below {{'rlx.sample' is not supported by target}}
+  %t = rlx.sample %logits, %seed {top_k = 50 : i64} : tensor<1x32000xf32>, tensor<i64>
+  return %t : tensor<1xi64>
+}

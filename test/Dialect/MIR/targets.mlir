@@ -8,7 +8,7 @@
 // The claim sets, sorted, one op per line. cpu claims every op that
 // convert-rlx-to-linalg lowers: all but rlx.grad/jvp/vmap and rlx.param.
 
-// CPU: // target 'cpu' claims 86 ops
+// CPU: // target 'cpu' claims 87 ops
 // CPU-NEXT: // broadcasts: general
 // CPU-NEXT: rlx.abs
 // CPU-NEXT: rlx.add
@@ -23,6 +23,7 @@
 // CPU-NOT: rlx.jvp
 // CPU: rlx.kv_cache_write
 // CPU-NOT: rlx.param
+// CPU: rlx.sample
 // CPU: rlx.while
 // CPU-NEXT: rlx.yield
 // CPU-NOT: rlx.
@@ -41,6 +42,7 @@
 // CUDA: rlx.int8_matmul
 // CUDA: rlx.irfft
 // CUDA-NOT: rlx.kv_cache_write
+// CUDA-NOT: rlx.sample
 // CUDA-NOT: rlx.scan
 // CUDA-NOT: rlx.scatter_add
 // CUDA-NOT: rlx.selective_scan
@@ -61,6 +63,7 @@
 // ROCM-NOT: rlx.int8_matmul
 // ROCM: rlx.irfft
 // ROCM-NOT: rlx.kv_cache_write
+// ROCM-NOT: rlx.sample
 // ROCM-NOT: rlx.scan
 // ROCM-NOT: rlx.scatter_add
 // ROCM-NOT: rlx.selective_scan
@@ -82,6 +85,7 @@
 // VULKAN-NOT: rlx.if
 // VULKAN-NOT: rlx.kv_cache_write
 // VULKAN: rlx.matmul
+// VULKAN-NOT: rlx.sample
 // VULKAN-NOT: rlx.scatter_add
 // VULKAN: rlx.softmax
 // VULKAN-NOT: rlx.topk
@@ -98,6 +102,7 @@
 // METAL-NEXT: rlx.fused_swiglu
 // METAL-NEXT: rlx.gather
 // METAL-NOT: rlx.kv_cache_write
+// METAL-NOT: rlx.sample
 // METAL-NOT: rlx.scatter_add
 // METAL-NOT: rlx.topk
 

@@ -194,3 +194,34 @@ LogicalResult DecodeAttentionOp::verify() {
            << len << ") must not exceed the cache's max_seq (" << maxSeq << ")";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// SampleOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SampleOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  FailureOr<RankedTensorType> type = inferSampleType(
+      loc, getOperationName(), adaptor.getLogits(), adaptor.getSeed());
+  if (failed(type))
+    return failure();
+  types.push_back(*type);
+  return success();
+}
+
+LogicalResult SampleOp::verify() {
+  double temperature = getTemperature().convertToDouble();
+  double topP = getTopP().convertToDouble();
+  int64_t topK = getTopK();
+  // NaN fails both comparisons, so it is rejected too.
+  if (!(temperature >= 0))
+    return emitOpError("'temperature' must be non-negative (0: greedy), got ")
+           << temperature;
+  if (topK < 0)
+    return emitOpError("'top_k' must be non-negative (0: off), got ") << topK;
+  if (!(topP > 0 && topP <= 1))
+    return emitOpError("'top_p' must be in (0, 1] (1: off), got ") << topP;
+  return success();
+}

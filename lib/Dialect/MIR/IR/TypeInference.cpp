@@ -448,6 +448,27 @@ rlx::inferDecodeAttentionType(std::optional<Location> loc, StringRef name,
       {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), v.getDimSize(3)});
 }
 
+FailureOr<RankedTensorType> rlx::inferSampleType(std::optional<Location> loc,
+                                                 StringRef name, Value logits,
+                                                 Value seed) {
+  auto type = cast<RankedTensorType>(logits.getType());
+  Type element = type.getElementType();
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
+    return emitInferError(loc, name,
+                          "operand 'logits' must have a float element type "
+                          "(f16, bf16, f32 or f64), got ",
+                          element);
+  if (type.getRank() != 1 && type.getRank() != 2)
+    return emitInferError(
+        loc, name,
+        "operand 'logits' must have rank 1 ([V]) or 2 ([B, V]), got ",
+        type.getRank());
+  if (failed(checkRank(loc, name, "seed", cast<ShapedType>(seed.getType()), 0)))
+    return failure();
+  SmallVector<int64_t> shape(type.getShape().drop_back());
+  return RankedTensorType::get(shape, IntegerType::get(type.getContext(), 64));
+}
+
 FailureOr<RankedTensorType>
 rlx::inferCrossEntropyType(std::optional<Location> loc, StringRef name,
                            Value logits, Value labels) {

@@ -85,10 +85,11 @@ static const StringRef kCustomFn[] = {"rlx.custom_fn"};
 static const StringRef kLoops[] = {"rlx.if", "rlx.scan",
                                    "rlx.selective_scan", "rlx.while"};
 
-/// LLM decoding: a KV cache written at a run-time position and attention
-/// over a run-time length of it (the GPU fronts have no kernels yet).
+/// LLM decoding: a KV cache written at a run-time position, attention
+/// over a run-time length of it and the sampling of the next token (the GPU
+/// fronts have no kernels yet).
 static const StringRef kDecode[] = {"rlx.decode_attention",
-                                    "rlx.kv_cache_write"};
+                                    "rlx.kv_cache_write", "rlx.sample"};
 
 /// The fused ops that the GPU kernel encoders cover.
 static const StringRef kFusedKernels[] = {

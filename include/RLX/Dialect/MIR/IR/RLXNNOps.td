@@ -296,4 +296,70 @@ def RLX_DecodeAttentionOp : RLX_InferredOp<"decode_attention"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// SampleOp
+//===----------------------------------------------------------------------===//
+
+def RLX_SampleOp : RLX_InferredOp<"sample"> {
+  let summary = "Draws a token id per row of logits (greedy, temperature, "
+                "top-k, top-p)";
+  let description = [{
+    Draws one token id from each row of `logits` [B, V] (or [V]: the result
+    is then rank 0) as `torch.multinomial` of the filtered softmax, with a
+    counter-based random number so that the draw is a function of the
+    operands alone. The result is `tensor<Bxi64>` (`tensor<i64>` for rank-1
+    logits). `seed` is a rank-0 `tensor<i64>` read at run time.
+
+    - `temperature = 0`: greedy, the first index of the row's maximum
+      (`rlx.argmax`); `top_k`, `top_p` and `seed` are then unused.
+    - Otherwise p = softmax(logits / `temperature`) over the row, computed
+      in f32 (f64 for f64 logits). The tokens are ranked by (logit
+      descending, index ascending), a strict order (ties go to the lower
+      index; -0 and +0 are equal). Token i is kept when it is among the
+      first `top_k` of that order (`top_k = 0`: all; `top_k >= V`: all) and,
+      when `top_p < 1`, among the smallest prefix of that order whose mass
+      reaches `top_p` times the mass kept by `top_k` (always at least one
+      token).
+    - The draw: x = splitmix64(seed + 0x9E3779B97F4A7C15 * (row + 1)) in
+      wrapping 64-bit arithmetic, where splitmix64(z) is z ^= z >> 30;
+      z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB;
+      z ^= z >> 31 (logical shifts), and u = (x >> 40) * 2^-24 in [0, 1).
+      The token is the first index i (in index order) at which the running
+      sum of the kept probabilities exceeds u times their total.
+
+    The masses are summed in f64. NaN logits are undefined behaviour. The
+    op is not differentiable and, like `rlx.argmax`, needs no rule: the
+    autodiff transforms pass no tangent or cotangent through an integer
+    result.
+
+    Cost: the CPU lowering sorts nothing. It searches the thresholds bit
+    by bit, one masked reduction over the row per bit: top_k is a search
+    for the top_k-th key of the order (32 passes over the row for f32, 64
+    for f64, then ceil(log2(V + 1)) to place it among ties), top_p is the
+    same search weighted by the probabilities, and the draw is a search
+    over the index (ceil(log2(V + 1)) passes). So about 120 passes over
+    [B, V] at V = 150k with both filters on, whatever top_k; greedy is
+    two.
+
+    ```mlir
+    %greedy = rlx.sample %logits, %seed {temperature = 0.0 : f32}
+        : tensor<2x32000xf32>, tensor<i64>
+    %tok = rlx.sample %logits, %seed
+        {temperature = 0.7 : f32, top_k = 50 : i64, top_p = 0.9 : f32}
+        : tensor<2x32000xf32>, tensor<i64>
+    %one = rlx.sample %row, %seed {top_p = 0.95 : f32}
+        : tensor<151936xbf16>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins RLX_Tensor:$logits, RLX_IndexTensor:$seed,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$temperature,
+                   DefaultValuedAttr<I64Attr, "0">:$top_k,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$top_p);
+  let results = (outs RLX_IndexTensor:$result);
+  let assemblyFormat = [{
+    $logits `,` $seed attr-dict `:` type($logits) `,` type($seed)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // RLX_DIALECT_MIR_IR_RLXNNOPS_TD

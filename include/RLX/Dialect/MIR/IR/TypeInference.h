@@ -194,6 +194,12 @@ inferDecodeAttentionType(std::optional<Location> loc, StringRef opName,
                          Value query, Value keyCache, Value valueCache,
                          Value length);
 
+/// The result type [B] x i64 (rank 0 for rank-1 logits) of rlx.sample over
+/// float `logits` [B, V] or [V] and the rank-0 `seed`.
+FailureOr<RankedTensorType> inferSampleType(std::optional<Location> loc,
+                                            StringRef opName, Value logits,
+                                            Value seed);
+
 /// The rank-0 loss type of a cross entropy of logits [N, C] against labels
 /// [N] (shared with its backward).
 FailureOr<RankedTensorType> inferCrossEntropyType(std::optional<Location> loc,

@@ -342,8 +342,8 @@ def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
     `convert-rlx-to-linalg` lowers), `cuda` (what `rlx-cuda-pipeline`
     compiles: no `rlx.if`, `rlx.while`, `rlx.scan`, `rlx.selective_scan`,
     `rlx.topk`, `rlx.scatter_add`, `rlx.dense_solve` or the LLM decoding
-    ops `rlx.kv_cache_write` and `rlx.decode_attention`), `rocm` (what
-    `rlx-rocm-pipeline` compiles: cuda's claims, static shapes only) and
+    ops `rlx.kv_cache_write`, `rlx.decode_attention` and `rlx.sample`),
+    `rocm` (what `rlx-rocm-pipeline` compiles: cuda's claims, static shapes only) and
     the planned claims of `vulkan` and `metal`. An unknown target is an error
     naming the known ones.
 

@@ -61,8 +61,8 @@ enum class OpGroup {
   /// a value: host loops over the kernels where the values live on a GPU.
   Loops,
   /// LLM decoding over a KV cache (rlx.kv_cache_write at a run-time
-  /// position, rlx.decode_attention over a run-time length): no GPU kernels
-  /// yet.
+  /// position, rlx.decode_attention over a run-time length) and the
+  /// sampling of the next token (rlx.sample): no GPU kernels yet.
   Decode,
   /// The fused ops that the GPU kernel encoders cover.
   FusedKernels,
