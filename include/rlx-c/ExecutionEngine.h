@@ -69,6 +69,11 @@ MLIR_CAPI_EXPORTED MlirType rlxCpuProgramGetResultType(RlxCpuProgram p,
 MLIR_CAPI_EXPORTED intptr_t rlxCpuProgramGetNumParams(RlxCpuProgram p);
 MLIR_CAPI_EXPORTED MlirStringRef rlxCpuProgramGetParamName(RlxCpuProgram p,
                                                            intptr_t pos);
+/// The argument that holds result `pos` in place (marked
+/// `rlx.in_place_result`), or -1. A run writes that argument's memory; a
+/// destination for the result equal to the argument's data takes no copy.
+MLIR_CAPI_EXPORTED intptr_t rlxCpuProgramGetResultArgument(RlxCpuProgram p,
+                                                           intptr_t pos);
 
 /// Bytes per element of `elementType` in a program's memory; 0 for a type
 /// programs cannot pass.

@@ -61,6 +61,10 @@ MlirStringRef rlxCpuProgramGetParamName(RlxCpuProgram p, intptr_t pos) {
   return wrap(StringRef(unwrap(p)->getParamNames()[pos]));
 }
 
+intptr_t rlxCpuProgramGetResultArgument(RlxCpuProgram p, intptr_t pos) {
+  return unwrap(p)->getResultArgument(pos);
+}
+
 int64_t rlxGetElementBytes(MlirType elementType) {
   return rlx::getElementBytes(unwrap(elementType));
 }

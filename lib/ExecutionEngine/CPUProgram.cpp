@@ -14,6 +14,7 @@
 #include "RLX/Runtime/CPU/CPUBlas.h"
 #include "RLX/Runtime/CPU/CPUThreads.h"
 #include "RLX/Target/CPU/HostTarget.h"
+#include "RLX/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -93,6 +94,40 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
                            program->resultTypes)))
     return nullptr;
 
+  // Results held in place by arguments: checked here, on tensor types, so
+  // that the error names the entry's types; rlx-cpu-results-in-place
+  // removes them from the compiled function.
+  program->resultArguments.assign(program->resultTypes.size(), -1);
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    Attribute attr = entry.getArgAttr(i, kInPlaceResultAttrName);
+    if (!attr)
+      continue;
+    auto index = dyn_cast<IntegerAttr>(attr);
+    int64_t numResults = program->resultTypes.size();
+    if (!index || index.getInt() < 0 || index.getInt() >= numResults) {
+      emitError(entry.getLoc())
+          << "argument #" << i << ": " << kInPlaceResultAttrName
+          << " must be the index of one of the " << numResults
+          << " results, got " << attr;
+      return nullptr;
+    }
+    int64_t j = index.getInt();
+    if (program->resultArguments[j] >= 0) {
+      emitError(entry.getLoc())
+          << "result #" << j << " is held in place by arguments #"
+          << program->resultArguments[j] << " and #" << i;
+      return nullptr;
+    }
+    if (program->argTypes[i] != program->resultTypes[j]) {
+      emitError(entry.getLoc())
+          << "argument #" << i << " of type " << program->argTypes[i]
+          << " cannot hold result #" << j << " of type "
+          << program->resultTypes[j];
+      return nullptr;
+    }
+    program->resultArguments[j] = i;
+  }
+
   if (options.blas && !runtime::loadBlas()) {
     emitError(entry.getLoc())
         << "blas=true: no CBLAS library found (libopenblas.so.0, "
@@ -153,6 +188,15 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;
   });
+  // The JIT generates code at the first lookup of a symbol: done here, so
+  // that the first run costs what the others do (a decode step's first
+  // call took 200 ms more than the rest).
+  if (auto entryPoint =
+          (*engine)->lookupPacked(("_mlir_ciface_" + entryName).str());
+      !entryPoint) {
+    emitError(loc) << llvm::toString(entryPoint.takeError());
+    return nullptr;
+  }
   program->engine = std::move(*engine);
   return program;
 }
@@ -170,8 +214,16 @@ static void copyOut(const int64_t *d, int64_t rank, int64_t bytes,
                     uint8_t *to) {
   auto *aligned = reinterpret_cast<const uint8_t *>(d[1]);
   int64_t n = 1;
-  for (int64_t i = 0; i < rank; ++i)
+  bool rowMajor = true;
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    rowMajor &= d[3 + i] == 1 || d[3 + rank + i] == n;
     n *= d[3 + i];
+  }
+  if (rowMajor) {
+    if (n != 0)
+      std::memcpy(to, aligned + d[2] * bytes, n * bytes);
+    return;
+  }
   SmallVector<int64_t> index(rank, 0);
   for (int64_t linear = 0; linear < n; ++linear) {
     int64_t at = d[2];
@@ -226,9 +278,41 @@ llvm::Error CPUProgram::run(ArrayRef<TensorView> args,
     }
     descriptors.push_back(std::move(d));
   }
+  // An argument written in place must not share memory with another: the
+  // program would read what it wrote (two caches passed as one array).
+  auto byteRange = [&](unsigned i) {
+    int64_t size = getElementBytes(argTypes[i].getElementType());
+    for (int64_t n : args[i].shape)
+      size *= n;
+    auto *begin = static_cast<const char *>(args[i].data);
+    return std::make_pair(begin, begin + size);
+  };
+  for (auto [j, held] : llvm::enumerate(resultArguments)) {
+    if (held < 0 || !args[held].data)
+      continue;
+    auto [begin, end] = byteRange(held);
+    for (unsigned k = 0; k < args.size(); ++k) {
+      if (k == unsigned(held) || !args[k].data)
+        continue;
+      auto [otherBegin, otherEnd] = byteRange(k);
+      if (begin < otherEnd && otherBegin < end && begin != end &&
+          otherBegin != otherEnd)
+        return llvm::createStringError(
+            "argument #" + std::to_string(held) + " of @" + name +
+            " holds result #" + std::to_string(j) +
+            " in place and shares memory with argument #" +
+            std::to_string(k));
+    }
+  }
+
+  // The compiled function returns the results no argument holds.
   size_t resultWords = 0;
-  for (RankedTensorType t : resultTypes)
-    resultWords += 3 + 2 * t.getRank();
+  unsigned numReturned = 0;
+  for (auto [j, t] : llvm::enumerate(resultTypes))
+    if (resultArguments[j] < 0) {
+      resultWords += 3 + 2 * t.getRank();
+      ++numReturned;
+    }
   std::vector<int64_t> resultBuffer(std::max<size_t>(resultWords, 1));
 
   // The C interface takes a pointer to the result descriptor(s) first, then
@@ -238,7 +322,7 @@ llvm::Error CPUProgram::run(ArrayRef<TensorView> args,
   std::vector<void *> descPtrs;
   for (auto &d : descriptors)
     descPtrs.push_back(d.data());
-  if (!resultTypes.empty())
+  if (numReturned != 0)
     pointers.push_back(&resultPtr);
   for (void *&p : descPtrs)
     pointers.push_back(&p);
@@ -247,14 +331,25 @@ llvm::Error CPUProgram::run(ArrayRef<TensorView> args,
 
   // Copy the results out, then free each distinct buffer the program
   // allocated for them (two results may share one; a result may be an
-  // argument's buffer, which is the caller's).
+  // argument's buffer, which is the caller's). A result held in place is
+  // its argument, updated: copied only where the destination is elsewhere.
   const int64_t *d = resultBuffer.data();
   std::set<void *> buffers;
   for (auto [i, type] : llvm::enumerate(resultTypes)) {
     int64_t rank = type.getRank();
+    int64_t bytes = getElementBytes(type.getElementType());
+    if (int64_t a = resultArguments[i]; a >= 0) {
+      const TensorView &arg = args[a];
+      int64_t size = bytes;
+      for (int64_t n : arg.shape)
+        size *= n;
+      void *to = destination(i, arg.shape);
+      if (to && to != arg.data && size != 0)
+        std::memcpy(to, arg.data, size);
+      continue;
+    }
     if (void *to = destination(i, ArrayRef<int64_t>(d + 3, rank)))
-      copyOut(d, rank, getElementBytes(type.getElementType()),
-              static_cast<uint8_t *>(to));
+      copyOut(d, rank, bytes, static_cast<uint8_t *>(to));
     buffers.insert(reinterpret_cast<void *>(d[0]));
     d += 3 + 2 * rank;
   }

@@ -8,8 +8,11 @@
 
 #include "RLX/Tools/EntryPointHeader.h"
 
+#include "RLX/Target/CPU/Passes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -77,23 +80,46 @@ static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
     FunctionType signature = fn.getFunctionType();
     SmallVector<std::string> args, results;
     std::string resultType;
+    // On the CPU, a result an argument holds in place is not returned
+    // (rlx-cpu-results-in-place): the argument's buffer is written.
+    SmallVector<Type> returned(signature.getResults());
+    std::string heldNote;
+    if (!outParams) {
+      llvm::BitVector held(signature.getNumResults());
+      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+        if (auto j = fn.getArgAttrOfType<IntegerAttr>(
+                i, rlx::kInPlaceResultAttrName);
+            j && j.getInt() >= 0 &&
+            j.getInt() < int64_t(signature.getNumResults())) {
+          held.set(j.getInt());
+          heldNote += "/* @" + fn.getName().str() + ": arg" +
+                      std::to_string(i) + " holds result #" +
+                      std::to_string(j.getInt()) +
+                      " in place: it is written, not returned. */\n";
+        }
+      returned.clear();
+      for (auto [j, t] : llvm::enumerate(signature.getResults()))
+        if (!held.test(j))
+          returned.push_back(t);
+    }
+    d << heldNote;
     if (outParams) {
-      for (Type t : signature.getResults()) {
+      for (Type t : returned) {
         FailureOr<std::string> r = descriptor(t, fn);
         if (failed(r))
           return failure();
         results.push_back(*r);
       }
-    } else if (signature.getNumResults() == 1) {
-      FailureOr<std::string> r = descriptor(signature.getResult(0), fn);
+    } else if (returned.size() == 1) {
+      FailureOr<std::string> r = descriptor(returned.front(), fn);
       if (failed(r))
         return failure();
       resultType = *r;
-    } else if (signature.getNumResults() > 1) {
+    } else if (returned.size() > 1) {
       // Several results come back as one struct of descriptors.
       resultType = fn.getName().str() + "_results";
       std::string fields;
-      for (auto [i, t] : llvm::enumerate(signature.getResults())) {
+      for (auto [i, t] : llvm::enumerate(returned)) {
         FailureOr<std::string> r = descriptor(t, fn);
         if (failed(r))
           return failure();
@@ -132,7 +158,8 @@ static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
                "program;\n"
                " * free each distinct `allocated` pointer once. Inputs are "
                "read,\n"
-               " * never written or kept. */\n")
+               " * never written or kept, but those that hold a result in "
+               "place. */\n")
      << "#ifndef RLX_GENERATED_H\n#define RLX_GENERATED_H\n\n"
         "#include <stdbool.h>\n#include <stdint.h>\n\n"
         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"

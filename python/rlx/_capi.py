@@ -230,6 +230,7 @@ _SIGNATURES = {
     "rlxCpuProgramGetResultType": (Type, CpuProgram, _i),
     "rlxCpuProgramGetNumParams": (_i, CpuProgram),
     "rlxCpuProgramGetParamName": (StringRef, CpuProgram, _i),
+    "rlxCpuProgramGetResultArgument": (_i, CpuProgram, _i),
     "rlxCpuProgramRun": (LogicalResult, CpuProgram, ctypes.POINTER(Tensor),
                          _i, ctypes.POINTER(Tensor), _i, StringCallback, _v),
     "rlxCpuProgramRunWithDestination": (LogicalResult, CpuProgram,

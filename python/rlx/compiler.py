@@ -52,7 +52,13 @@ def _from_bf16_bits(bits):
 class Program:
     """A compiled function: call it with one NumPy array per argument (of
     the argument's element type and shape; params last, named by
-    `param_names`); it returns the result array, or a tuple of them."""
+    `param_names`); it returns the result array, or a tuple of them.
+
+    An argument marked `rlx.in_place_result = J` in the function holds
+    result J in place (a KV cache, an optimizer state): the call updates
+    the array passed (if it is C-contiguous of the element type; otherwise
+    a copy of it) and returns it as result J, with no copy of the tensor.
+    `result_arguments[J]` is that argument's index (None for the others)."""
 
     def __init__(self, module, name, options):
         self.name = name
@@ -74,6 +80,11 @@ class Program:
         self.param_names = [
             C.lib.rlxCpuProgramGetParamName(p, i).str()
             for i in range(C.lib.rlxCpuProgramGetNumParams(p))]
+        self._argument_specs = None
+        self.result_arguments = [
+            None if a < 0 else a for a in (
+                C.lib.rlxCpuProgramGetResultArgument(p, j)
+                for j in range(len(self.result_types)))]
 
     def __del__(self):
         if getattr(self, "_p", None) is not None and self._p.ptr and \
@@ -83,7 +94,12 @@ class Program:
 
     def _argument(self, i, value):
         t = self.argument_types[i]
-        want = numpy_dtype(t.dtype)
+        # (Each call would spell the type's dtype and shape through the C
+        # API again: a decode step of 30 arguments spent 0.4 ms there.)
+        if self._argument_specs is None:
+            self._argument_specs = [(a.dtype, numpy_dtype(a.dtype), a.shape)
+                                    for a in self.argument_types]
+        dtype, want, shape = self._argument_specs[i]
         if isinstance(value, np.ndarray):
             if value.dtype != want:
                 raise TypeError(
@@ -93,12 +109,11 @@ class Program:
             array = np.require(value, requirements="C")
         else:
             array = np.asarray(value, dtype=want)
-        shape = t.shape
         if len(array.shape) != len(shape) or any(
                 d is not None and d != a for d, a in zip(shape, array.shape)):
             raise ValueError("@%s: argument #%d expects %s, got shape %s" %
                              (self.name, i, t, array.shape))
-        if t.dtype == "bf16":
+        if dtype == "bf16":
             array = _to_bf16_bits(array)
         return array
 
@@ -117,6 +132,10 @@ class Program:
         results = [None] * len(self.result_types)
 
         def place(index, rank, shape, _):
+            held = self.result_arguments[index]
+            if held is not None:  # updated in place: the argument itself
+                results[index] = arrays[held]
+                return arrays[held].ctypes.data if arrays[held].size else None
             t = self.result_types[index]
             dims = tuple(shape[k] for k in range(rank))
             storage = np.uint16 if t.dtype == "bf16" else numpy_dtype(t.dtype)

@@ -7,7 +7,9 @@
 # the plain C entry points (_mlir_ciface_NAME on memref descriptors), run
 # on fresh random inputs and compared with NumPy in float64. Covers one
 # result, several results (a struct of descriptors), an i64 argument, a
-# rank-0 result, generated and --blas matmuls, and a bad type for --header.
+# rank-0 result, an argument that holds a result in place (a KV cache
+# written at a position: the cache is updated, the other result returned
+# alone), generated and --blas matmuls, and a bad type for --header.
 
 import os
 import subprocess
@@ -41,6 +43,14 @@ func.func @stats(%x: tensor<5x7xf64>, %i: tensor<3xi64>)
   %t = rlx.reduce sum %x axes = [0, 1] : tensor<5x7xf64>
   %g = rlx.gather %x, %i axis = 0 : tensor<5x7xf64>, tensor<3xi64>
   return %m, %t, %g : tensor<5xf64>, tensor<f64>, tensor<3x7xf64>
+}
+
+func.func @step(%cache: tensor<1x8x2x4xf32> {rlx.in_place_result = 0 : i64},
+                %new: tensor<1x1x2x4xf32>, %pos: tensor<i64>)
+    -> (tensor<1x8x2x4xf32>, tensor<1x1x2x4xf32>) {
+  %c = rlx.kv_cache_write %cache, %new, %pos : tensor<1x8x2x4xf32>, tensor<1x1x2x4xf32>, tensor<i64>
+  %e = rlx.exp %new : tensor<1x1x2x4xf32>
+  return %c, %e : tensor<1x8x2x4xf32>, tensor<1x1x2x4xf32>
 }
 """
 
@@ -87,6 +97,17 @@ int main(void) {
   free(out.r0.allocated);
   free(out.r1.allocated);
   free(out.r2.allocated);
+
+  float *cache = load("c.bin", 64 * 4), *row = load("n.bin", 8 * 4);
+  int64_t pos = 5;
+  rlx_memref_f32_4d mc = {cache, cache, 0, {1, 8, 2, 4}, {64, 8, 4, 1}};
+  rlx_memref_f32_4d mn = {row, row, 0, {1, 1, 2, 4}, {8, 8, 4, 1}};
+  rlx_memref_i64_0d mp = {&pos, &pos, 0};
+  rlx_memref_f32_4d e;  /* the cache is not returned: it is written */
+  _mlir_ciface_step(&e, &mc, &mn, &mp);
+  save("c_out.bin", cache, 64 * 4);
+  save("e.bin", e.aligned + e.offset, 8 * 4);
+  free(e.allocated);
   return 0;
 }
 """
@@ -119,7 +140,10 @@ def build_and_run(d, flags):
     b = r.standard_normal(32).astype(np.float32)
     s = r.standard_normal((5, 7))
     i = r.integers(0, 5, 3).astype(np.int64)
-    for name, a in [("x", x), ("w", w), ("b", b), ("s", s), ("i", i)]:
+    c = r.standard_normal((1, 8, 2, 4)).astype(np.float32)
+    n = r.standard_normal((1, 1, 2, 4)).astype(np.float32)
+    for name, a in [("x", x), ("w", w), ("b", b), ("s", s), ("i", i),
+                    ("c", c), ("n", n)]:
         a.tofile(os.path.join(d, name + ".bin"))
     run(["./driver"], d)
     got = lambda n, t, shape: np.fromfile(os.path.join(d, n + ".bin"),
@@ -135,6 +159,13 @@ def build_and_run(d, flags):
                          "stats sum")
     rlxtest.assert_close(got("g", np.float64, (3, 7)), s[i], 0, 0,
                          "stats gather")
+    ref_c = c.copy()
+    ref_c[:, 5:6] = n
+    rlxtest.assert_close(got("c_out", np.float32, (1, 8, 2, 4)), ref_c, 0, 0,
+                         "step cache written in place")
+    rlxtest.assert_close(got("e", np.float32, (1, 1, 2, 4)),
+                         np.exp(n.astype(np.float64)), 1e-6, 1e-6,
+                         "step result", dtype=np.float32)
 
 
 def check(flags):

@@ -61,6 +61,12 @@ public:
   /// The names of the promoted params: the last getParamNames().size()
   /// arguments, in order.
   ArrayRef<std::string> getParamNames() const { return paramNames; }
+  /// The argument that holds result `index` in place (an argument marked
+  /// `rlx.in_place_result`), or -1: run() writes that argument's memory and
+  /// hands it back as the result.
+  int64_t getResultArgument(unsigned index) const {
+    return resultArguments[index];
+  }
 
   /// Where result `index` of shape `shape` goes: row-major memory of that
   /// shape, or nullptr to drop it.
@@ -79,6 +85,7 @@ private:
   std::string name;
   SmallVector<RankedTensorType> argTypes, resultTypes;
   SmallVector<std::string> paramNames;
+  SmallVector<int64_t> resultArguments;
   std::unique_ptr<ExecutionEngine> engine;
 };
 
