@@ -9,7 +9,6 @@
 #ifndef RLX_INITALLPASSES_H
 #define RLX_INITALLPASSES_H
 
-#include "RLX/Config.h"
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Conversion/RLXToGPU/RLXToGPU.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
@@ -17,19 +16,13 @@
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/InitAllTargets.h" // and each target's <T>Pipeline.h
 #include "RLX/Pipelines/OptimizePipeline.h"
-#include "RLX/Target/CPU/Passes.h"
-#if RLX_ENABLE_CUDA
-#include "RLX/Target/CUDA/Passes.h"
-#endif
-#if RLX_ENABLE_VULKAN
-#include "RLX/Target/Vulkan/Passes.h"
-#endif
+#include "RLX/Target/TargetRegistry.h"
 
 namespace mlir {
 namespace rlx {
 
 /// Registers every pass and named pipeline of RLX, with the passes and
-/// pipelines of the targets this build has (RLX/Config.h).
+/// pipelines of the targets this build registers (InitAllTargets.h).
 inline void registerAllPasses() {
   // Passes with a target option (rlx-legalize, rlx-fuse, the pipelines)
   // look their target up in the registry.
@@ -40,22 +33,8 @@ inline void registerAllPasses() {
   registerRLXConversionPasses();
   registerOptimizePipeline();
   registerRLXToGPUPipeline();
-  registerRLXCPUPasses();
-  registerCPUPipeline();
-#if RLX_ENABLE_CUDA
-  registerRLXCUDAPasses();
-  registerCUDAPipeline();
-#endif
-#if RLX_ENABLE_ROCM
-  registerROCmPipeline();
-#endif
-#if RLX_ENABLE_VULKAN
-  registerRLXVulkanPasses();
-  registerVulkanPipeline();
-#endif
-#if RLX_ENABLE_METAL
-  registerMetalPipeline();
-#endif
+  // Each target's passes and pipelines (TargetInfo::registerPasses).
+  registerTargetPasses();
 }
 
 } // namespace rlx

@@ -48,6 +48,20 @@ void rlx::registerTarget(TargetInfo info) {
   r.targets.push_back(std::make_unique<TargetInfo>(std::move(info)));
 }
 
+void rlx::registerTargetPasses() {
+  // (Not under the lock: a pass registration may look a target up.)
+  std::vector<std::function<void()>> hooks;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (const std::unique_ptr<TargetInfo> &t : r.targets)
+      if (t->registerPasses)
+        hooks.push_back(t->registerPasses);
+  }
+  for (const std::function<void()> &hook : hooks)
+    hook();
+}
+
 const TargetInfo *rlx::lookupTargetInfo(StringRef name) {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);

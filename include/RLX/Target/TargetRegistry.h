@@ -12,10 +12,11 @@
 // ops it claims, its GPU description, how its pipeline is built from
 // rlx-compile's flags and how its output is emitted), and every place that
 // needs a target (rlx-legalize, rlx-fuse, rlx-compile, the C API, Python)
-// looks it up here by name. Nothing outside a target's folder lists the
-// targets but InitAllTargets.h and InitAllPasses.h (a line each, under the
-// build's RLX_ENABLE_<TARGET> option: a target left out of the build is
-// not registered) and the CMake lists; docs/Layout.md's checklist "adding a
+// looks it up here by name, as registerAllPasses registers its passes
+// (TargetInfo::registerPasses). Nothing outside a target's folder lists
+// the targets but InitAllTargets.h (a line each, under the build's
+// RLX_ENABLE_<TARGET> option: a target left out of the build is not
+// registered) and the CMake lists; docs/Layout.md's checklist "adding a
 // target" names each place.
 //
 //===----------------------------------------------------------------------===//
@@ -107,6 +108,10 @@ struct TargetInfo {
       emitSource;
   /// The extension of emitSource's output ("metal"); empty otherwise.
   std::string sourceExtension;
+  /// Registers the target's passes and named pipelines with MLIR's pass
+  /// registry (rlx-opt, the plugin), so that registerAllPasses needs no
+  /// line per target.
+  std::function<void()> registerPasses;
 };
 
 /// Parses `flags.pipelineOptions` into a target's pipeline `options` (the
@@ -148,6 +153,9 @@ const TargetInfo *lookupTargetInfo(StringRef name);
 
 /// The registered targets' names, in registration order.
 std::vector<StringRef> registeredTargetNames();
+
+/// Calls each registered target's registerPasses.
+void registerTargetPasses();
 
 /// "unknown target 'X' (registered: cpu, cuda, ...)".
 std::string unknownTargetMessage(StringRef name);

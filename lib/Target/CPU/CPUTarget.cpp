@@ -18,6 +18,7 @@
 
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
 #include "RLX/Target/CPU/CPUPipeline.h"
+#include "RLX/Target/CPU/Passes.h"
 #include "RLX/Target/TargetRegistry.h"
 
 using namespace mlir;
@@ -37,6 +38,10 @@ void rlx::registerCPUTarget() {
     options.blas = flags.blas;
     buildCPUPipeline(pm, options);
     return success();
+  };
+  info.registerPasses = [] {
+    registerRLXCPUPasses();
+    registerCPUPipeline();
   };
   registerTarget(std::move(info));
 }

@@ -19,6 +19,7 @@
 
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
 #include "RLX/Target/CUDA/CUDAPipeline.h"
+#include "RLX/Target/CUDA/Passes.h"
 #include "RLX/Target/TargetRegistry.h"
 
 using namespace mlir;
@@ -48,5 +49,9 @@ void rlx::registerCUDATarget() {
   };
   info.deviceEntryPoints = true;
   info.binaryExtension = "cubin";
+  info.registerPasses = [] {
+    registerRLXCUDAPasses();
+    registerCUDAPipeline();
+  };
   registerTarget(std::move(info));
 }

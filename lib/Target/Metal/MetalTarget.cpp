@@ -52,5 +52,6 @@ void rlx::registerMetalTarget() {
     return translateToMetalHostDescription(module, host);
   };
   info.sourceExtension = "metal";
+  info.registerPasses = [] { registerMetalPipeline(); };
   registerTarget(std::move(info));
 }

@@ -44,5 +44,6 @@ void rlx::registerROCmTarget() {
   };
   info.deviceEntryPoints = true;
   info.binaryExtension = "hsaco";
+  info.registerPasses = [] { registerROCmPipeline(); };
   registerTarget(std::move(info));
 }

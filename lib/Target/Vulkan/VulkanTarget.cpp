@@ -18,6 +18,7 @@
 
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
 #include "RLX/Target/TargetRegistry.h"
+#include "RLX/Target/Vulkan/Passes.h"
 #include "RLX/Target/Vulkan/VulkanPipeline.h"
 
 using namespace mlir;
@@ -44,5 +45,9 @@ void rlx::registerVulkanTarget() {
   };
   info.deviceEntryPoints = true;
   info.binaryExtension = "spv";
+  info.registerPasses = [] {
+    registerRLXVulkanPasses();
+    registerVulkanPipeline();
+  };
   registerTarget(std::move(info));
 }
