@@ -10,6 +10,7 @@
 #define RLX_DIALECT_MIR_TRANSFORMS_PASSES_H
 
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 

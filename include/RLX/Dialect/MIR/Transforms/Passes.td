@@ -533,6 +533,46 @@ def SpecializeParamsPass : Pass<"rlx-specialize-params",
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
 
+def SpecializeShapesPass : Pass<"rlx-specialize-shapes", "::mlir::ModuleOp"> {
+  let summary = "Bind dynamic dims of a function's arguments to sizes";
+  let description = [{
+    Gives the dynamic dims named by `dims` (`ARG:DIM=SIZE`: argument ARG's
+    dim DIM is SIZE) their sizes in `function`'s signature, then infers
+    the types of the ops that read them again, in order, so that what
+    follows from the bound dims becomes static: one program written with
+    `?` dims, specialised per shape (or per bucket of shapes) where a
+    static compile is faster or a target takes static shapes only, as the
+    RLX seeds' `specialize`. An op that does not infer its types keeps its
+    operands' old types through a `tensor.cast`; the function's results
+    take the types that reach its `return`.
+
+    Errors (at the function): an argument or dim out of range, a size
+    that is not positive, a dim that is static with another size, a
+    function that is called in the module (its callers would pass the
+    old types), a malformed `dims` entry.
+
+    ```mlir
+    // --rlx-specialize-shapes="function=f dims=0:0=8"
+    func.func @f(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
+      %y = rlx.gelu %x : tensor<?x16xf32>
+      return %y : tensor<?x16xf32>
+    }
+    // becomes
+    func.func @f(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+      %y = rlx.gelu %x : tensor<8x16xf32>
+      return %y : tensor<8x16xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The function to specialise">,
+    ListOption<"dims", "dims", "std::string",
+               "ARG:DIM=SIZE: argument ARG's dim DIM is SIZE">,
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
   let summary = "Replace rlx.grad, rlx.jvp and rlx.vmap with generated functions";
   let description = [{
