@@ -145,8 +145,16 @@ def main():
     parser.add_argument("--shape", choices=SHAPES, default="tiny")
     parser.add_argument("--tokens", type=int, default=32)
     parser.add_argument("--prompt", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=0,
+                        help="threads of both sides (default: every CPU "
+                        "of the process; RLX reads RLX_NUM_THREADS)")
     args = parser.parse_args()
+    import os
+    threads = args.threads or len(os.sched_getaffinity(0))
+    os.environ["RLX_NUM_THREADS"] = str(threads)
     import torch
+    # (Debian's PyTorch starts with one OpenMP thread here.)
+    torch.set_num_threads(threads)
     from rlx.llm import model as M
     s = SHAPES[args.shape]
     max_seq = args.prompt + args.tokens
@@ -162,9 +170,9 @@ def main():
     params = sum(w.size for w in W.values())
     prompt = [int(t) for t in rng.integers(0, c.vocab, args.prompt)]
     print("shape %s: %.1fM parameters (%.2f GB float32), prompt %d, %d new "
-          "tokens; torch %s with %d threads" % (
+          "tokens; %d threads each (torch %s)" % (
               args.shape, params / 1e6, params * 4 / 1e9, args.prompt,
-              args.tokens, torch.__version__, torch.get_num_threads()))
+              args.tokens, threads, torch.__version__))
 
     model = M.Model(c, W, max_seq=max_seq)
     t = time.perf_counter()
