@@ -60,6 +60,7 @@
 
 #include "RLX/Target/CPU/CPUPipeline.h"
 #include "RLX/Target/TargetRegistry.h"
+#include "RLX/Tools/CommandLine.h"
 #include "RLX/Tools/CompileOutputs.h"
 #include "RLX/Tools/EntryPointHeader.h"
 #include "RLX/Tools/HostDescription.h"
@@ -79,54 +80,59 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 // Required unless --list-targets is given (checked in main).
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"));
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
+                                      cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string> outputFile("o", cl::desc("Object file to write"),
-                                       cl::value_desc("file.o"));
+                                       cl::value_desc("file.o"),
+                                       cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     headerFile("header", cl::desc("C header declaring the entry points"),
-               cl::value_desc("file.h"), cl::init(""));
+               cl::value_desc("file.h"), cl::init(""),
+               cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string> hostDescription(
     "host-description",
     cl::desc("With --target=metal, the JSON host description to write "
              "(default: the output's name with .json appended); with "
              "--target=vulkan, the same JSON of the Vulkan program's launches"),
-    cl::value_desc("file.json"), cl::init(""));
+    cl::value_desc("file.json"), cl::init(""),
+    cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<bool> useBlas("blas",
                              cl::desc("Call the BLAS gemm at run time for "
                                       "f32/f64 matmuls (rlx-cpu-pipeline "
                                       "blas=true)"),
-                             cl::init(false));
+                             cl::init(false),
+                             cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     hostCPU("cpu",
             cl::desc("The CPU the object (and a GPU target's host code) is "
                      "for, as LLVM names it (x86-64-v4, sapphirerapids, "
                      "znver4): its features instead of this machine's"),
-            cl::value_desc("name"), cl::init(""));
+            cl::value_desc("name"), cl::init(""),
+            cl::cat(rlx::getToolOptionCategory()));
 
 static cl::opt<std::string>
     target("target",
            cl::desc("What to compile for: a registered target (cpu, cuda, "
                     "rocm, vulkan, metal; --list-targets says what each is)"),
-           cl::init("cpu"));
+           cl::init("cpu"), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<bool> listTargets(
     "list-targets",
     cl::desc("Print the registered targets, what each compiles for and the "
              "ops it claims, then exit"),
-    cl::init(false));
+    cl::init(false), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string> targetOptions(
     "target-options",
     cl::desc("More options of the target's named pipeline (any target; "
              "the same as --cpu-options, --cuda-options, ... for it)"),
-    cl::init(""));
+    cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     chip("chip",
          cl::desc("GPU architecture: sm_XX for --target=cuda (default "
                   "sm_90), gfxNNN for --target=rocm (default gfx942)"),
-         cl::init("sm_90"));
-static cl::opt<std::string>
-    cudaToolkit("cuda-toolkit",
-                cl::desc("CUDA toolkit whose ptxas compiles the kernels"),
-                cl::init("/usr/local/cuda"));
+         cl::init("sm_90"), cl::cat(rlx::getToolOptionCategory()));
+static cl::opt<std::string> cudaToolkit(
+    "cuda-toolkit", cl::desc("CUDA toolkit whose ptxas compiles the kernels"),
+    cl::init("/usr/local/cuda"), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<rlx::GPUMatmul> gpuMatmul(
     "gpu-matmul",
     cl::desc("Where matmuls run with --target=cuda or rocm (always "
@@ -139,7 +145,8 @@ static cl::opt<rlx::GPUMatmul> gpuMatmul(
                clEnumValN(rlx::GPUMatmul::Library, "cublaslt",
                           "the same as library"),
                clEnumValN(rlx::GPUMatmul::Generated, "generated",
-                          "always a generated kernel")));
+                          "always a generated kernel")),
+    cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<rlx::GPUAttention> gpuAttention(
     "gpu-attention",
     cl::desc("Where attention runs with --target=cuda or rocm"),
@@ -150,31 +157,33 @@ static cl::opt<rlx::GPUAttention> gpuAttention(
                           "attention=flash)"),
                clEnumValN(rlx::GPUAttention::Decomposed, "decomposed",
                           "matmuls around a softmax where unmasked, else a "
-                          "generated kernel")));
+                          "generated kernel")),
+    cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<bool> dispatchReport(
     "dispatch-report",
     cl::desc("With a GPU target, remark on each matmul and attention: a "
              "runtime kernel (cuBLASLt, flash attention) or a generated "
              "one, and why"),
-    cl::init(false));
+    cl::init(false), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     cudaOptions("cuda-options",
                 cl::desc("More options of --rlx-cuda-pipeline for "
                          "--target=cuda, e.g. 'block-size=128' (chip and "
                          "toolkit come from --chip and --cuda-toolkit)"),
-                cl::init(""));
+                cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 
 static cl::opt<std::string>
     rocmToolkit("rocm-toolkit",
                 cl::desc("ROCm toolkit folder (llvm/bin/ld.lld, "
                          "amdgcn/bitcode) for --target=rocm; the default is "
-                         "the one the build arranged"));
+                         "the one the build arranged"),
+                cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     rocmOptions("rocm-options",
                 cl::desc("More options of --rlx-rocm-pipeline for "
                          "--target=rocm, e.g. 'block-size=128' (chip and "
                          "toolkit come from --chip and --rocm-toolkit)"),
-                cl::init(""));
+                cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 
 static cl::opt<std::string>
     vulkanOptions("vulkan-options",
@@ -182,7 +191,7 @@ static cl::opt<std::string>
                            "--target=vulkan, e.g. 'subgroup-size=8' (the "
                            "device's, from rlx-vulkan-run "
                            "--print-subgroup-size)"),
-                  cl::init(""));
+                  cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 
 static cl::opt<std::string> gpuBinaries(
     "gpu-binaries",
@@ -190,14 +199,14 @@ static cl::opt<std::string> gpuBinaries(
              "DIR/<module>.hsaco (rocm), .cubin (cuda) or .spv (vulkan), "
              "as embedded in "
              "the object, for inspection"),
-    cl::value_desc("dir"), cl::init(""));
+    cl::value_desc("dir"), cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 
 static cl::opt<std::string>
     cpuOptions("cpu-options",
                cl::desc("More options of --rlx-cpu-pipeline for "
                         "--target=cpu, e.g. 'stream-stores=0' (blas comes "
                         "from --blas)"),
-               cl::init(""));
+               cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 
 /// rlx-compile's flags as the target's pipeline builder reads them. The
 /// kernel choices are set only where given, so that
@@ -254,7 +263,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  cl::ParseCommandLineOptions(
+  rlx::parseToolCommandLine(
       argc, argv,
       "rlx-compile: compile an RLX program to an object file for this CPU\n");
 

@@ -38,6 +38,7 @@
 
 #include "RLX/Runtime/Common/BFloat16.h"
 #include "RLX/Runtime/Common/Npy.h"
+#include "RLX/Tools/CommandLine.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -60,30 +61,39 @@
 using namespace llvm;
 namespace npy = mlir::rlx::runtime;
 
-static cl::list<std::string> metalFiles(cl::Positional, cl::OneOrMore,
-                                        cl::desc("<file.metal>..."));
+static cl::list<std::string>
+    metalFiles(cl::Positional, cl::OneOrMore, cl::desc("<file.metal>..."),
+               cl::cat(mlir::rlx::getToolOptionCategory()));
 static cl::opt<bool> spirvCross(
     "spirv-cross",
     cl::desc("The .metal files are SPIRV-Cross's MSL of the Vulkan path's "
-             "SPIR-V modules, launched as the Vulkan host description says"));
+             "SPIR-V modules, launched as the Vulkan host description says"),
+    cl::cat(mlir::rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     hostFile("host", cl::Required,
              cl::desc("The host description (rlx-translate "
-                      "--rlx-to-metal-host)"));
+                      "--rlx-to-metal-host)"),
+             cl::cat(mlir::rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     function("function",
-             cl::desc("The host function to run (default: the only one)"));
-static cl::list<std::string> inputs("input",
-                                    cl::desc("A .npy file per input argument"));
+             cl::desc("The host function to run (default: the only one)"),
+             cl::cat(mlir::rlx::getToolOptionCategory()));
 static cl::list<std::string>
-    outputs("output", cl::desc("A .npy file per result (the trailing "
-                               "arguments), written after the run"));
+    inputs("input", cl::desc("A .npy file per input argument"),
+           cl::cat(mlir::rlx::getToolOptionCategory()));
+static cl::list<std::string>
+    outputs("output",
+            cl::desc("A .npy file per result (the trailing "
+                     "arguments), written after the run"),
+            cl::cat(mlir::rlx::getToolOptionCategory()));
 static cl::opt<std::string> clang("clang", cl::desc("The C++ compiler"),
-                                  cl::init(RLX_METAL_CPU_CLANG));
+                                  cl::init(RLX_METAL_CPU_CLANG),
+                                  cl::cat(mlir::rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     includeDir("include-dir",
                cl::desc("The folder of the stand-in <metal_stdlib>"),
-               cl::init(RLX_METAL_CPU_INCLUDE_DIR));
+               cl::init(RLX_METAL_CPU_INCLUDE_DIR),
+               cl::cat(mlir::rlx::getToolOptionCategory()));
 
 /// A kernel's launcher entry point: its buffers and the four builtins
 /// (threadgroup position, thread position, threadgroups, threads per
@@ -572,9 +582,9 @@ static bool writeLauncher(const json::Array &steps, StringRef path,
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "Runs the MSL kernels of a Metal program on "
-                              "the CPU\n");
+  mlir::rlx::parseToolCommandLine(argc, argv,
+                                  "Runs the MSL kernels of a Metal program on "
+                                  "the CPU\n");
 
   auto text = MemoryBuffer::getFile(hostFile);
   if (!text)

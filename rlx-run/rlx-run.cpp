@@ -51,6 +51,7 @@
 
 #include "RLX/ExecutionEngine/CPUProgram.h"
 #include "RLX/Tools/ArgumentBinding.h"
+#include "RLX/Tools/CommandLine.h"
 #include "RLX/Tools/ProgramRuns.h"
 #include "RLX/Tools/ToolSupport.h"
 
@@ -68,86 +69,97 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
-                                      cl::Required);
+                                      cl::Required,
+                                      cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     entryName("entry",
               cl::desc("Function to run (default: main, or the only "
                        "public function)"),
-              cl::init(""));
+              cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 static cl::list<std::string>
-    inputPaths("input", cl::desc("A .npy file for the next argument"));
+    inputPaths("input", cl::desc("A .npy file for the next argument"),
+               cl::cat(rlx::getToolOptionCategory()));
 static cl::list<std::string>
-    outputPaths("output", cl::desc("A .npy file for the next result"));
+    outputPaths("output", cl::desc("A .npy file for the next result"),
+                cl::cat(rlx::getToolOptionCategory()));
 static cl::list<std::string>
     paramSpecs("param",
                cl::desc("The .npy file of the "
                         "entry function's rlx.param \"NAME\" "
                         "(repeatable; random where not given)"),
-               cl::value_desc("NAME=PATH.npy"));
+               cl::value_desc("NAME=PATH.npy"),
+               cl::cat(rlx::getToolOptionCategory()));
 static cl::list<std::string>
     paramFilePaths("params",
                    cl::desc("A safetensors or GGUF file whose tensors bind "
                             "the params no --param names (repeatable; the "
                             "first file holding a name wins)"),
-                   cl::value_desc("FILE"));
+                   cl::value_desc("FILE"),
+                   cl::cat(rlx::getToolOptionCategory()));
 static cl::list<std::string>
     paramRenames("param-map",
                  cl::desc("Bind param PARAM to the --params tensor TENSOR "
                           "(repeatable)"),
-                 cl::value_desc("PARAM=TENSOR"));
+                 cl::value_desc("PARAM=TENSOR"),
+                 cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<unsigned> seed("seed",
                               cl::desc("Seed of the random inputs (normal "
                                        "floats, integers in [0, 4))"),
-                              cl::init(0));
+                              cl::init(0),
+                              cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<unsigned> benchRuns("bench",
                                    cl::desc("Time N runs after a warm-up and "
                                             "print the median and min"),
-                                   cl::init(0));
+                                   cl::init(0),
+                                   cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<bool> useBlas("blas",
                              cl::desc("Run f32/f64 matmuls through the BLAS "
                                       "library found at run time "
                                       "(rlx-cpu-pipeline blas=true)"),
-                             cl::init(false));
+                             cl::init(false),
+                             cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<bool> useArena("arena",
                               cl::desc("Plan the intermediates into one "
                                        "arena and run from it "
                                        "(rlx-cpu-pipeline arena=true)"),
-                              cl::init(false));
+                              cl::init(false),
+                              cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<bool> checkBounds(
     "check-bounds",
     cl::desc("Check every memory access of the program at run time: an "
              "out-of-bounds access stops it with the op's location "
              "(rlx-cpu-pipeline check-bounds=true; also on with "
              "RLX_RUN_CHECK_BOUNDS=1)"),
-    cl::init(false));
+    cl::init(false), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     cpuOptions("cpu-options",
                cl::desc("More options of --rlx-cpu-pipeline, e.g. "
                         "'stream-stores=0' (blas and arena come from "
                         "--blas and --arena)"),
-               cl::init(""));
+               cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string> calibrationRecord(
     "calibrate",
     cl::desc("Run the program on every batch of --calibration-data and "
              "write the range of each quantization tap (min/max, "
              "percentile, MSE) to this calibration record"),
-    cl::value_desc("RECORD.json"), cl::init(""));
+    cl::value_desc("RECORD.json"), cl::init(""),
+    cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string> calibrationData(
     "calibration-data",
     cl::desc("The batches of --calibrate: one subdirectory per batch (in "
              "name order) holding arg0.npy, arg1.npy, ... for the entry "
              "function's ordinary arguments"),
-    cl::value_desc("DIR"), cl::init(""));
+    cl::value_desc("DIR"), cl::init(""), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<double> percentileQ(
     "percentile",
     cl::desc("The percentile (per side) of --calibrate's percentile range, "
              "in (50, 100]"),
-    cl::init(99.99));
+    cl::init(99.99), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<bool>
     allocStats("alloc-stats",
                cl::desc("Print the number and byte sizes of the "
                         "allocations of the checked run"),
-               cl::init(false));
+               cl::init(false), cl::cat(rlx::getToolOptionCategory()));
 
 static void reportError(const Twine &message) {
   llvm::errs() << "rlx-run: error: " << message << "\n";
@@ -155,7 +167,7 @@ static void reportError(const Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  cl::ParseCommandLineOptions(
+  rlx::parseToolCommandLine(
       argc, argv, "rlx-run: compile an RLX program for the CPU and run it\n");
 
   std::unique_ptr<MLIRContext> context = rlx::createToolContext();

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Config.h"
 #include "RLX/Runtime/Common/BFloat16.h"
 #include "RLX/Runtime/Common/Npy.h"
 #include "RLX/Runtime/Vulkan/VulkanRuntime.h"
@@ -127,7 +128,38 @@ bool call(void *fn, std::vector<void *> &args, std::index_sequence<N...>) {
 constexpr size_t kMaxArguments = 64;
 } // namespace
 
+/// What --help prints.
+constexpr const char *kUsage =
+    "OVERVIEW: rlx-vulkan-run: run an entry point of a program compiled by\n"
+    "`rlx-compile --target=vulkan` (linked as a shared library) on .npy\n"
+    "tensors\n\n"
+    "USAGE: rlx-vulkan-run PROGRAM.so --entry=NAME [--arg=TYPE=IN.npy]...\n"
+    "       [--result=TYPE=OUT.npy]... [--bench=N]\n\n"
+    "OPTIONS:\n"
+    "  --entry=NAME                the entry point (_mlir_ciface_NAME)\n"
+    "  --arg=TYPE=IN.npy           the next argument, e.g. 64x256xf32=x.npy\n"
+    "  --result=TYPE=OUT.npy       where the next result goes\n"
+    "  --bench=N                   run N more times and print the time\n"
+    "  --print-device              the Vulkan device's name\n"
+    "  --print-subgroup-size       its subgroup size\n"
+    "  --print-cooperative-matrix  its cooperative matrix configurations\n"
+    "  --help, --version\n\n"
+    "The device: $RLX_VULKAN_DEVICE (an index or part of a name), else the\n"
+    "first discrete GPU; the loader: $RLX_VULKAN_LOADER, else "
+    "libvulkan.so.1.\n";
+
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 ||
+        std::strcmp(argv[i], "-help") == 0) {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    if (std::strcmp(argv[i], "--version") == 0) {
+      std::printf("rlx-vulkan-run (RLX-MLIR " RLX_VERSION ")\n");
+      return 0;
+    }
+  }
   std::string library, entry;
   std::vector<Tensor> args, results;
   long bench = 0;

@@ -19,6 +19,9 @@
 #ifndef RLX_CONFIG_H
 #define RLX_CONFIG_H
 
+/// The RLX-MLIR release (the CMake project version), for --version.
+#define RLX_VERSION "@PROJECT_VERSION@"
+
 #cmakedefine01 RLX_ENABLE_CUDA
 #cmakedefine01 RLX_ENABLE_ROCM
 #cmakedefine01 RLX_ENABLE_VULKAN
