@@ -178,6 +178,20 @@ class Type:
         return str(self.element_type)
 
 
+class SVG(str):
+    """An SVG document (a str) that notebooks draw inline."""
+
+    def _repr_svg_(self):
+        return str(self)
+
+
+class HTML(str):
+    """An HTML page (a str) that notebooks show inline."""
+
+    def _repr_html_(self):
+        return str(self)
+
+
 class Module:
     """A builtin.module: parsed from text, or built with rlx.Function."""
 
@@ -288,11 +302,11 @@ class Module:
             C.lib.mlirPassManagerDestroy(pm)
         return self
 
-    def _report(self, pass_name, options):
+    def _report(self, pass_name, options, format="json"):
         with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "report.json")
-            self.clone().run_pipeline("%s{%s format=json output=%s}" %
-                                      (pass_name, options, path))
+            path = os.path.join(folder, "report." + format)
+            self.clone().run_pipeline("%s{%s format=%s output=%s}" %
+                                      (pass_name, options, format, path))
             with open(path) as f:
                 return f.read()
 
@@ -303,8 +317,20 @@ class Module:
         return json.loads(self._report("rlx-fusion-report",
                                        "target=%s" % target if target else ""))
 
-    def memory_report(self, planner="greedy"):
-        """What --rlx-memory-report finds: one dict per function (arena,
-        lower_bound, buffers, ...)."""
-        text = self._report("rlx-memory-report", "planner=%s" % planner)
+    def memory_report(self, planner="greedy", format="json"):
+        """What --rlx-memory-report finds. `format="json"` (the default):
+        one dict per function (arena, lower_bound, buffers, ...);
+        "text": the report as printed; "svg" / "html": the plans drawn
+        (an `SVG` / `HTML` string, shown inline in a notebook)."""
+        if format not in ("json", "text", "svg", "html"):
+            raise RLXError("unknown memory report format %r; expected json, "
+                           "text, svg or html" % (format,))
+        text = self._report("rlx-memory-report", "planner=%s" % planner,
+                            format)
+        if format == "svg":
+            return SVG(text)
+        if format == "html":
+            return HTML(text)
+        if format == "text":
+            return text
         return [json.loads(line) for line in text.splitlines() if line]

@@ -42,6 +42,14 @@ assert memory["function"] == "mlp"
 assert memory["lower_bound"] <= memory["arena"] <= memory["naive"], memory
 print("memory report of @%s" % memory["function"])
 # CHECK: memory report of @mlp
+picture = m.memory_report(format="svg")
+assert picture._repr_svg_().startswith("<svg"), picture[:80]
+print("svg rects:", picture.count('<rect class="buffer"') +
+      picture.count('<rect class="view"'),
+      "of", memory["buffers"] + memory["aliases"])
+# CHECK: svg rects: [[N:[0-9]+]] of [[N]]
+assert "<!DOCTYPE html>" in m.memory_report(format="html")._repr_html_()
+assert m.memory_report(format="text").startswith("rlx memory report: @mlp")
 
 m.run_pipeline("rlx-optimize{target=cpu}")
 print(m)

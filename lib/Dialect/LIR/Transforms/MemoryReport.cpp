@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryPlanning.h"
+#include "MemoryReportSVG.h"
 
 #include "RLX/Dialect/LIR/Transforms/Passes.h"
 
@@ -80,9 +81,9 @@ struct MemoryReportPass
     FailureOr<PlannerKind> kind = getPlannerOption(module, planner, alignment);
     if (failed(kind))
       return signalPassFailure();
-    if (format != "text" && format != "json") {
+    if (!llvm::is_contained({"text", "json", "svg", "html"}, format)) {
       module.emitError() << "unknown format '" << format
-                         << "'; expected text or json";
+                         << "'; expected text, json, svg or html";
       return signalPassFailure();
     }
     std::string error;
@@ -93,6 +94,9 @@ struct MemoryReportPass
                          << "': " << error;
       return signalPassFailure();
     }
+    // The pictures are one document for all functions: plan them all first.
+    SmallVector<func::FuncOp> funcs;
+    std::vector<FunctionMemoryPlan> plans;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
@@ -102,8 +106,19 @@ struct MemoryReportPass
         return signalPassFailure();
       if (format == "json")
         printJson(file->os(), func, *plan);
-      else
+      else if (format == "text")
         printText(file->os(), func, *plan);
+      funcs.push_back(func);
+      plans.push_back(std::move(*plan));
+    }
+    if (format == "svg" || format == "html") {
+      SmallVector<PlannedFunction> planned;
+      for (auto [func, plan] : llvm::zip(funcs, plans))
+        planned.push_back({func, &plan});
+      if (format == "svg")
+        printMemoryReportSVG(file->os(), planned);
+      else
+        printMemoryReportHTML(file->os(), planned);
     }
     file->keep();
     markAllAnalysesPreserved();

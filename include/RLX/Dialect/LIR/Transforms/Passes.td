@@ -62,12 +62,15 @@ def MemoryReportPass : Pass<"rlx-memory-report", "ModuleOp"> {
     bytes live at any one kernel), the naive size (the sum of all
     intermediates, as one allocation each), the ratio arena / lower bound,
     and the kernel, buffer and alias counts. `format=json` prints one JSON
-    object per function instead; `output=FILE` writes to FILE instead of
-    stdout.
+    object per function instead; `format=svg` draws the plans as one SVG
+    picture (kernels in program order along x, the offset in the arena up
+    y, one rect per buffer or view at its planned offset and size over its
+    live range, the lower bound as a line); `format=html` wraps it in a
+    page with a legend. `output=FILE` writes to FILE instead of stdout.
   }];
   let options = !listconcat(PlannerOptions, [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "text or json">,
+           "text, json, svg or html">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "The file to write the report to ('-', the default: stdout)">
   ]);
