@@ -280,10 +280,9 @@ struct DecomposeAttentionBackward : OpRewritePattern<AttentionBackwardOp> {
                false, true),
         p.acc);
     Value diff = SubOp::create(rewriter, loc, probsType, dP, rowD);
-    Value dS = MulOp::create(
-        rewriter, loc, probsType,
-        MulOp::create(rewriter, loc, probsType, p.probs, diff),
-        scalar(rewriter, loc, p.acc, p.scale));
+    Value scale = scalar(rewriter, loc, p.acc, p.scale);
+    Value probsDiff = MulOp::create(rewriter, loc, probsType, p.probs, diff);
+    Value dS = MulOp::create(rewriter, loc, probsType, probsDiff, scale);
     Value dSLow = castTo(rewriter, loc, dS, p.element);
     Value probsLow = castTo(rewriter, loc, p.probs, p.element);
     Value q = group(op.getQuery());

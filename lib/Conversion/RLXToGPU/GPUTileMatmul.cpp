@@ -311,9 +311,9 @@ SmallVector<Slot> shareOf(ImplicitLocOpBuilder &b, const Staging &s,
   SmallVector<Slot> share;
   for (int64_t r = 0; r < s.rows * tileK / s.lanes / threads; ++r) {
     Value e = arith::AddIOp::create(b, tid, indexConstant(b, r * threads));
+    Value lanes = indexConstant(b, s.lanes);
     Value lo = arith::MulIOp::create(
-        b, arith::RemUIOp::create(b, e, indexConstant(b, fast)),
-        indexConstant(b, s.lanes));
+        b, arith::RemUIOp::create(b, e, indexConstant(b, fast)), lanes);
     Value hi = arith::DivUIOp::create(b, e, indexConstant(b, fast));
     Value row = s.kContiguous ? hi : lo, k = s.kContiguous ? lo : hi;
     Value major = s.kInner ? row : k, minor = s.kInner ? k : row;
@@ -502,9 +502,10 @@ scf::ForOp emitStagedLoop(ImplicitLocOpBuilder &b, const Matmul &mm,
       init, loadShare(b, sa, mm, l.ivs, shareA, l.row0, indexConstant(b, 0)));
   llvm::append_range(
       init, loadShare(b, sb, mm, l.ivs, shareB, l.col0, indexConstant(b, 0)));
-  auto loop =
-      scf::ForOp::create(b, indexConstant(b, 0), indexConstant(b, sizeK),
-                         indexConstant(b, tileK), init);
+  Value step = indexConstant(b, tileK);
+  Value upper = indexConstant(b, sizeK);
+  Value lower = indexConstant(b, 0);
+  auto loop = scf::ForOp::create(b, lower, upper, step, init);
   OpBuilder::InsertionGuard restore(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
@@ -962,12 +963,14 @@ LogicalResult emitCooperativeMatmul(ImplicitLocOpBuilder &b, const Matmul &mm,
   // must be the same on all its lanes.
   Value subgroup = gpu::SubgroupIdOp::create(
       b, b.getIntegerAttr(b.getIndexType(), t.subgroups()));
-  Value rowBase = arith::MulIOp::create(
-      b, arith::DivUIOp::create(b, subgroup, indexConstant(b, t.subgroupsN)),
-      indexConstant(b, t.m / t.subgroupsM));
-  Value colBase = arith::MulIOp::create(
-      b, arith::RemUIOp::create(b, subgroup, indexConstant(b, t.subgroupsN)),
-      indexConstant(b, t.n / t.subgroupsN));
+  Value rowsPerSubgroup = indexConstant(b, t.m / t.subgroupsM);
+  Value subgroupRow =
+      arith::DivUIOp::create(b, subgroup, indexConstant(b, t.subgroupsN));
+  Value rowBase = arith::MulIOp::create(b, subgroupRow, rowsPerSubgroup);
+  Value colsPerSubgroup = indexConstant(b, t.n / t.subgroupsN);
+  Value subgroupCol =
+      arith::RemUIOp::create(b, subgroup, indexConstant(b, t.subgroupsN));
+  Value colBase = arith::MulIOp::create(b, subgroupCol, colsPerSubgroup);
   auto rowOf = [&](int64_t i) {
     return arith::AddIOp::create(b, rowBase, indexConstant(b, i * kFragment));
   };

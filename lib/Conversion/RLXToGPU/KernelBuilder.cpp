@@ -63,8 +63,12 @@ gpu::LaunchOp kernels::createLaunch(ImplicitLocOpBuilder &b, Operation *op,
   auto blocks = [&](unsigned d) {
     return d < grid.size() ? indexConstant(b, grid[d]) : one;
   };
+  Value threadsX = indexConstant(b, threads);
+  Value blocksZ = blocks(2);
+  Value blocksY = blocks(1);
+  Value blocksX = blocks(0);
   auto launch = gpu::LaunchOp::create(
-      b, blocks(0), blocks(1), blocks(2), indexConstant(b, threads), one, one,
+      b, blocksX, blocksY, blocksZ, threadsX, one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       ValueRange{}, workgroup);
   Block &body = launch.getBody().front();

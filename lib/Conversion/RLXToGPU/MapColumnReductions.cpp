@@ -115,12 +115,11 @@ void map_linalg::emitColumnReduction(ImplicitLocOpBuilder &b, const Schedule &s,
   Value lane = arith::RemUIOp::create(b, tid, indexConstant(b, subgroup));
   Value slice = arith::DivUIOp::create(b, tid, indexConstant(b, subgroup));
   Value chunk = arith::DivUIOp::create(b, bid, indexConstant(b, pointBlocks));
+  Value subgroupSize = indexConstant(b, subgroup);
+  Value pointBlock =
+      arith::RemUIOp::create(b, bid, indexConstant(b, pointBlocks));
   Value point = arith::AddIOp::create(
-      b,
-      arith::MulIOp::create(
-          b, arith::RemUIOp::create(b, bid, indexConstant(b, pointBlocks)),
-          indexConstant(b, subgroup)),
-      lane);
+      b, arith::MulIOp::create(b, pointBlock, subgroupSize), lane);
   Value inside = inRange(b, point, points);
   SmallVector<Value> ivs = pointIvs(point);
   // Each thread folds points start, start + slices, ... of its chunk.
@@ -129,11 +128,14 @@ void map_linalg::emitColumnReduction(ImplicitLocOpBuilder &b, const Schedule &s,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(fold.thenBlock());
     Value first = arith::MulIOp::create(b, chunk, indexConstant(b, chunkFolds));
-    Value end = arith::MinUIOp::create(
-        b, arith::AddIOp::create(b, first, indexConstant(b, chunkFolds)),
-        indexConstant(b, folds));
-    auto loop = scf::ForOp::create(b, arith::AddIOp::create(b, first, slice),
-                                   end, indexConstant(b, slices), neutrals());
+    Value foldCount = indexConstant(b, folds);
+    Value chunkEnd =
+        arith::AddIOp::create(b, first, indexConstant(b, chunkFolds));
+    Value end = arith::MinUIOp::create(b, chunkEnd, foldCount);
+    SmallVector<Value> init = neutrals();
+    Value step = indexConstant(b, slices);
+    Value start = arith::AddIOp::create(b, first, slice);
+    auto loop = scf::ForOp::create(b, start, end, step, init);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> loopIvs = ivs;
     for (auto [d, iv] : llvm::zip(
@@ -185,9 +187,11 @@ void map_linalg::emitColumnReduction(ImplicitLocOpBuilder &b, const Schedule &s,
       finish.getThreadIds().x);
   auto guard = scf::IfOp::create(b, inRange(b, id, points), /*withElse=*/false);
   b.setInsertionPointToStart(guard.thenBlock());
-  auto loop =
-      scf::ForOp::create(b, indexConstant(b, 0), indexConstant(b, chunks),
-                         indexConstant(b, 1), neutrals());
+  SmallVector<Value> init = neutrals();
+  Value step = indexConstant(b, 1);
+  Value upper = indexConstant(b, chunks);
+  Value lower = indexConstant(b, 0);
+  auto loop = scf::ForOp::create(b, lower, upper, step, init);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());

@@ -77,9 +77,10 @@ void map_linalg::emitPointwise(ImplicitLocOpBuilder &b, const Schedule &s,
       carried.push_back(lanes[0]);
     SmallVector<scf::ForOp> loops;
     for (unsigned d : reduction) {
-      auto loop = scf::ForOp::create(b, indexConstant(b, 0),
-                                     indexConstant(b, s.ranges[d]),
-                                     indexConstant(b, 1), carried);
+      Value step = indexConstant(b, 1);
+      Value upper = indexConstant(b, s.ranges[d]);
+      Value lower = indexConstant(b, 0);
+      auto loop = scf::ForOp::create(b, lower, upper, step, carried);
       if (!loops.empty())
         scf::YieldOp::create(b, loop.getResults());
       b.setInsertionPointToStart(loop.getBody());

@@ -211,9 +211,9 @@ static int64_t heldSteps(int64_t cols, int64_t lanes, int64_t block) {
 static SmallVector<Value> stepIvs(ImplicitLocOpBuilder &b, ValueRange rowIvs,
                                   ArrayRef<int64_t> colRanges, Value tid,
                                   int64_t lanes, int64_t block, int64_t step) {
-  Value col = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, tid, indexConstant(b, lanes)),
-      indexConstant(b, step * block * lanes));
+  Value stepOffset = indexConstant(b, step * block * lanes);
+  Value threadOffset = arith::MulIOp::create(b, tid, indexConstant(b, lanes));
+  Value col = arith::AddIOp::create(b, threadOffset, stepOffset);
   SmallVector<Value> ivs(rowIvs);
   llvm::append_range(ivs, delinearize(b, col, colRanges));
   return ivs;
@@ -274,9 +274,9 @@ static void emitRowReductionBody(ImplicitLocOpBuilder &b, const Schedule &s,
       held = rowScalarsBeforeLoop(b, op, op.getDpsInputOperands(), rowIvs,
                                   s.lanes, *regs);
     Value start = arith::MulIOp::create(b, tid, indexConstant(b, s.lanes));
-    auto loop = scf::ForOp::create(b, start, indexConstant(b, cols),
-                                   indexConstant(b, block * s.lanes),
-                                   ValueRange{neutral});
+    Value stride = indexConstant(b, block * s.lanes);
+    Value end = indexConstant(b, cols);
+    auto loop = scf::ForOp::create(b, start, end, stride, ValueRange{neutral});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> ivs = rowIvs;
@@ -438,8 +438,9 @@ static void emitRowElementwiseBody(ImplicitLocOpBuilder &b, const Schedule &s,
                           [](OpOperand &operand) { return &operand; }),
       rowIvs, s.lanes, regs);
   Value start = arith::MulIOp::create(b, tid, indexConstant(b, s.lanes));
-  auto loop = scf::ForOp::create(b, start, indexConstant(b, product(colRanges)),
-                                 indexConstant(b, block * s.lanes));
+  Value stride = indexConstant(b, block * s.lanes);
+  Value end = indexConstant(b, product(colRanges));
+  auto loop = scf::ForOp::create(b, start, end, stride);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> ivs(rowIvs);

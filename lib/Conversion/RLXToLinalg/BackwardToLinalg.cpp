@@ -136,8 +136,9 @@ static SmallVector<Value> buildNormBackward(OpBuilder &b, Location loc,
       b, loc, gInputs, gMaps, rowType, rowDyn, row, centered ? 2 : 1,
       rowIterators,
       [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
-        Value g = arith::MulFOp::create(nb, l, toAcc(nb, l, args[0]),
-                                        toAcc(nb, l, args[2]));
+        Value gammaAcc = toAcc(nb, l, args[2]);
+        Value dyAcc = toAcc(nb, l, args[0]);
+        Value g = arith::MulFOp::create(nb, l, dyAcc, gammaAcc);
         Value xhat = normalize(nb, l, args[1], args.slice(3, numStats)).first;
         ValueRange accs = args.drop_front(3 + numStats);
         SmallVector<Value> out = {arith::AddFOp::create(
@@ -154,8 +155,9 @@ static SmallVector<Value> buildNormBackward(OpBuilder &b, Location loc,
   Value dx = buildMappedGeneric(
       b, loc, type, getDynamicDims(b, loc, x), dxInputs, dxMaps,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value g = arith::MulFOp::create(nb, l, toAcc(nb, l, args[0]),
-                                        toAcc(nb, l, args[2]));
+        Value gammaAcc = toAcc(nb, l, args[2]);
+        Value dyAcc = toAcc(nb, l, args[0]);
+        Value g = arith::MulFOp::create(nb, l, dyAcc, gammaAcc);
         auto [xhat, inv] = normalize(nb, l, args[1], args.slice(3, numStats));
         ValueRange sums = args.drop_front(3 + numStats);
         Value v = arith::SubFOp::create(
@@ -314,9 +316,9 @@ struct AttentionBackwardPattern : OpConversionPattern<AttentionBackwardOp> {
         {id4, id4, getDropDimsMap(ctx, 4, 3)},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value d = arith::SubFOp::create(b, l, args[1], args[2]);
-          return arith::MulFOp::create(b, l,
-                                       arith::MulFOp::create(b, l, args[0], d),
-                                       createScalarConstant(b, l, acc, scale));
+          Value scaleCst = createScalarConstant(b, l, acc, scale);
+          Value pd = arith::MulFOp::create(b, l, args[0], d);
+          return arith::MulFOp::create(b, l, pd, scaleCst);
         });
 
     // dQ[b, h, i, d] = sum_j dS[b, h, i, j] k[b, h/g, j, d]

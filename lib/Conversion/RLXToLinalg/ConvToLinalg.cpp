@@ -96,33 +96,40 @@ Value rlx::buildConvTranspose2D(OpBuilder &builder, Location loc, Value x,
                };
                Value valid =
                    arith::ConstantOp::create(b, l, b.getBoolAttr(true));
-               SmallVector<Value> coords = {
-                   idx(0), arith::AddIOp::create(
-                               b, l,
-                               arith::MulIOp::create(
-                                   b, l,
-                                   arith::DivUIOp::create(b, l, idx(1),
-                                                          cst(outPerGroup)),
-                                   cst(inPerGroup)),
-                               idx(4))};
+               Value batch = idx(0);
+               Value inChannelInGroup = idx(4);
+               Value inPerGroupCst = cst(inPerGroup);
+               Value outPerGroupCst = cst(outPerGroup);
+               Value outChannel = idx(1);
+               Value group =
+                   arith::DivUIOp::create(b, l, outChannel, outPerGroupCst);
+               Value groupBase =
+                   arith::MulIOp::create(b, l, group, inPerGroupCst);
+               Value inChannel =
+                   arith::AddIOp::create(b, l, groupBase, inChannelInGroup);
+               SmallVector<Value> coords = {batch, inChannel};
                for (int64_t s = 0; s < 2; ++s) {
                  // t = o + lo - k * dilation, read at t / stride.
-                 Value t = arith::SubIOp::create(
-                     b, l,
-                     arith::AddIOp::create(b, l, idx(2 + s),
-                                           cst(w.padding[2 * s])),
-                     arith::MulIOp::create(b, l, idx(5 + s),
-                                           cst(w.dilations[s])));
+                 Value dilation = cst(w.dilations[s]);
+                 Value kernelPos = idx(5 + s);
+                 Value kernelOffset =
+                     arith::MulIOp::create(b, l, kernelPos, dilation);
+                 Value padLow = cst(w.padding[2 * s]);
+                 Value outPos = idx(2 + s);
+                 Value padded = arith::AddIOp::create(b, l, outPos, padLow);
+                 Value t = arith::SubIOp::create(b, l, padded, kernelOffset);
                  Value q = arith::DivSIOp::create(b, l, t, cst(w.strides[s]));
                  Value exact = arith::CmpIOp::create(
                      b, l, arith::CmpIPredicate::eq,
                      arith::MulIOp::create(b, l, q, cst(w.strides[s])), t);
-                 Value inRange = arith::AndIOp::create(
-                     b, l,
-                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, t,
-                                           cst(0)),
-                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q,
-                                           cst(inType.getDimSize(2 + s))));
+                 Value inSize = cst(inType.getDimSize(2 + s));
+                 Value belowEnd = arith::CmpIOp::create(
+                     b, l, arith::CmpIPredicate::slt, q, inSize);
+                 Value zero = cst(0);
+                 Value atOrAfterStart = arith::CmpIOp::create(
+                     b, l, arith::CmpIPredicate::sge, t, zero);
+                 Value inRange =
+                     arith::AndIOp::create(b, l, atOrAfterStart, belowEnd);
                  valid = arith::AndIOp::create(
                      b, l, valid, arith::AndIOp::create(b, l, exact, inRange));
                  coords.push_back(q);

@@ -242,8 +242,10 @@ static Value drawUniform(OpBuilder &b, Location loc, Value seed, Value row) {
   Value z = arith::AddIOp::create(
       b, loc, seed,
       arith::MulIOp::create(b, loc, c(0x9E3779B97F4A7C15ull), counter));
-  z = arith::MulIOp::create(b, loc, xorShift(z, 30), c(0xBF58476D1CE4E5B9ull));
-  z = arith::MulIOp::create(b, loc, xorShift(z, 27), c(0x94D049BB133111EBull));
+  Value mix1 = c(0xBF58476D1CE4E5B9ull);
+  z = arith::MulIOp::create(b, loc, xorShift(z, 30), mix1);
+  Value mix2 = c(0x94D049BB133111EBull);
+  z = arith::MulIOp::create(b, loc, xorShift(z, 27), mix2);
   z = xorShift(z, 31);
   Value high = arith::ShRUIOp::create(b, loc, z, c(40));
   Value asFloat = arith::UIToFPOp::create(b, loc, b.getF64Type(), high);
@@ -560,9 +562,9 @@ struct SamplePattern : OpConversionPattern<SampleOp> {
             Value sign = arith::ConstantOp::create(
                 nb, l,
                 nb.getIntegerAttr(keyType, APInt::getSignedMinValue(width)));
-            return arith::SelectOp::create(
-                nb, l, negative, arith::XOrIOp::create(nb, l, bits, ones),
-                arith::XOrIOp::create(nb, l, bits, sign));
+            Value flipSign = arith::XOrIOp::create(nb, l, bits, sign);
+            Value flipAll = arith::XOrIOp::create(nb, l, bits, ones);
+            return arith::SelectOp::create(nb, l, negative, flipAll, flipSign);
           });
     }
     // weights := 0 past the point (t, jt) of the order.
@@ -573,9 +575,9 @@ struct SamplePattern : OpConversionPattern<SampleOp> {
           [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
             Value j = arith::IndexCastOp::create(
                 nb, l, i64, linalg::IndexOp::create(nb, l, 1));
-            return arith::SelectOp::create(
-                nb, l, atOrBefore(nb, l, a[1], j, a[2], a[3]), a[0],
-                createScalarConstant(nb, l, f64, 0));
+            Value zero = createScalarConstant(nb, l, f64, 0);
+            Value visible = atOrBefore(nb, l, a[1], j, a[2], a[3]);
+            return arith::SelectOp::create(nb, l, visible, a[0], zero);
           });
     };
     auto always = [](OpBuilder &nb, Location l, Value, Value, ValueRange,

@@ -52,12 +52,11 @@ static std::pair<Value, Value> twiddle(OpBuilder &b, Location loc, Value a,
         b, loc, b.getF64Type(),
         arith::IndexCastOp::create(b, loc, b.getI64Type(), i));
   };
+  Value length = toF64(n);
+  Value turn = createScalarConstant(b, loc, b.getF64Type(), sign * 2.0 * M_PI);
+  Value product = toF64(prod);
   Value angle = arith::DivFOp::create(
-      b, loc,
-      arith::MulFOp::create(b, loc, toF64(prod),
-                            createScalarConstant(b, loc, b.getF64Type(),
-                                                 sign * 2.0 * M_PI)),
-      toF64(n));
+      b, loc, arith::MulFOp::create(b, loc, product, turn), length);
   Value c = math::CosOp::create(b, loc, angle);
   Value s = math::SinOp::create(b, loc, angle);
   if (!part.isF64()) {
@@ -185,9 +184,9 @@ struct RfftPattern : OpConversionPattern<RfftOp> {
         rewriter, loc, used, outType, dyn, zero,
         [&](OpBuilder &b, Location l, Value in, Value acc, Value k, Value j) {
           auto [c, s] = twiddle(b, l, k, j, nv, -1.0, part);
-          Value term = complex::CreateOp::create(
-              b, l, complexType, arith::MulFOp::create(b, l, in, c),
-              arith::MulFOp::create(b, l, in, s));
+          Value imag = arith::MulFOp::create(b, l, in, s);
+          Value real = arith::MulFOp::create(b, l, in, c);
+          Value term = complex::CreateOp::create(b, l, complexType, real, imag);
           return complex::AddOp::create(b, l, acc, term).getResult();
         });
     Value scale =
@@ -224,9 +223,9 @@ struct IrfftPattern : OpConversionPattern<IrfftOp> {
           auto [c, s] = twiddle(b, l, k, t, nv, 1.0, part);
           Value re = complex::ReOp::create(b, l, in);
           Value im = complex::ImOp::create(b, l, in);
-          Value term = arith::SubFOp::create(
-              b, l, arith::MulFOp::create(b, l, re, c),
-              arith::MulFOp::create(b, l, im, s));
+          Value imSin = arith::MulFOp::create(b, l, im, s);
+          Value reCos = arith::MulFOp::create(b, l, re, c);
+          Value term = arith::SubFOp::create(b, l, reCos, imSin);
           Value isDC = arith::CmpIOp::create(
               b, l, arith::CmpIPredicate::eq, k,
               arith::ConstantIndexOp::create(b, l, 0));
@@ -237,9 +236,9 @@ struct IrfftPattern : OpConversionPattern<IrfftOp> {
                 arith::CmpIOp::create(
                     b, l, arith::CmpIPredicate::eq, k,
                     arith::ConstantIndexOp::create(b, l, n / 2)));
-          Value weight = arith::SelectOp::create(
-              b, l, single, createScalarConstant(b, l, part, 1),
-              createScalarConstant(b, l, part, 2));
+          Value two = createScalarConstant(b, l, part, 2);
+          Value one = createScalarConstant(b, l, part, 1);
+          Value weight = arith::SelectOp::create(b, l, single, one, two);
           return arith::AddFOp::create(b, l, acc,
                                        arith::MulFOp::create(b, l, weight,
                                                              term))

@@ -98,8 +98,9 @@ public:
   /// (v >> shift) & mask for an i32 `v` and an index `shift`.
   Value bits(Value v, Value shift, int64_t mask) {
     Value s = arith::IndexCastOp::create(b, loc, b.getI32Type(), shift);
-    return arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, v, s),
-                                 i32(mask));
+    Value maskCst = i32(mask);
+    Value shifted = arith::ShRUIOp::create(b, loc, v, s);
+    return arith::AndIOp::create(b, loc, shifted, maskCst);
   }
   Value bits(Value v, int64_t shift, int64_t mask) {
     if (shift)
@@ -137,11 +138,15 @@ static std::pair<Value, Value> scaleMinK4(SuperBlock &s, Value is,
   // q[is - 4] for is >= 4; is % 4 keeps the read in bounds for is < 4.
   Value before = s.byte(s.add(s.rem(is, 4), offset));
   auto high = [&](Value v) {
-    return arith::ShLIOp::create(b, loc, s.bits(v, 6, 3), s.i32(4));
+    Value four = s.i32(4);
+    return arith::ShLIOp::create(b, loc, s.bits(v, 6, 3), four);
   };
-  Value scale =
-      arith::OrIOp::create(b, loc, s.bits(after, 0, 15), high(before));
-  Value min = arith::OrIOp::create(b, loc, s.bits(after, 4, 15), high(at));
+  Value scaleHigh = high(before);
+  Value scaleLow = s.bits(after, 0, 15);
+  Value scale = arith::OrIOp::create(b, loc, scaleLow, scaleHigh);
+  Value minHigh = high(at);
+  Value minLow = s.bits(after, 4, 15);
+  Value min = arith::OrIOp::create(b, loc, minLow, minHigh);
   Value low =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, is, s.index(4));
   return {arith::SelectOp::create(b, loc, low, s.bits(at, 0, 63), scale),
@@ -166,8 +171,10 @@ static Value decodeQ4KOrQ5K(SuperBlock &s, bool q5) {
                              arith::ShLIOp::create(b, loc, fifth, s.i32(4)));
   }
   auto [sc, m] = scaleMinK4(s, is, 4);
-  Value d = arith::MulFOp::create(b, loc, s.half(0), s.toFloat(sc));
-  Value min = arith::MulFOp::create(b, loc, s.half(2), s.toFloat(m));
+  Value scF = s.toFloat(sc);
+  Value d = arith::MulFOp::create(b, loc, s.half(0), scF);
+  Value mF = s.toFloat(m);
+  Value min = arith::MulFOp::create(b, loc, s.half(2), mF);
   return arith::SubFOp::create(
       b, loc, arith::MulFOp::create(b, loc, d, s.toFloat(q)), min);
 }
@@ -182,17 +189,21 @@ static Value decodeQ6K(SuperBlock &s) {
   Location loc = s.loc;
   Value h = s.div(s.j, 128), t = s.div(s.rem(s.j, 128), 32);
   Value l = s.rem(s.j, 32);
-  Value lowAt = s.add(s.add(s.mul(h, 64), s.mul(s.rem(t, 2), 32)), l);
-  Value low = s.bits(s.byte(lowAt), s.mul(s.div(t, 2), 4), 15);
-  Value high =
-      s.bits(s.byte(s.add(s.add(s.mul(h, 32), l), 128)), s.mul(t, 2), 3);
+  Value quarterAt = s.mul(s.rem(t, 2), 32);
+  Value lowAt = s.add(s.add(s.mul(h, 64), quarterAt), l);
+  Value lowShift = s.mul(s.div(t, 2), 4);
+  Value low = s.bits(s.byte(lowAt), lowShift, 15);
+  Value highShift = s.mul(t, 2);
+  Value highByte = s.byte(s.add(s.add(s.mul(h, 32), l), 128));
+  Value high = s.bits(highByte, highShift, 3);
+  Value thirtyTwo = s.i32(32);
+  Value four = s.i32(4);
+  Value highBits = arith::ShLIOp::create(b, loc, high, four);
   Value q = arith::SubIOp::create(
-      b, loc,
-      arith::OrIOp::create(b, loc, low,
-                           arith::ShLIOp::create(b, loc, high, s.i32(4))),
-      s.i32(32));
+      b, loc, arith::OrIOp::create(b, loc, low, highBits), thirtyTwo);
   Value sc = s.byte(s.add(s.div(s.j, 16), 192), /*isSigned=*/true);
-  Value d = arith::MulFOp::create(b, loc, s.half(208), s.toFloat(sc));
+  Value scF = s.toFloat(sc);
+  Value d = arith::MulFOp::create(b, loc, s.half(208), scF);
   return arith::MulFOp::create(b, loc, d, s.toFloat(q));
 }
 
@@ -200,7 +211,8 @@ static Value decodeQ6K(SuperBlock &s) {
 /// only speed up dot products). w = d * qs[j].
 static Value decodeQ8K(SuperBlock &s) {
   Value q = s.byte(s.add(s.j, 4), /*isSigned=*/true);
-  return arith::MulFOp::create(s.b, s.loc, s.f32(0), s.toFloat(q));
+  Value qF = s.toFloat(q);
+  return arith::MulFOp::create(s.b, s.loc, s.f32(0), qF);
 }
 
 /// dequantize_row_q4_0: block {half d; u8 qs[16]}. Weight j < 16 is the low
@@ -208,15 +220,18 @@ static Value decodeQ8K(SuperBlock &s) {
 /// w = (q - 8) * d.
 static Value decodeQ4_0(SuperBlock &s) {
   Value packedByte = s.byte(s.add(s.rem(s.j, 16), 2));
-  Value q = arith::SubIOp::create(
-      s.b, s.loc, s.bits(packedByte, s.mul(s.div(s.j, 16), 4), 15), s.i32(8));
-  return arith::MulFOp::create(s.b, s.loc, s.toFloat(q), s.half(0));
+  Value eight = s.i32(8);
+  Value nibble = s.bits(packedByte, s.mul(s.div(s.j, 16), 4), 15);
+  Value q = arith::SubIOp::create(s.b, s.loc, nibble, eight);
+  Value d = s.half(0);
+  return arith::MulFOp::create(s.b, s.loc, s.toFloat(q), d);
 }
 
 /// dequantize_row_q8_0: block {half d; i8 qs[32]}. w = qs[j] * d.
 static Value decodeQ8_0(SuperBlock &s) {
   Value q = s.byte(s.add(s.j, 2), /*isSigned=*/true);
-  return arith::MulFOp::create(s.b, s.loc, s.toFloat(q), s.half(0));
+  Value d = s.half(0);
+  return arith::MulFOp::create(s.b, s.loc, s.toFloat(q), d);
 }
 
 /// The 2-bit quant of weight j in the qs[64] at `offset` shared by q2_K and
@@ -224,8 +239,10 @@ static Value decodeQ8_0(SuperBlock &s) {
 /// takes bits 2t, 2t + 1 of qs[32 h + j % 32]. Returns (q, t).
 static std::pair<Value, Value> twoBitQuant(SuperBlock &s, int64_t offset) {
   Value h = s.div(s.j, 128), t = s.div(s.rem(s.j, 128), 32);
-  Value at = s.add(s.add(s.mul(h, 32), s.rem(s.j, 32)), offset);
-  return {s.bits(s.byte(at), s.mul(t, 2), 3), t};
+  Value column = s.rem(s.j, 32);
+  Value at = s.add(s.add(s.mul(h, 32), column), offset);
+  Value shift = s.mul(t, 2);
+  return {s.bits(s.byte(at), shift, 3), t};
 }
 
 /// dequantize_row_q2_K: block {u8 scales[16]; u8 qs[64]; half d, dmin}.
@@ -236,10 +253,10 @@ static Value decodeQ2K(SuperBlock &s) {
   Location loc = s.loc;
   Value q = twoBitQuant(s, 16).first;
   Value packedScale = s.byte(s.div(s.j, 16));
-  Value dl = arith::MulFOp::create(b, loc, s.half(80),
-                                   s.toFloat(s.bits(packedScale, 0, 15)));
-  Value ml = arith::MulFOp::create(b, loc, s.half(82),
-                                   s.toFloat(s.bits(packedScale, 4, 15)));
+  Value scale = s.toFloat(s.bits(packedScale, 0, 15));
+  Value dl = arith::MulFOp::create(b, loc, s.half(80), scale);
+  Value min = s.toFloat(s.bits(packedScale, 4, 15));
+  Value ml = arith::MulFOp::create(b, loc, s.half(82), min);
   return arith::SubFOp::create(
       b, loc, arith::MulFOp::create(b, loc, dl, s.toFloat(q)), ml);
 }
@@ -256,24 +273,26 @@ static Value decodeQ3K(SuperBlock &s) {
   Location loc = s.loc;
   auto [low, t] = twoBitQuant(s, 32);
   Value h = s.div(s.j, 128);
-  Value high = s.bits(s.byte(s.rem(s.j, 32)), s.add(s.mul(h, 4), t), 1);
+  Value highShift = s.add(s.mul(h, 4), t);
+  Value high = s.bits(s.byte(s.rem(s.j, 32)), highShift, 1);
   // q = low - (high ? 0 : 4) = low + 4 high - 4.
+  Value four = s.i32(4);
+  Value two = s.i32(2);
+  Value highBit = arith::ShLIOp::create(b, loc, high, two);
   Value q = arith::SubIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, low,
-                            arith::ShLIOp::create(b, loc, high, s.i32(2))),
-      s.i32(4));
+      b, loc, arith::AddIOp::create(b, loc, low, highBit), four);
   Value is = s.div(s.j, 16);
-  Value scLow = s.bits(s.byte(s.add(s.rem(is, 8), 96)),
-                       s.mul(s.div(is, 8), 4), 15);
-  Value scHigh = s.bits(s.byte(s.add(s.rem(is, 4), 104)),
-                        s.mul(s.div(is, 4), 2), 3);
+  Value scLowShift = s.mul(s.div(is, 8), 4);
+  Value scLow = s.bits(s.byte(s.add(s.rem(is, 8), 96)), scLowShift, 15);
+  Value scHighShift = s.mul(s.div(is, 4), 2);
+  Value scHigh = s.bits(s.byte(s.add(s.rem(is, 4), 104)), scHighShift, 3);
+  Value thirtyTwo = s.i32(32);
+  Value scFour = s.i32(4);
+  Value scHighBits = arith::ShLIOp::create(b, loc, scHigh, scFour);
   Value sc = arith::SubIOp::create(
-      b, loc,
-      arith::OrIOp::create(b, loc, scLow,
-                           arith::ShLIOp::create(b, loc, scHigh, s.i32(4))),
-      s.i32(32));
-  Value dl = arith::MulFOp::create(b, loc, s.half(108), s.toFloat(sc));
+      b, loc, arith::OrIOp::create(b, loc, scLow, scHighBits), thirtyTwo);
+  Value scF = s.toFloat(sc);
+  Value dl = arith::MulFOp::create(b, loc, s.half(108), scF);
   return arith::MulFOp::create(b, loc, dl, s.toFloat(q));
 }
 
@@ -284,22 +303,23 @@ static Value decodeQ3K(SuperBlock &s) {
 static Value decodeNvfp4(SuperBlock &s, Value tensorScale) {
   OpBuilder &b = s.b;
   Location loc = s.loc;
-  Value code = s.bits(s.byte(s.add(s.div(s.j, 2), 1)),
-                      s.mul(s.rem(s.j, 2), 4), 15);
+  Value nibbleShift = s.mul(s.rem(s.j, 2), 4);
+  Value code = s.bits(s.byte(s.add(s.div(s.j, 2), 1)), nibbleShift, 15);
   // Twice the magnitude as an integer: m for exponent 0 (0 or 0.5), else
   // (2 + m) << (e - 1) (1, 1.5, 2, 3, 4, 6).
   Value e = s.bits(code, 1, 3), m = s.bits(code, 0, 1);
-  Value normal = arith::ShLIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, m, s.i32(2)),
-      arith::SubIOp::create(b, loc, e, s.i32(1)));
+  Value exponent = arith::SubIOp::create(b, loc, e, s.i32(1));
+  Value significand = arith::AddIOp::create(b, loc, m, s.i32(2));
+  Value normal = arith::ShLIOp::create(b, loc, significand, exponent);
   Value isSubnormal =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, e, s.i32(0));
   Value twice = arith::SelectOp::create(b, loc, isSubnormal, m, normal);
-  Value mag = arith::MulFOp::create(
-      b, loc, s.toFloat(twice),
-      createScalarConstant(b, loc, b.getF32Type(), 0.5));
-  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         s.bits(code, 3, 1), s.i32(0));
+  Value half = createScalarConstant(b, loc, b.getF32Type(), 0.5);
+  Value mag = arith::MulFOp::create(b, loc, s.toFloat(twice), half);
+  Value zero = s.i32(0);
+  Value sign = s.bits(code, 3, 1);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, sign, zero);
   Value v = arith::SelectOp::create(
       b, loc, negative, arith::NegFOp::create(b, loc, mag), mag);
   Value scaleByte = arith::TruncIOp::create(b, loc, b.getI8Type(),

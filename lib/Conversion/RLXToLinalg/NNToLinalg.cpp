@@ -147,9 +147,11 @@ Value rlx::buildAttentionProbs(OpBuilder &b, Location loc, Value q, Value k,
 
   // Scale, then add the bias or replace masked scores by -inf.
   Value offset; // Skv - S: the causal diagonal aligned at the end.
-  if (kind == MaskKind::Causal || kind == MaskKind::SlidingWindow)
-    offset = arith::SubIOp::create(b, loc, getDimSize(b, loc, k, 2),
-                                   getDimSize(b, loc, q, 2));
+  if (kind == MaskKind::Causal || kind == MaskKind::SlidingWindow) {
+    Value queryLen = getDimSize(b, loc, q, 2);
+    Value keyLen = getDimSize(b, loc, k, 2);
+    offset = arith::SubIOp::create(b, loc, keyLen, queryLen);
+  }
   SmallVector<Value> maskInputs = {scores};
   SmallVector<AffineMap> maskMaps = {b.getMultiDimIdentityMap(4)};
   if (Value m = attnMask) {
@@ -429,11 +431,10 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
                                     createScalarConstant(b, l, acc, eps)));
           Value y = arith::MulFOp::create(
               b, l, arith::SubFOp::create(b, l, v, mean), inv);
-          y = arith::AddFOp::create(
-              b, l,
-              arith::MulFOp::create(b, l, y,
-                                    castScalar(b, l, args[3], acc, false, false)),
-              castScalar(b, l, args[4], acc, false, false));
+          Value shift = castScalar(b, l, args[4], acc, false, false);
+          Value scale = castScalar(b, l, args[3], acc, false, false);
+          Value scaled = arith::MulFOp::create(b, l, y, scale);
+          y = arith::AddFOp::create(b, l, scaled, shift);
           return castScalar(b, l, y, element, false, false);
         });
     rewriter.replaceOp(op, result);
@@ -455,9 +456,9 @@ struct RopePattern : OpConversionPattern<RopeOp> {
     Type element = type.getElementType();
     Type acc = getAccumulatorType(element);
     bool neox = op.getStyle() == RopeStyle::Neox;
-    Value half = arith::DivUIOp::create(
-        rewriter, loc, getDimSize(rewriter, loc, x, 3),
-        arith::ConstantIndexOp::create(rewriter, loc, 2));
+    Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
+    Value headDim = getDimSize(rewriter, loc, x, 3);
+    Value half = arith::DivUIOp::create(rewriter, loc, headDim, two);
     Value result = buildMappedGeneric(
         rewriter, loc, type, getDynamicDims(rewriter, loc, x), {}, {},
         [&](OpBuilder &b, Location l, ValueRange) {
@@ -483,9 +484,9 @@ struct RopePattern : OpConversionPattern<RopeOp> {
                 b, l, arith::CmpIPredicate::eq, rem,
                 arith::ConstantIndexOp::create(b, l, 0));
             pair = arith::DivUIOp::create(b, l, d, two);
-            partner = arith::SelectOp::create(
-                b, l, first, arith::AddIOp::create(b, l, d, one),
-                arith::SubIOp::create(b, l, d, one));
+            Value below = arith::SubIOp::create(b, l, d, one);
+            Value above = arith::AddIOp::create(b, l, d, one);
+            partner = arith::SelectOp::create(b, l, first, above, below);
           }
           auto read = [&](Value t, ValueRange at) {
             return castScalar(b, l, tensor::ExtractOp::create(b, l, t, at),
@@ -497,12 +498,13 @@ struct RopePattern : OpConversionPattern<RopeOp> {
           Value s = read(sin, {idx[2], pair});
           // First of the pair: a cos - b sin with a = self, b = other.
           // Second: a sin + b cos with a = other, b = self.
-          Value firstOut = arith::SubFOp::create(
-              b, l, arith::MulFOp::create(b, l, self, c),
-              arith::MulFOp::create(b, l, other, s));
-          Value secondOut = arith::AddFOp::create(
-              b, l, arith::MulFOp::create(b, l, other, s),
-              arith::MulFOp::create(b, l, self, c));
+          Value otherSin = arith::MulFOp::create(b, l, other, s);
+          Value selfCos = arith::MulFOp::create(b, l, self, c);
+          Value firstOut = arith::SubFOp::create(b, l, selfCos, otherSin);
+          Value secondSelfCos = arith::MulFOp::create(b, l, self, c);
+          Value secondOtherSin = arith::MulFOp::create(b, l, other, s);
+          Value secondOut =
+              arith::AddFOp::create(b, l, secondOtherSin, secondSelfCos);
           Value y = arith::SelectOp::create(b, l, first, firstOut, secondOut);
           return castScalar(b, l, y, element, false, false);
         });

@@ -86,27 +86,29 @@ Value rlx::decodeE4M3FN(OpBuilder &b, Location loc, Value bits) {
     return createScalarConstant(b, loc, type, v);
   };
   Value v = arith::ExtUIOp::create(b, loc, i32, bits);
+  Value fifteen = c(i32, 15);
   Value e = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, v, c(i32, 3)), c(i32, 15));
+      b, loc, arith::ShRUIOp::create(b, loc, v, c(i32, 3)), fifteen);
   Value m = arith::AndIOp::create(b, loc, v, c(i32, 7));
   // A normal value's f32 bits: exponent rebiased to 127, mantissa widened
   // from 3 to 23 bits.
-  Value normal = arith::OrIOp::create(
-      b, loc,
-      arith::ShLIOp::create(b, loc,
-                            arith::AddIOp::create(b, loc, e, c(i32, 127 - 7)),
-                            c(i32, 23)),
-      arith::ShLIOp::create(b, loc, m, c(i32, 20)));
+  Value mantissa = arith::ShLIOp::create(b, loc, m, c(i32, 20));
+  Value twentyThree = c(i32, 23);
+  Value rebiased = arith::AddIOp::create(b, loc, e, c(i32, 127 - 7));
+  Value exponent = arith::ShLIOp::create(b, loc, rebiased, twentyThree);
+  Value normal = arith::OrIOp::create(b, loc, exponent, mantissa);
   // A subnormal is m * 2^(1 - 7 - 3).
+  Value subnormalScale = c(f32, 0x1p-9);
   Value subnormal = arith::MulFOp::create(
-      b, loc, arith::UIToFPOp::create(b, loc, f32, m), c(f32, 0x1p-9));
-  Value mag = arith::SelectOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, e, c(i32, 0)),
-      subnormal, arith::BitcastOp::create(b, loc, f32, normal));
+      b, loc, arith::UIToFPOp::create(b, loc, f32, m), subnormalScale);
+  Value normalF = arith::BitcastOp::create(b, loc, f32, normal);
+  Value isSubnormal =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, e, c(i32, 0));
+  Value mag = arith::SelectOp::create(b, loc, isSubnormal, subnormal, normalF);
+  Value nanBits = c(i32, 0x7F);
   Value nan = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, loc, v, c(i32, 0x7F)), c(i32, 0x7F));
+      arith::AndIOp::create(b, loc, v, c(i32, 0x7F)), nanBits);
   mag = arith::SelectOp::create(
       b, loc, nan, c(f32, std::numeric_limits<double>::quiet_NaN()), mag);
   Value negative =
@@ -119,9 +121,9 @@ Value rlx::decodeE4M3FN(OpBuilder &b, Location loc, Value bits) {
 /// an IEEE half (bias 15, subnormals, infinities and NaN alike), and f16
 /// lowers where f8 does not.
 static Value decodeE5M2(OpBuilder &b, Location loc, Value bits) {
+  Value eight = createScalarConstant(b, loc, b.getI16Type(), 8);
   Value half = arith::ShLIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, b.getI16Type(), bits),
-      createScalarConstant(b, loc, b.getI16Type(), 8));
+      b, loc, arith::ExtUIOp::create(b, loc, b.getI16Type(), bits), eight);
   Value h = arith::BitcastOp::create(b, loc, b.getF16Type(), half);
   return arith::ExtFOp::create(b, loc, b.getF32Type(), h);
 }
@@ -155,16 +157,16 @@ static Value decodeScaled(OpBuilder &rewriter, Location loc,
         if (int4) {
           // Low nibble for even k, high nibble for odd k; q - 8.
           Value byte = arith::ExtUIOp::create(b, l, b.getI32Type(), args[0]);
+          Value two = arith::ConstantIndexOp::create(b, l, 2);
+          Value column = linalg::IndexOp::create(b, l, 1);
           Value odd = arith::IndexCastOp::create(
-              b, l, b.getI32Type(),
-              arith::RemUIOp::create(b, l, linalg::IndexOp::create(b, l, 1),
-                                     arith::ConstantIndexOp::create(b, l, 2)));
+              b, l, b.getI32Type(), arith::RemUIOp::create(b, l, column, two));
           Value shift = arith::MulIOp::create(
               b, l, odd,
               arith::ConstantOp::create(b, l, b.getI32IntegerAttr(4)));
+          Value mask = arith::ConstantOp::create(b, l, b.getI32IntegerAttr(15));
           Value nibble = arith::AndIOp::create(
-              b, l, arith::ShRUIOp::create(b, l, byte, shift),
-              arith::ConstantOp::create(b, l, b.getI32IntegerAttr(15)));
+              b, l, arith::ShRUIOp::create(b, l, byte, shift), mask);
           Value q = arith::SubIOp::create(
               b, l, nibble,
               arith::ConstantOp::create(b, l, b.getI32IntegerAttr(8)));
@@ -205,9 +207,9 @@ struct QuantizePattern : OpConversionPattern<QuantizeOp> {
         ValueRange{x, s, z}, {rewriter.getMultiDimIdentityMap(rank), pm, pm},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value v = castScalar(b, l, args[0], calc, false, false);
-          Value q = quantizeScalar(
-              b, l, v, castScalar(b, l, args[1], calc, false, false),
-              castScalar(b, l, args[2], calc, false, false), -128, 127);
+          Value zeroPoint = castScalar(b, l, args[2], calc, false, false);
+          Value scale = castScalar(b, l, args[1], calc, false, false);
+          Value q = quantizeScalar(b, l, v, scale, zeroPoint, -128, 127);
           return arith::FPToSIOp::create(b, l, b.getI8Type(), q);
         });
     rewriter.replaceOp(op, result);

@@ -151,9 +151,9 @@ std::pair<Value, Value> rlx::softmaxStats(OpBuilder &b, Location loc,
   AffineMap id = b.getMultiDimIdentityMap(rank);
   AffineMap row = getDropDimsMap(ctx, rank, axis);
   auto rowType = cast<RankedTensorType>(max.getType());
-  Value zeros =
-      createFilled(b, loc, rowType, getDynamicDimsExcept(b, loc, input, axis),
-                   createScalarConstant(b, loc, acc, 0));
+  Value zero = createScalarConstant(b, loc, acc, 0);
+  Value zeros = createFilled(b, loc, rowType,
+                             getDynamicDimsExcept(b, loc, input, axis), zero);
   auto sum = linalg::GenericOp::create(
       b, loc, rowType, ValueRange{input, max}, zeros,
       ArrayRef<AffineMap>{id, row, row}, iterators,
@@ -440,12 +440,14 @@ static Value ranksBefore(OpBuilder &b, Location loc, Value xa, Value xb,
   Value nanB = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, xb, xb);
   Value notNanB = arith::XOrIOp::create(
       b, loc, nanB, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
-  Value greater = arith::OrIOp::create(
-      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, xa, xb),
-      arith::AndIOp::create(b, loc, nanA, notNanB));
-  Value equal = arith::OrIOp::create(
-      b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, xa, xb),
-      arith::AndIOp::create(b, loc, nanA, nanB));
+  Value nanOverNumber = arith::AndIOp::create(b, loc, nanA, notNanB);
+  Value numberGreater =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, xa, xb);
+  Value greater = arith::OrIOp::create(b, loc, numberGreater, nanOverNumber);
+  Value bothNan = arith::AndIOp::create(b, loc, nanA, nanB);
+  Value numberEqual =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, xa, xb);
+  Value equal = arith::OrIOp::create(b, loc, numberEqual, bothNan);
   return arith::OrIOp::create(b, loc, greater,
                               arith::AndIOp::create(b, loc, equal, lowerIndex));
 }
@@ -518,12 +520,14 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
                   return arith::CmpIOp::create(
                       nb, nl, arith::CmpIPredicate::eq, index, none);
                 };
-                Value eligible = arith::OrIOp::create(
-                    nb, nl, isNone(prevI),
-                    ranksBefore(nb, nl, prevV, v, prevI, i, isUnsigned));
-                Value better = arith::OrIOp::create(
-                    nb, nl, isNone(curI),
-                    ranksBefore(nb, nl, v, curV, i, curI, isUnsigned));
+                Value beatsPrev =
+                    ranksBefore(nb, nl, prevV, v, prevI, i, isUnsigned);
+                Value eligible =
+                    arith::OrIOp::create(nb, nl, isNone(prevI), beatsPrev);
+                Value beatsCur =
+                    ranksBefore(nb, nl, v, curV, i, curI, isUnsigned);
+                Value better =
+                    arith::OrIOp::create(nb, nl, isNone(curI), beatsCur);
                 Value take = arith::AndIOp::create(nb, nl, eligible, better);
                 linalg::YieldOp::create(
                     nb, nl,

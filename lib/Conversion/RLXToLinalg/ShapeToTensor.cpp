@@ -163,10 +163,10 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
                  strides);
       result = tensor::InsertSliceOp::create(rewriter, loc, in, result,
                                              offsets, sizes, strides);
-      offset = arith::AddIOp::create(
-                   rewriter, loc,
-                   getValueOrCreateConstantIndexOp(rewriter, loc, offset),
-                   getValueOrCreateConstantIndexOp(rewriter, loc, size))
+      Value sizeValue = getValueOrCreateConstantIndexOp(rewriter, loc, size);
+      Value offsetValue =
+          getValueOrCreateConstantIndexOp(rewriter, loc, offset);
+      offset = arith::AddIOp::create(rewriter, loc, offsetValue, sizeValue)
                    .getResult();
     }
     rewriter.replaceOp(op, result);
@@ -308,10 +308,11 @@ struct ReversePattern : OpConversionPattern<ReverseOp> {
     for (int64_t a : op.getAxes())
       axes.push_back(positiveAxis(a, rank));
     SmallVector<Value> lastIndex(rank);
-    for (int64_t a : axes)
-      lastIndex[a] = arith::SubIOp::create(
-          rewriter, loc, getDimSize(rewriter, loc, input, a),
-          arith::ConstantIndexOp::create(rewriter, loc, 1));
+    for (int64_t a : axes) {
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value size = getDimSize(rewriter, loc, input, a);
+      lastIndex[a] = arith::SubIOp::create(rewriter, loc, size, one);
+    }
     Value result = buildMappedGeneric(
         rewriter, loc, type, getDynamicDims(rewriter, loc, input), {}, {},
         [&](OpBuilder &b, Location nloc, ValueRange) -> Value {

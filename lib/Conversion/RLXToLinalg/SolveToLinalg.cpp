@@ -85,8 +85,9 @@ static Value insertBlock(OpBuilder &b, Location loc, Value block, Value into,
   auto type = cast<RankedTensorType>(block.getType());
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  blockOf(b, loc, into, row, tensor::getMixedSize(b, loc, block, rank - 2), col,
-          tensor::getMixedSize(b, loc, block, rank - 1), offsets, sizes,
+  OpFoldResult blockCols = tensor::getMixedSize(b, loc, block, rank - 1);
+  OpFoldResult blockRows = tensor::getMixedSize(b, loc, block, rank - 2);
+  blockOf(b, loc, into, row, blockRows, col, blockCols, offsets, sizes,
           strides);
   return tensor::InsertSliceOp::create(b, loc, block, into, offsets, sizes,
                                        strides);
@@ -130,9 +131,10 @@ static std::pair<Value, Value> findPivots(OpBuilder &b, Location loc, Value w,
                           batchMap, batchMap},
       iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
         Value x = args[0], best = args[1], bestOffset = args[2];
+        Value bestMagnitude = math::AbsFOp::create(nb, l, best);
+        Value magnitude = math::AbsFOp::create(nb, l, x);
         Value larger = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
-                                             math::AbsFOp::create(nb, l, x),
-                                             math::AbsFOp::create(nb, l, best));
+                                             magnitude, bestMagnitude);
         Value at = linalg::IndexOp::create(nb, l, numBatch);
         linalg::YieldOp::create(
             nb, l,
@@ -261,9 +263,9 @@ struct DenseSolvePattern : OpConversionPattern<DenseSolveOp> {
         });
     w = elimination.getResult(0);
 
+    Value zeroAcc = createScalarConstant(rewriter, loc, acc, 0);
     Value x0 = createFilled(rewriter, loc, cast<RankedTensorType>(b.getType()),
-                            getDynamicDims(rewriter, loc, b),
-                            createScalarConstant(rewriter, loc, acc, 0));
+                            getDynamicDims(rewriter, loc, b), zeroAcc);
     auto substitution = scf::ForOp::create(
         rewriter, loc, zero, n, one, ValueRange{x0},
         [&](OpBuilder &nb, Location l, Value step, ValueRange iter) {

@@ -96,15 +96,17 @@ struct ExpByExponentBits : OpRewritePattern<math::ExpOp> {
     const float shifter = 0x1.8p23f + 127.0f;
     Value x = clampKeepingNaN(b, type, op.getOperand(),
                               arith::CmpFPredicate::UGE, -87.8f);
-    Value t = fma(x, f(1.44269504088896341f), f(shifter));
+    Value shift = f(shifter);
+    Value log2e = f(1.44269504088896341f);
+    Value t = fma(x, log2e, shift);
     t = clampKeepingNaN(b, type, t, arith::CmpFPredicate::ULE,
                         shifter + 127.0f);
     Value n = arith::SubFOp::create(b, t, f(shifter));
     auto vector = dyn_cast<VectorType>(type);
     Type intType = vector ? Type(vector.clone(b.getI32Type())) : b.getI32Type();
+    Value mantissaBits = splat(b, type, b.getI32IntegerAttr(23));
     Value bits = arith::ShLIOp::create(
-        b, arith::BitcastOp::create(b, intType, t),
-        splat(b, type, b.getI32IntegerAttr(23)));
+        b, arith::BitcastOp::create(b, intType, t), mantissaBits);
     Value scale = arith::BitcastOp::create(b, type, bits);
     Value r = fma(n, f(-0.693359375f), x);
     r = fma(n, f(2.12194440e-4f), r);

@@ -108,9 +108,11 @@ LogicalResult emitMmaMatmul(ImplicitLocOpBuilder &b, linalg::GenericOp op) {
 
   b.setInsertionPoint(op);
   Value one = idx(1);
+  Value blockSize = idx(kWarps * 32);
+  Value gridSize = idx(sizeM / (kWarps * kTileM) * blocksN);
   auto launch = gpu::LaunchOp::create(
-      b, idx(sizeM / (kWarps * kTileM) * blocksN), one, one, idx(kWarps * 32),
-      one, one, /*dynamicSharedMemorySize=*/nullptr,
+      b, gridSize, one, one, blockSize, one, one,
+      /*dynamicSharedMemorySize=*/nullptr,
       /*asyncTokenType=*/nullptr, ValueRange{}, TypeRange{});
   Block &launchBody = launch.getBody().front();
   b.setInsertionPointToEnd(&launchBody);
@@ -128,9 +130,10 @@ LogicalResult emitMmaMatmul(ImplicitLocOpBuilder &b, linalg::GenericOp op) {
   Value lane = arith::RemUIOp::create(b, tid, idx(32));
   Value g = arith::DivUIOp::create(b, lane, idx(4));
   Value t2 = mul(arith::RemUIOp::create(b, lane, idx(4)), 2);
-  Value row0 =
-      add(mul(arith::DivUIOp::create(b, bid, idx(blocksN)), kWarps * kTileM),
-          mul(warp, kTileM));
+  Value warpRow = mul(warp, kTileM);
+  Value blockRow =
+      mul(arith::DivUIOp::create(b, bid, idx(blocksN)), kWarps * kTileM);
+  Value row0 = add(blockRow, warpRow);
   Value col0 =
       mul(arith::RemUIOp::create(b, bid, idx(blocksN)), kTilesN * kTileN);
   Value rowLo = add(row0, g), rowHi = add(rowLo, idx(8));
@@ -160,7 +163,10 @@ LogicalResult emitMmaMatmul(ImplicitLocOpBuilder &b, linalg::GenericOp op) {
         b, VectorType::get({1}, b.getI32Type()), pair);
     return vector::ExtractOp::create(b, word, 0);
   };
-  auto loop = scf::ForOp::create(b, idx(0), idx(sizeK), idx(kTileK), init);
+  Value step = idx(kTileK);
+  Value upper = idx(sizeK);
+  Value lower = idx(0);
+  auto loop = scf::ForOp::create(b, lower, upper, step, init);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
   Value kLo = add(k0, t2), kHi = add(kLo, idx(8));

@@ -86,10 +86,11 @@ static void selectWords(arith::SelectOp select) {
   OpBuilder b(select);
   Location loc = select.getLoc();
   Type i16 = b.getI16Type();
-  Value word = arith::SelectOp::create(
-      b, loc, select.getCondition(),
-      arith::BitcastOp::create(b, loc, i16, select.getTrueValue()),
-      arith::BitcastOp::create(b, loc, i16, select.getFalseValue()));
+  Value falseWord =
+      arith::BitcastOp::create(b, loc, i16, select.getFalseValue());
+  Value trueWord = arith::BitcastOp::create(b, loc, i16, select.getTrueValue());
+  Value word = arith::SelectOp::create(b, loc, select.getCondition(), trueWord,
+                                       falseWord);
   select.replaceAllUsesWith(
       arith::BitcastOp::create(b, loc, select.getType(), word).getResult());
   select.erase();

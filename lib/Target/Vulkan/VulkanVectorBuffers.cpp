@@ -97,10 +97,11 @@ static Value packHalves(OpBuilder &b, Location loc, Value value) {
     return arith::ExtUIOp::create(b, loc, i32, half);
   };
   SmallVector<Value> words;
-  for (int64_t i = 0; i < 4; ++i)
-    words.push_back(arith::OrIOp::create(
-        b, loc, lane(2 * i),
-        arith::ShLIOp::create(b, loc, lane(2 * i + 1), sixteen)));
+  for (int64_t i = 0; i < 4; ++i) {
+    Value high = arith::ShLIOp::create(b, loc, lane(2 * i + 1), sixteen);
+    Value low = lane(2 * i);
+    words.push_back(arith::OrIOp::create(b, loc, low, high));
+  }
   return vector::FromElementsOp::create(b, loc, VectorType::get({4}, i32),
                                         words);
 }

@@ -62,9 +62,9 @@ Value autodiff::decomposeGroupNorm(OpBuilder &b, Location loc, Value x,
       b, loc, AddOp::create(b, loc, var, scalar(b, loc, type, epsilon)));
   Value xh = ReshapeOp::create(b, loc, type, MulOp::create(b, loc, xc, r));
   int64_t rank = type.getRank();
-  return AddOp::create(
-      b, loc, MulOp::create(b, loc, xh, perChannel(b, loc, gamma, rank)),
-      perChannel(b, loc, beta, rank));
+  Value shift = perChannel(b, loc, beta, rank);
+  Value scaled = MulOp::create(b, loc, xh, perChannel(b, loc, gamma, rank));
+  return AddOp::create(b, loc, scaled, shift);
 }
 
 Value autodiff::decomposeBatchNorm(OpBuilder &b, Location loc, Value x,
@@ -76,9 +76,9 @@ Value autodiff::decomposeBatchNorm(OpBuilder &b, Location loc, Value x,
       AddOp::create(b, loc, variance, scalar(b, loc, x.getType(), epsilon)));
   Value scale = MulOp::create(b, loc, r, gamma);
   Value xc = SubOp::create(b, loc, x, perChannel(b, loc, mean, rank));
-  return AddOp::create(
-      b, loc, MulOp::create(b, loc, xc, perChannel(b, loc, scale, rank)),
-      perChannel(b, loc, beta, rank));
+  Value shift = perChannel(b, loc, beta, rank);
+  Value scaled = MulOp::create(b, loc, xc, perChannel(b, loc, scale, rank));
+  return AddOp::create(b, loc, scaled, shift);
 }
 
 /// `x` [B, Hkv, S, D] with each head repeated `rep` times: [B, Hkv*rep, S, D]
@@ -147,9 +147,11 @@ FailureOr<Value> autodiff::decomposeAttention(OpBuilder &b, Location loc,
     s = WhereOp::create(b, loc, visible, s, scalar(b, loc, qt, lowest));
   }
   Value p = SoftmaxOp::create(b, loc, s, 3);
-  if (visible)
+  if (visible) {
+    Value hidden = scalar(b, loc, qt, 0.0);
+    Value shown = scalar(b, loc, qt, 1.0);
     p = MulOp::create(b, loc, p,
-                      WhereOp::create(b, loc, visible, scalar(b, loc, qt, 1.0),
-                                      scalar(b, loc, qt, 0.0)));
+                      WhereOp::create(b, loc, visible, shown, hidden));
+  }
   return Value(MatmulOp::create(b, loc, p, vr));
 }

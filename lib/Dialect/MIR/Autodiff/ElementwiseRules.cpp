@@ -84,7 +84,8 @@ static Value dSigmoid(SigmoidOp op, OpBuilder &b) {
 static Value dTanh(TanhOp op, OpBuilder &b) {
   Location loc = op.getLoc();
   Value y = op.getResult();
-  return SubOp::create(b, loc, c(op, b, 1.0), MulOp::create(b, loc, y, y));
+  Value y2 = MulOp::create(b, loc, y, y);
+  return SubOp::create(b, loc, c(op, b, 1.0), y2);
 }
 
 static Value dSin(SinOp op, OpBuilder &b) {
@@ -100,16 +101,17 @@ static Value dCos(CosOp op, OpBuilder &b) {
 static Value dTan(TanOp op, OpBuilder &b) {
   Location loc = op.getLoc();
   Value y = op.getResult();
-  return AddOp::create(b, loc, c(op, b, 1.0), MulOp::create(b, loc, y, y));
+  Value y2 = MulOp::create(b, loc, y, y);
+  return AddOp::create(b, loc, c(op, b, 1.0), y2);
 }
 
 // d atan = 1 / (1 + x^2)
 static Value dAtan(AtanOp op, OpBuilder &b) {
   Location loc = op.getLoc();
   Value x = op.getInput();
-  return DivOp::create(
-      b, loc, c(op, b, 1.0),
-      AddOp::create(b, loc, c(op, b, 1.0), MulOp::create(b, loc, x, x)));
+  Value x2 = MulOp::create(b, loc, x, x);
+  Value denominator = AddOp::create(b, loc, c(op, b, 1.0), x2);
+  return DivOp::create(b, loc, c(op, b, 1.0), denominator);
 }
 
 // d silu = s (1 + x (1 - s)), s = sigmoid(x)
@@ -118,9 +120,9 @@ static Value dSilu(SiluOp op, OpBuilder &b) {
   Value x = op.getInput();
   Value s = SigmoidOp::create(b, loc, x);
   Value oneMinus = SubOp::create(b, loc, c(op, b, 1.0), s);
-  return MulOp::create(
-      b, loc, s,
-      AddOp::create(b, loc, c(op, b, 1.0), MulOp::create(b, loc, x, oneMinus)));
+  Value xOneMinus = MulOp::create(b, loc, x, oneMinus);
+  return MulOp::create(b, loc, s,
+                       AddOp::create(b, loc, c(op, b, 1.0), xOneMinus));
 }
 
 /// 1 where `x pred 0`, else 0, as x's type.
@@ -129,7 +131,9 @@ static Value indicator(OpT op, OpBuilder &b, CmpPredicate pred) {
   Location loc = op.getLoc();
   Value x = op->getOperand(0);
   Value cond = CmpOp::create(b, loc, pred, x, c(op, b, 0.0));
-  return WhereOp::create(b, loc, cond, c(op, b, 1.0), c(op, b, 0.0));
+  Value zero = c(op, b, 0.0);
+  Value one = c(op, b, 1.0);
+  return WhereOp::create(b, loc, cond, one, zero);
 }
 
 // d relu = [x > 0] (0 at 0, as torch): the seed passes where y = relu(x) is
@@ -148,8 +152,9 @@ static LogicalResult reluRule(ReluOp op, OpBuilder &b, ValueRange seeds,
 
 // d |x| = sign(x) (0 at 0, as torch)
 static Value dAbs(AbsOp op, OpBuilder &b) {
-  return SubOp::create(b, op.getLoc(), indicator(op, b, CmpPredicate::GT),
-                       indicator(op, b, CmpPredicate::LT));
+  Value negative = indicator(op, b, CmpPredicate::LT);
+  Value positive = indicator(op, b, CmpPredicate::GT);
+  return SubOp::create(b, op.getLoc(), positive, negative);
 }
 
 // gelu(x) = x Phi(x): d = Phi(x) + x phi(x). rlx has no erf op, so Phi(x)
@@ -170,21 +175,33 @@ static Value dGelu(GeluOp op, OpBuilder &b) {
   if (op.getApproximate() == GeluApproximation::None) {
     Value isZero = CmpOp::create(b, loc, CmpPredicate::EQ, x, c(op, b, 0.0));
     Value safe = WhereOp::create(b, loc, isZero, c(op, b, 1.0), x);
-    Value cdf = WhereOp::create(
-        b, loc, isZero, c(op, b, 0.5),
-        DivOp::create(b, loc, GeluOp::create(b, loc, safe), safe));
-    Value pdf = mul(ExpOp::create(b, loc, mul(mul(x, x), c(op, b, -0.5))),
-                    c(op, b, 1.0 / std::sqrt(2.0 * M_PI)));
+    Value ratio = DivOp::create(b, loc, GeluOp::create(b, loc, safe), safe);
+    Value cdf = WhereOp::create(b, loc, isZero, c(op, b, 0.5), ratio);
+    Value norm = c(op, b, 1.0 / std::sqrt(2.0 * M_PI));
+    Value minusHalf = c(op, b, -0.5);
+    Value exponent = mul(mul(x, x), minusHalf);
+    Value pdf = mul(ExpOp::create(b, loc, exponent), norm);
     return add(cdf, mul(x, pdf));
   }
   double k = 0.044715, s = std::sqrt(2.0 / M_PI);
   Value x2 = mul(x, x);
-  Value u = mul(add(x, mul(mul(x2, x), c(op, b, k))), c(op, b, s));
+  Value scale = c(op, b, s);
+  Value kCst = c(op, b, k);
+  Value cubic = mul(mul(x2, x), kCst);
+  Value u = mul(add(x, cubic), scale);
   Value t = TanhOp::create(b, loc, u);
-  Value half = mul(add(c(op, b, 1.0), t), c(op, b, 0.5));
-  Value sech2 = SubOp::create(b, loc, c(op, b, 1.0), mul(t, t));
-  Value du = mul(add(c(op, b, 1.0), mul(x2, c(op, b, 3 * k))), c(op, b, s));
-  return add(half, mul(mul(mul(x, sech2), du), c(op, b, 0.5)));
+  Value halfCst = c(op, b, 0.5);
+  Value onePlusT = add(c(op, b, 1.0), t);
+  Value half = mul(onePlusT, halfCst);
+  Value t2 = mul(t, t);
+  Value sech2 = SubOp::create(b, loc, c(op, b, 1.0), t2);
+  Value duScale = c(op, b, s);
+  Value threeK = c(op, b, 3 * k);
+  Value quadratic = mul(x2, threeK);
+  Value du = mul(add(c(op, b, 1.0), quadratic), duScale);
+  Value outerHalf = c(op, b, 0.5);
+  Value tail = mul(mul(mul(x, sech2), du), outerHalf);
+  return add(half, tail);
 }
 
 //===----------------------------------------------------------------------===//
@@ -289,8 +306,9 @@ static LogicalResult subJvp(SubOp op, OpBuilder &b, ValueRange t,
 static LogicalResult mulVjp(MulOp op, OpBuilder &b, ValueRange ct,
                             SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
-  binaryVjp(op, b, MulOp::create(b, loc, ct[0], conj(b, loc, op.getRhs())),
-            MulOp::create(b, loc, ct[0], conj(b, loc, op.getLhs())), out);
+  Value ctR = MulOp::create(b, loc, ct[0], conj(b, loc, op.getLhs()));
+  Value ctL = MulOp::create(b, loc, ct[0], conj(b, loc, op.getRhs()));
+  binaryVjp(op, b, ctL, ctR, out);
   return success();
 }
 
@@ -328,11 +346,13 @@ template <typename OpT>
 static Value lhsShare(OpT op, OpBuilder &b, CmpPredicate wins) {
   Location loc = op.getLoc();
   Value l = op.getLhs(), r = op.getRhs();
-  Value tie =
-      WhereOp::create(b, loc, CmpOp::create(b, loc, CmpPredicate::EQ, l, r),
-                      c(op, b, 0.5), c(op, b, 0.0));
-  return WhereOp::create(b, loc, CmpOp::create(b, loc, wins, l, r),
-                         c(op, b, 1.0), tie);
+  Value zero = c(op, b, 0.0);
+  Value half = c(op, b, 0.5);
+  Value equal = CmpOp::create(b, loc, CmpPredicate::EQ, l, r);
+  Value tie = WhereOp::create(b, loc, equal, half, zero);
+  Value one = c(op, b, 1.0);
+  Value lhsWins = CmpOp::create(b, loc, wins, l, r);
+  return WhereOp::create(b, loc, lhsWins, one, tie);
 }
 
 template <typename OpT, CmpPredicate Wins>
@@ -374,8 +394,9 @@ static LogicalResult powVjp(PowOp op, OpBuilder &b, ValueRange ct,
                             SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
   auto [dl, dr] = powPartials(op, b);
-  binaryVjp(op, b, MulOp::create(b, loc, ct[0], dl),
-            MulOp::create(b, loc, ct[0], dr), out);
+  Value ctR = MulOp::create(b, loc, ct[0], dr);
+  Value ctL = MulOp::create(b, loc, ct[0], dl);
+  binaryVjp(op, b, ctL, ctR, out);
   return success();
 }
 

@@ -257,8 +257,12 @@ static LogicalResult ropeVjp(RopeOp op, OpBuilder &b, ValueRange ct,
   auto mul = [&](Value l, Value r) -> Value {
     return MulOp::create(b, loc, l, r);
   };
-  Value dcos = AddOp::create(b, loc, mul(ga, a), mul(gc, c));
-  Value dsin = SubOp::create(b, loc, mul(gc, a), mul(ga, c));
+  Value gcC = mul(gc, c);
+  Value gaA = mul(ga, a);
+  Value dcos = AddOp::create(b, loc, gaA, gcC);
+  Value gaC = mul(ga, c);
+  Value gcA = mul(gc, a);
+  Value dsin = SubOp::create(b, loc, gcA, gaC);
   out.push_back(unbroadcast(b, loc, dcos, op.getCos().getType()));
   out.push_back(unbroadcast(b, loc, dsin, sin.getType()));
   return success();
@@ -276,8 +280,12 @@ static LogicalResult ropeJvp(RopeOp op, OpBuilder &b, ValueRange t,
     auto term = [&](Value x, Value dt) -> Value {
       return dt ? Value(MulOp::create(b, loc, x, dt)) : Value();
     };
-    Value first = subOrNull(b, loc, term(a, t[1]), term(c, t[2]));
-    Value second = addOrNull(b, loc, term(a, t[2]), term(c, t[1]));
+    Value cDsin = term(c, t[2]);
+    Value aDcos = term(a, t[1]);
+    Value first = subOrNull(b, loc, aDcos, cDsin);
+    Value cDcos = term(c, t[1]);
+    Value aDsin = term(a, t[2]);
+    Value second = addOrNull(b, loc, aDsin, cDcos);
     dy = addOrNull(b, loc, dy, ropeJoin(op, b, first, second));
   }
   out.push_back(dy);
@@ -300,8 +308,9 @@ static Value oneHot(OpBuilder &b, Location loc, Value labels,
   Value hit =
       CmpOp::create(b, loc, CmpPredicate::EQ,
                     ReshapeOp::create(b, loc, column, labels), positions);
-  return WhereOp::create(b, loc, hit, scalar(b, loc, like, 1.0),
-                         scalar(b, loc, like, 0.0));
+  Value zero = scalar(b, loc, like, 0.0);
+  Value one = scalar(b, loc, like, 1.0);
+  return WhereOp::create(b, loc, hit, one, zero);
 }
 
 static Value rowSum(OpBuilder &b, Location loc, Value v) {
@@ -370,9 +379,10 @@ static LogicalResult crossEntropyBackwardJvp(SoftmaxCrossEntropyBackwardOp op,
   Value invN = scalar(b, loc, type, 1.0 / type.getDimSize(0));
   Value p = SoftmaxOp::create(b, loc, op.getLogits(), 1);
   Value dr;
-  if (t[0])
-    dr = MulOp::create(b, loc, softmaxDirectional(b, loc, p, t[0]),
-                       MulOp::create(b, loc, op.getDLoss(), invN));
+  if (t[0]) {
+    Value seed = MulOp::create(b, loc, op.getDLoss(), invN);
+    dr = MulOp::create(b, loc, softmaxDirectional(b, loc, p, t[0]), seed);
+  }
   if (t[2]) {
     Value diff = SubOp::create(b, loc, p, oneHot(b, loc, op.getLabels(), type));
     dr = addOrNull(

@@ -72,8 +72,11 @@ struct FakeQuantTerms {
     Location loc = op.getLoc();
     Value ge = CmpOp::create(b, loc, CmpPredicate::GE, v, c(lo));
     Value le = CmpOp::create(b, loc, CmpPredicate::LE, v, c(hi));
-    return WhereOp::create(b, loc, ge, WhereOp::create(b, loc, le, c(1.0), c(0.0)),
-                           c(0.0));
+    Value outside = c(0.0);
+    Value belowHiZero = c(0.0);
+    Value belowHiOne = c(1.0);
+    Value belowHi = WhereOp::create(b, loc, le, belowHiOne, belowHiZero);
+    return WhereOp::create(b, loc, ge, belowHi, outside);
   }
 
   /// The STE's derivative dy/dx, per element.
@@ -88,10 +91,12 @@ struct FakeQuantTerms {
     case SteKind::HardTanh:
       return inRange(u, qmin, qmax);
     case SteKind::Tanh: {
-      Value v = MulOp::create(b, loc, SubOp::create(b, loc, u, c(centre)),
-                              c(1.0 / half));
+      Value invHalf = c(1.0 / half);
+      Value centred = SubOp::create(b, loc, u, c(centre));
+      Value v = MulOp::create(b, loc, centred, invHalf);
       Value t = TanhOp::create(b, loc, v);
-      return SubOp::create(b, loc, c(1.0), MulOp::create(b, loc, t, t));
+      Value t2 = MulOp::create(b, loc, t, t);
+      return SubOp::create(b, loc, c(1.0), t2);
     }
     }
     return c(1.0);
@@ -159,12 +164,12 @@ static LogicalResult fakeQuantizeJvp(FakeQuantizeOp op, OpBuilder &b,
   Value sum;
   if (t[0])
     sum = MulOp::create(b, loc, t[0], terms.steDerivative());
-  if (t[1])
+  if (t[1]) {
+    Value scaleDerivative = terms.scaleDerivative();
+    Value scaleTangent = alongAxis(b, loc, t[1], op.getType(), op.getAxis());
     sum = addOrNull(b, loc, sum,
-                    MulOp::create(b, loc,
-                                  alongAxis(b, loc, t[1], op.getType(),
-                                            op.getAxis()),
-                                  terms.scaleDerivative()));
+                    MulOp::create(b, loc, scaleTangent, scaleDerivative));
+  }
   out.push_back(broadcastTo(b, loc, sum, op.getType()));
   return success();
 }

@@ -44,8 +44,9 @@ static Value extremumShare(ReduceOp op, OpBuilder &b) {
   SmallVector<int64_t> axes = reducedAxes(op);
   Value y = expandReduced(b, loc, op.getResult(), axes, type);
   Value hit = CmpOp::create(b, loc, CmpPredicate::EQ, op.getInput(), y);
-  Value one = WhereOp::create(b, loc, hit, scalar(b, loc, type, 1.0),
-                              scalar(b, loc, type, 0.0));
+  Value zero = scalar(b, loc, type, 0.0);
+  Value unit = scalar(b, loc, type, 1.0);
+  Value one = WhereOp::create(b, loc, hit, unit, zero);
   Value count = ReduceOp::create(b, loc, ReduceKind::Sum, one, axes, true);
   return DivOp::create(b, loc, one, count);
 }

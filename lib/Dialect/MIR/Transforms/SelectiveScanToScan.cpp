@@ -86,8 +86,9 @@ struct SelectiveScanToScan : OpRewritePattern<SelectiveScanOp> {
     };
     Value decay = ExpOp::create(b, loc,
                                 MulOp::create(b, loc, column(dt), op.getA()));
-    Value input = MulOp::create(
-        b, loc, column(MulOp::create(b, loc, dt, ut)), row(bt));
+    Value bRow = row(bt);
+    Value dtU = MulOp::create(b, loc, dt, ut);
+    Value input = MulOp::create(b, loc, column(dtU), bRow);
     Value next = AddOp::create(b, loc, MulOp::create(b, loc, decay, h), input);
     Value readout = ReduceOp::create(
         b, loc, ReduceKind::Sum,
