@@ -28,6 +28,7 @@ from rlx.llm import model as M
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "Inputs"))
+import llm_reference  # noqa: E402
 from llm_reference import reference_generate, reference_logits  # noqa: E402
 
 SEED = int(os.environ.get("RLX_TEST_SEED") or
@@ -64,19 +65,8 @@ def random_config(arch, tie):
 
 
 def random_weights(c):
-    W = {}
-    for name in M.weight_names(c):
-        shape = M._weight_shape(c, name)
-        if name.endswith("norm.weight"):
-            w = 1.0 + 0.2 * rng.standard_normal(shape)
-        elif name.endswith(".bias"):
-            w = 0.3 * rng.standard_normal(shape)
-        elif name == "token_embd.weight":
-            w = rng.standard_normal(shape)
-        else:
-            w = rng.standard_normal(shape) / np.sqrt(shape[1])
-        W[name] = w.astype(np.float32)
-    return W
+    return llm_reference.random_weights(
+        {n: M._weight_shape(c, n) for n in M.weight_names(c)}, rng)
 
 
 def rel_err(a, b):

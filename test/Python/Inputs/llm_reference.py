@@ -10,7 +10,7 @@
 # architectures' definitions, with no KV cache (the whole sequence is
 # recomputed at every step). Weights under GGUF names, [out, in], in the
 # Hugging Face row order (neox rope); `c` is an rlx.llm.model.LlamaConfig
-# (only its numbers are read).
+# (only its numbers are read). Also the tests' random weights.
 
 import numpy as np
 
@@ -75,3 +75,21 @@ def reference_generate(c, W, prompt, n_new):
         all_logits.append(logits)
         ids.append(int(np.argmax(logits)))
     return ids[len(prompt):], all_logits
+
+
+def random_weights(shapes, rng):
+    """Random float32 weights for `shapes` (GGUF name -> shape): norms near
+    1, biases small, the embedding standard normal, matrices scaled by
+    1/sqrt(in) so that activations stay of order 1 through the layers."""
+    W = {}
+    for name, shape in shapes.items():
+        if name.endswith("norm.weight"):
+            w = 1.0 + 0.2 * rng.standard_normal(shape)
+        elif name.endswith(".bias"):
+            w = 0.3 * rng.standard_normal(shape)
+        elif name == "token_embd.weight":
+            w = rng.standard_normal(shape)
+        else:
+            w = rng.standard_normal(shape) / np.sqrt(shape[1])
+        W[name] = w.astype(np.float32)
+    return W
