@@ -56,6 +56,9 @@
 # options, runner) and `--rlx-to-gpu` without a `target=` (the GPU front
 # legalizes for cuda then).
 #
+# With --no-python (a sanitized build), the commands of the tools that are
+# Python programs over the C API (rlx-generate) are skipped.
+#
 # An unknown marker is an error. The checker prints one line per failure
 # (page, line, command, exit status, the end of the output) and a summary
 # with the number of commands it ran; it exits with 1 when any failed.
@@ -74,6 +77,8 @@ import tempfile
 TOOL_PREFIXES = ("build/bin/", "rlx-")
 SHELL_LANGUAGES = {"", "sh", "bash", "shell", "console"}
 MARKERS = {"output", "fails", "cuda-toolkit", "gpu"}
+# The tools that are Python programs over the C API (--no-python).
+PYTHON_TOOLS = ("rlx-generate",)
 FENCE = re.compile(r"^(\s*)(`{3,})(.*)$")
 
 
@@ -239,6 +244,12 @@ def main():
                         help="comma-separated compilation targets the "
                         "build left out; commands that need one are "
                         "skipped")
+    parser.add_argument("--no-python", action="store_true",
+                        help="skip the commands of the tools that are "
+                        "Python programs over RLX's C API (%s): a "
+                        "sanitized build's librlx_c.so cannot load into "
+                        "an uninstrumented python3" % ", ".join(
+                            PYTHON_TOOLS))
     parser.add_argument("--timeout", type=int, default=600,
                         help="seconds one command may run")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -299,6 +310,11 @@ def main():
                     if "cuda-toolkit" in block.markers and not has_toolkit:
                         skipped.append("%s: needs the CUDA toolkit: %s"
                                        % (where, cmd.text))
+                        continue
+                    tool = os.path.basename(cmd.text.split()[0])
+                    if args.no_python and tool in PYTHON_TOOLS:
+                        skipped.append("%s: %s is a Python program: %s"
+                                       % (where, tool, cmd.text))
                         continue
                     target = disabled_target_of(page, cmd.text, disabled)
                     if target:

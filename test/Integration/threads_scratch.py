@@ -1,4 +1,6 @@
 # RUN: %python %s
+# UNSUPPORTED: sanitizers
+# (loads librlx_c.so into python3, which has no sanitizer runtime)
 # Many threads, many calls: a kernel whose per-row temporary has a dynamic
 # size (the score row of attention over a key length known at run time) must
 # give each thread its own (a shared one gave wrong rows or NaN in about one
