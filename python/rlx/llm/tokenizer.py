@@ -248,6 +248,48 @@ def _as_list(x):
     return list(x)
 
 
+def _merge_adjacent(sym, priority):
+    """Merges adjacent symbols of the list `sym` (in place) while some pair
+    has a priority, the lowest priority(a, b) first and the leftmost among
+    equals; priority(a, b) is None for a pair that never merges. A doubly
+    linked list of symbols and a heap of candidate pairs, as llama.cpp's
+    tokenizers and sentencepiece's bpe_model.cc do: a candidate whose
+    symbols changed since it was pushed is skipped. Returns the merged
+    symbols in order."""
+    n = len(sym)
+    prev = list(range(-1, n - 1))
+    nxt = list(range(1, n + 1))
+    nxt[-1] = -1
+    heap = []
+
+    def add(left, right):
+        if left < 0 or right < 0:
+            return
+        key = priority(sym[left], sym[right])
+        if key is not None:
+            heapq.heappush(heap, (key, left, right, sym[left], sym[right]))
+
+    for i in range(1, n):
+        add(i - 1, i)
+    while heap:
+        _, left, right, a, b = heapq.heappop(heap)
+        if sym[left] != a or sym[right] != b or nxt[left] != right:
+            continue
+        sym[left] = a + b
+        sym[right] = None
+        nxt[left] = nxt[right]
+        if nxt[right] >= 0:
+            prev[nxt[right]] = left
+        add(prev[left], left)
+        add(left, nxt[left])
+    out = []
+    i = 0
+    while i != -1:
+        out.append(sym[i])
+        i = nxt[i]
+    return out
+
+
 class _Tokenizer:
     """What both kinds share: the vocabulary, special tokens and the split of
     the input text at special tokens."""
@@ -377,48 +419,23 @@ class SentencePieceTokenizer(_Tokenizer):
 
     def _encode_piece(self, text, out):
         # llama.cpp's llm_tokenizer_spm / sentencepiece's bpe_model.cc:
-        # a doubly linked list of symbols (one per character) and a
-        # max-heap of candidate merges by (score, leftmost).
-        n = len(text)
-        if n == 0:
+        # from one symbol per character, the pair whose merged piece has the
+        # highest score first, leftmost among equals; each merge's parts
+        # are kept for _resegment.
+        if not text:
             return
-        sym = list(text)
-        prev = list(range(-1, n - 1))
-        nxt = list(range(1, n + 1))
-        nxt[-1] = -1
         pieces, scores = self._pieces, self.scores
-        heap = []
         rev_merge = {}
 
-        def add(left, right):
-            if left < 0 or right < 0:
-                return
-            piece = sym[left] + sym[right]
-            i = pieces.get(piece)
+        def priority(a, b):
+            i = pieces.get(a + b)
             if i is None:
-                return
-            heapq.heappush(heap, (-scores[i], left, right, piece))
-            rev_merge[piece] = (sym[left], sym[right])
+                return None
+            rev_merge[a + b] = (a, b)
+            return -scores[i]
 
-        for i in range(1, n):
-            add(i - 1, i)
-        while heap:
-            _, left, right, piece = heapq.heappop(heap)
-            # Skip a pair one of whose symbols has changed since.
-            if sym[left] is None or sym[right] is None or \
-                    sym[left] + sym[right] != piece or nxt[left] != right:
-                continue
-            sym[left] = piece
-            sym[right] = None
-            nxt[left] = nxt[right]
-            if nxt[right] >= 0:
-                prev[nxt[right]] = left
-            add(prev[left], left)
-            add(left, nxt[left])
-        i = 0
-        while i != -1:
-            self._resegment(sym[i], rev_merge, out)
-            i = nxt[i]
+        for piece in _merge_adjacent(list(text), priority):
+            self._resegment(piece, rev_merge, out)
 
     def _resegment(self, piece, rev_merge, out):
         i = self._pieces.get(piece)
@@ -559,43 +576,12 @@ class BPETokenizer(_Tokenizer):
 
     def _merge(self, symbols):
         # Lowest rank first, leftmost among equals (llama.cpp's
-        # llm_tokenizer_bpe, HF tokenizers' BPE), over a linked list.
-        n = len(symbols)
-        if n < 2:
+        # llm_tokenizer_bpe, HF tokenizers' BPE).
+        if len(symbols) < 2:
             return symbols
         ranks = self.ranks
-        sym = list(symbols)
-        prev = list(range(-1, n - 1))
-        nxt = list(range(1, n + 1))
-        nxt[-1] = -1
-        heap = []
-
-        def add(left, right):
-            if left < 0 or right < 0:
-                return
-            r = ranks.get((sym[left], sym[right]))
-            if r is not None:
-                heapq.heappush(heap, (r, left, right, sym[left], sym[right]))
-
-        for i in range(1, n):
-            add(i - 1, i)
-        while heap:
-            _, left, right, a, b = heapq.heappop(heap)
-            if sym[left] != a or sym[right] != b or nxt[left] != right:
-                continue
-            sym[left] = a + b
-            sym[right] = None
-            nxt[left] = nxt[right]
-            if nxt[right] >= 0:
-                prev[nxt[right]] = left
-            add(prev[left], left)
-            add(left, nxt[left])
-        out = []
-        i = 0
-        while i != -1:
-            out.append(sym[i])
-            i = nxt[i]
-        return out
+        return _merge_adjacent(list(symbols),
+                               lambda a, b: ranks.get((a, b)))
 
     def token_to_bytes(self, i, special=False):
         """The bytes token i stands for (for streaming output)."""
