@@ -11,7 +11,7 @@ decoder (float32, a static KV cache, attention as softmax(q k^T) v),
 both on the same random weights, in one run:
 
   PYTHONPATH=build/python /usr/bin/python3 bench/llm/generate_bench.py \\
-      [--shape tiny|160m|1b] [--tokens 32] [--prompt 16]
+      [--shape tiny|160m|1b] [--tokens 32] [--prompt 16] [--quant Q8_0]
 
 Prints the prompt step's time and the decode tokens/s of each, their
 ratio (ours / PyTorch's tokens/s; above 1 means we are faster), the
@@ -19,7 +19,10 @@ compile time, and whether the greedy tokens agree (float32 on both sides:
 a near tie may part them late). Shapes: tiny (2 layers, hidden 64); 160m
 (12 layers, hidden 768, 12 heads, 4 kv heads, ffn 2048, vocab 32000);
 1b (Llama-3.2-1B's: 16 layers, hidden 2048, 32 heads, 8 kv heads, head
-dim 64, ffn 8192, vocab 128256, tied; 4.9 GB of float32 weights twice)."""
+dim 64, ffn 8192, vocab 128256, tied; 4.9 GB of float32 weights twice).
+--quant TYPE stores every matrix in a GGUF block type (Q4_0, Q8_0, Q4_K,
+Q5_K, Q6_K) that our program multiplies by packed (rlx.dequant_matmul);
+PyTorch gets the same weights dequantized to float32."""
 
 import argparse
 import time
@@ -145,6 +148,9 @@ def main():
     parser.add_argument("--shape", choices=SHAPES, default="tiny")
     parser.add_argument("--tokens", type=int, default=32)
     parser.add_argument("--prompt", type=int, default=16)
+    parser.add_argument("--quant", choices=("Q4_0", "Q8_0", "Q4_K", "Q5_K",
+                                            "Q6_K"), default=None,
+                        help="keep the matrices in this GGUF block type")
     parser.add_argument("--threads", type=int, default=0,
                         help="threads of both sides (default: every CPU "
                         "of the process; RLX reads RLX_NUM_THREADS)")
@@ -168,13 +174,26 @@ def main():
     rng = np.random.default_rng(0)
     W = random_weights(M, c, rng)
     params = sum(w.size for w in W.values())
+    ours_w = W
+    if args.quant:
+        from rlx.llm import gguf
+        ours_w = dict(W)
+        for name in W:
+            if M.is_matrix(name):
+                data = gguf.quantize(W[name], args.quant)
+                ours_w[name] = M.PackedWeight(
+                    data.reshape(W[name].shape[0], -1), args.quant)
+                W[name] = gguf.dequantize(data, args.quant, W[name].shape)
+        packed = sum(w.data.size if isinstance(w, M.PackedWeight) else
+                     w.size * 4 for w in ours_w.values())
+        print("matrices in %s: %.2f GB for rlx" % (args.quant, packed / 1e9))
     prompt = [int(t) for t in rng.integers(0, c.vocab, args.prompt)]
     print("shape %s: %.1fM parameters (%.2f GB float32), prompt %d, %d new "
           "tokens; %d threads each (torch %s)" % (
               args.shape, params / 1e6, params * 4 / 1e9, args.prompt,
               args.tokens, threads, torch.__version__))
 
-    model = M.Model(c, W, max_seq=max_seq)
+    model = M.Model(c, ours_w, max_seq=max_seq)
     t = time.perf_counter()
     model.program(args.prompt)
     model.program(1)

@@ -12,6 +12,7 @@
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/ExecutionEngine/HostAllocator.h"
 #include "RLX/Runtime/CPU/CPUBlas.h"
+#include "RLX/Runtime/CPU/CPUDequantMatmul.h"
 #include "RLX/Runtime/CPU/CPUThreads.h"
 #include "RLX/Target/CPU/HostTarget.h"
 #include "RLX/Target/CPU/Passes.h"
@@ -184,6 +185,8 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
         reinterpret_cast<void *>(&_mlir_ciface_rlx_cpu_gemm_s8_constant_b));
     add("rlx_cpu_parallel_for",
         reinterpret_cast<void *>(&rlx_cpu_parallel_for));
+    add("rlx_cpu_dequant_matmul",
+        reinterpret_cast<void *>(&rlx_cpu_dequant_matmul));
     // Bufferization's copies call into MLIR's C runner utilities.
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;

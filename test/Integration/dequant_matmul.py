@@ -20,6 +20,7 @@
 #   are checked to reach every code (nibble, 2/3-bit quant, 4/6-bit scale).
 
 import struct
+import sys
 
 import numpy as np
 
@@ -46,17 +47,19 @@ def tolerance(elem, x, dec):
     return rtol, max(atol, eps * np.sqrt(x.shape[-1]) * mag.mean())
 
 
-def matmul_case(name, scheme, x, w, params, dec, n, elem):
+def matmul_case(name, scheme, x, w, params, dec, n, elem, dynamic_rows=False):
     """x @ dec^T for `x` of `elem`, the weight `w` packed under `scheme`
-    (its attribute text) with scale operands `params`; `dec` is W [N, K]."""
-    args = [("%x", T(x.shape, elem), x),
+    (its attribute text) with scale operands `params`; `dec` is W [N, K].
+    dynamic_rows: x's first dim is `?` in the program."""
+    rows = (None,) if dynamic_rows else x.shape[:1]
+    args = [("%x", T(rows + x.shape[1:], elem), x),
             ("%w", T(w.shape, "i8" if w.dtype == np.int8 else "ui8"), w)]
     args += [("%%p%d" % i, T(p.shape, "f32"), p) for i, p in enumerate(params)]
     if elem == "bf16":
         dec = rlxtest.as_elem(dec, "bf16").astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         ref = x.astype(np.float64) @ dec.T
-    out = list(x.shape[:-1]) + [n]
+    out = list(rows + x.shape[1:-1]) + [n]
     body = "%y = rlx.dequant_matmul #rlx.quant<{}> {} : {}".format(
         scheme, ", ".join(a for a, _, _ in args),
         ", ".join(t for _, t, _ in args))
@@ -325,13 +328,15 @@ def gguf_weights(scheme, n, k):
     return w.reshape(n, k // 256 * size)
 
 
-def gguf_case(scheme, xshape, n, elem="f32", eye=False):
+def gguf_case(scheme, xshape, n, elem="f32", eye=False, dynamic_rows=False):
     k = xshape[-1]
     w = gguf_weights(scheme, n, k)
     x = np.eye(k, dtype=np.float32) if eye else rand(r, xshape, elem)
-    return matmul_case("%s/%s/%s/n%d" % (scheme, elem, "eye%d" % k if eye
-                                         else shape_name(xshape), n),
-                       scheme, x, w, [], gguf_decode(scheme, w), n, elem)
+    return matmul_case("%s/%s/%s/n%d%s" % (scheme, elem, "eye%d" % k if eye
+                                           else shape_name(xshape), n,
+                                           "/dyn" if dynamic_rows else ""),
+                       scheme, x, w, [], gguf_decode(scheme, w), n, elem,
+                       dynamic_rows)
 
 
 def check_gguf_reference():
@@ -603,7 +608,8 @@ def block_weights(scheme, n, k, cover=False):
     return w.reshape(n, k // weights * size)
 
 
-def block_case(scheme, xshape, n, elem="f32", eye=False, cover=False):
+def block_case(scheme, xshape, n, elem="f32", eye=False, cover=False,
+               dynamic_rows=False):
     k = xshape[-1]
     w = block_weights(scheme, n, k, cover)
     x = np.eye(k, dtype=np.float32) if eye else rand(r, xshape, elem)
@@ -611,17 +617,18 @@ def block_case(scheme, xshape, n, elem="f32", eye=False, cover=False):
     if scheme == "nvfp4":
         s = np.float32(r.uniform(0.5, 2.0) * r.choice([-1.0, 1.0]))
         params, extra = [np.array(s, np.float32)], (np.float64(s),)
-    return matmul_case("%s/%s/%s/n%d" % (scheme, elem, "eye%d" % k if eye
-                                         else shape_name(xshape), n),
+    return matmul_case("%s/%s/%s/n%d%s" % (scheme, elem, "eye%d" % k if eye
+                                           else shape_name(xshape), n,
+                                           "/dyn" if dynamic_rows else ""),
                        scheme, x, w, params, blocks_decode(scheme, w, *extra),
-                       n, elem)
+                       n, elem, dynamic_rows)
 
 
 suite.check("fp8/reference_tables", check_fp8_tables)
 suite.check("gguf/reference_decoders", check_gguf_reference)
 suite.check("blocks/reference_decoders", check_block_references)
 
-cases = []
+cases, runtime_cases = [], []
 for scheme in ("int8_block", "int8_block_asym", "int4_block"):
     cases += [case(scheme, 32, (4, 64), 16), case(scheme, 16, (2, 3, 64), 8),
               case(scheme, 64, (5, 128), 12, "bf16")]
@@ -631,16 +638,30 @@ for scheme in ("fp8_e4m3", "fp8_e5m2"):
               fp8_case(scheme, (3, 96), 8, w=fp8_edge_weights(scheme, 8, 96),
                        tag="edge"),
               fp8_special_case(scheme)]
+# The f32 GGUF products run on the CPU runtime's kernel (rlx-cpu-outline-
+# dequant-matmul; bf16 and q2_K/q3_K/nvfp4 on generated code): one row as a
+# decoder's step, row counts the tiles of 8 weight rows do not divide, a
+# dynamic row count.
 for scheme in GGUF_BYTES:
-    cases += [gguf_case(scheme, (4, 256), 3), gguf_case(scheme, (3, 512), 8),
-              gguf_case(scheme, (2, 3, 256), 5),
-              gguf_case(scheme, (5, 512), 4, "bf16"),
-              gguf_case(scheme, (256, 256), 6, eye=True)]
+    runtime_cases += [gguf_case(scheme, (4, 256), 3),
+                      gguf_case(scheme, (3, 512), 8),
+                      gguf_case(scheme, (2, 3, 256), 5),
+                      gguf_case(scheme, (1, 768), 13),
+                      gguf_case(scheme, (7, 256), 9, dynamic_rows=True),
+                      gguf_case(scheme, (256, 256), 6, eye=True)]
+    cases.append(gguf_case(scheme, (5, 512), 4, "bf16"))
 for scheme, (block, _, _) in BLOCKS.items():
     k = max(block, 64)
-    cases += [block_case(scheme, (4, 2 * k), 16, cover=True),
-              block_case(scheme, (2, 3, k), 5),
-              block_case(scheme, (5, 2 * k), 12, "bf16"),
-              block_case(scheme, (k, k), 6, eye=True)]
-suite.run(cases)
-suite.finish()
+    runtime_cases += [block_case(scheme, (4, 2 * k), 16, cover=True),
+                      block_case(scheme, (2, 3, k), 5),
+                      block_case(scheme, (1, 4 * k), 11),
+                      block_case(scheme, (6, k), 17, dynamic_rows=True),
+                      block_case(scheme, (k, k), 6, eye=True)]
+    cases.append(block_case(scheme, (5, 2 * k), 12, "bf16"))
+suite.run(cases + runtime_cases)
+# The same f32 products on the generated lowering (decode, then matmul).
+generated = Suite("dequant_matmul dequant-kernels=0", KNOWN_FAILURES,
+                  flags=["--cpu-options=dequant-kernels=0"])
+generated.run(runtime_cases)
+sys.exit(1 if [s.finish(exit=False) for s in (suite, generated)].count(True)
+         else 0)

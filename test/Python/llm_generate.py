@@ -145,6 +145,12 @@ gguf.write_gguf(path, metadata, GW, types=types)
 stored = gguf.GGUFFile(path)
 SW, _ = M.unpermute_qk_from_gguf({n: stored.tensor(n) for n in GW}, gc)
 llm = rlx.llm.load(path)
+# The Q4_0, Q8_0, Q4_K, Q5_K and Q6_K matrices stay in their blocks (the
+# program multiplies by them with rlx.dequant_matmul); the rest is float32.
+kept = {n for n in GW if M.is_matrix(n) and types.get(n) in M.PACKED_TYPES}
+if set(llm.model._packed) != kept:
+    fail("packed matrices %s, expected %s" % (sorted(llm.model._packed),
+                                              sorted(kept)))
 text = "the cat sat on the mat and then slept"
 ids = llm.encode(text)
 want_ids = [1] + sp.encode(text)
@@ -161,6 +167,15 @@ if llm.decode(ids) != sp.decode(ids):
     fail("llama: decode of the prompt %r, sentencepiece %r" %
          (llm.decode(ids), sp.decode(ids)))
 print("llama gguf: %r -> %r" % (text, out_text))
+
+# Dequantized at load, the same logits (float32 sums in another order).
+plain = rlx.llm.load(path, packed=False)
+if plain.model._packed:
+    fail("packed=False kept %s packed" % sorted(plain.model._packed))
+a, b = llm.model.step(ids, 0), plain.model.step(ids, 0)
+if np.max(np.abs(a - b)) > 1e-4 * np.max(np.abs(b)):
+    fail("packed and dequantized weights: logits differ by %g (max |logit| "
+         "%g)" % (np.max(np.abs(a - b)), np.max(np.abs(b))))
 
 # rlx-generate prints the same ids.
 run = subprocess.run([os.path.join(TOOLS, "rlx-generate"), path, "--prompt",

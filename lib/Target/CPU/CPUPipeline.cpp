@@ -40,6 +40,11 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
                            const CPUPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
+  // The arena path plans every buffer of one function: the outlined
+  // products would be calls it cannot plan through.
+  bool dequantKernels = options.dequantKernels && !options.arena;
+  if (dequantKernels)
+    pm.addPass(createCPUOutlineDequantMatmulPass());
   addRLXToLinalgPipeline(pm, options.arena);
   if (options.fuseElementwise && !options.arena)
     pm.addNestedPass<func::FuncOp>(createLinalgFuseElementwisePass());
@@ -88,6 +93,8 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  if (dequantKernels)
+    pm.addPass(createCPUCallDequantMatmulPass());
 
   CPUDispatchBLASPassOptions dispatch;
   dispatch.floatGemms = options.blas;

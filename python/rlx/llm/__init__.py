@@ -12,7 +12,8 @@
     print(llm.generate("Once upon a time", max_new_tokens=32))
 
 `load` reads the architecture (llama, qwen2, qwen3) and its
-hyper-parameters, the weights (GGUF's quantized tensors dequantized to
+hyper-parameters, the weights (GGUF's quantized matrices kept in their
+blocks, which the program decodes as it multiplies; other tensors in
 float32) and the tokenizer stored with the model, and compiles the
 decoder (`rlx.llm.model`) for the CPU. `generate` prefills the prompt in
 one step, then decodes one token per step over the KV caches; sampling
@@ -144,10 +145,18 @@ class LLM:
         return self.decode(ids)
 
 
-def _load_gguf(path, max_seq):
+def _load_gguf(path, max_seq, packed):
     f = gguf.GGUFFile(path)
     config = model.config_from_gguf(f.metadata, max_seq=max_seq)
-    weights = {name: f.tensor(name) for name in f.tensors}
+    weights = {}
+    for name, info in f.tensors.items():
+        if packed and info.ggml_type in model.PACKED_TYPES and \
+                model.is_matrix(name) and len(info.shape) == 2:
+            # A view of the mapped file: the blocks are not copied.
+            data = np.asarray(f.raw(name)).reshape(info.shape[0], -1)
+            weights[name] = model.PackedWeight(data, info.ggml_type)
+        else:
+            weights[name] = f.tensor(name)
     tok = tokenizer.from_gguf_metadata(f.metadata)
     return config, weights, tok
 
@@ -179,16 +188,18 @@ def _load_hf(folder, max_seq):
 DEFAULT_MAX_SEQ = 4096
 
 
-def load(path, max_seq=None, compile_options=""):
+def load(path, max_seq=None, compile_options="", packed=True):
     """A model from a .gguf file or a Hugging Face folder (config.json,
     *.safetensors, tokenizer.json), compiled for the CPU. `max_seq` is
     the KV cache length (default: the model's context length, at most
-    DEFAULT_MAX_SEQ)."""
+    DEFAULT_MAX_SEQ). `packed`: a GGUF file's Q4_0, Q8_0, Q4_K, Q5_K and
+    Q6_K matrices stay in their blocks (False: dequantized to float32 at
+    load, 4 bytes a weight)."""
     path = os.fspath(path)
     max_seq = max_seq or DEFAULT_MAX_SEQ
     if os.path.isdir(path):
         config, weights, tok = _load_hf(path, max_seq)
     else:
-        config, weights, tok = _load_gguf(path, max_seq)
+        config, weights, tok = _load_gguf(path, max_seq, packed)
     return LLM(Model(config, weights, tokenizer=tok,
                      compile_options=compile_options), tok)

@@ -6,7 +6,7 @@
 #
 # ===-----------------------------------------------------------------=== #
 """rlx-generate MODEL --prompt TEXT [-n N] [--temperature T] [--top-k K]
-[--top-p P] [--seed S] [--max-seq L]: loads a .gguf file or a Hugging Face
+[--top-p P] [--seed S] [--max-seq L] [--dequantize]: loads a .gguf file or a Hugging Face
 folder, generates N tokens on the CPU and prints the prompt and its
 continuation, then the prompt step's time and the decode tokens/s on
 stderr."""
@@ -37,9 +37,14 @@ def main(argv=None):
                         "context length, at most %d)" % DEFAULT_MAX_SEQ)
     parser.add_argument("--ids", action="store_true",
                         help="also print the generated token ids")
+    parser.add_argument("--dequantize", action="store_true",
+                        help="dequantize a GGUF file's quantized matrices "
+                        "to float32 at load (by default they stay in their "
+                        "blocks)")
     args = parser.parse_args(argv)
     try:
-        llm = load(args.model, max_seq=args.max_seq)
+        llm = load(args.model, max_seq=args.max_seq,
+                   packed=not args.dequantize)
         prompt_ids = llm.encode(args.prompt)
         ids = llm.generate_ids(prompt_ids, args.max_new_tokens,
                                temperature=args.temperature,

@@ -354,6 +354,47 @@ def _tensor(shape, dtype="f32"):
     return "tensor<%s>" % "".join(["%dx" % d for d in shape] + [dtype])
 
 
+#: The GGUF block types a matrix can stay in: the program multiplies by it
+#: with rlx.dequant_matmul, which decodes the blocks as it reads them.
+PACKED_TYPES = ("Q4_0", "Q8_0", "Q4_K", "Q5_K", "Q6_K")
+_BLOCKS = {"Q4_0": (32, 18), "Q8_0": (32, 34), "Q4_K": (256, 144),
+           "Q5_K": (256, 176), "Q6_K": (256, 210)}
+_MATRICES = ("attn_q.weight", "attn_k.weight", "attn_v.weight",
+             "attn_output.weight", "ffn_gate.weight", "ffn_up.weight",
+             "ffn_down.weight", "output.weight")
+
+
+def is_matrix(name):
+    """Whether weight `name` is only multiplied by (so it can stay packed;
+    the embeddings are gathered from)."""
+    return name.split(".", 2)[-1] in _MATRICES if name.startswith("blk.") \
+        else name in _MATRICES
+
+
+@dataclasses.dataclass(frozen=True)
+class PackedWeight:
+    """A matrix [out, in] kept in its GGUF blocks: `data` is uint8 [out,
+    in / block * block bytes] (each row's blocks, as the file stores
+    them), `ggml_type` one of PACKED_TYPES."""
+    data: np.ndarray
+    ggml_type: str
+
+    @property
+    def scheme(self):
+        """The #rlx.quant kind of the blocks."""
+        return "gguf_" + self.ggml_type.lower()
+
+    def check(self, name, shape):
+        weights, size = _BLOCKS[self.ggml_type]
+        rows, cols = shape
+        if cols % weights or self.data.shape != (rows, cols // weights * size):
+            raise ValueError("weight %s (%s) has packed shape %s, expected "
+                             "%s for %s" % (name, self.ggml_type,
+                                            self.data.shape,
+                                            (rows, cols // weights * size),
+                                            shape))
+
+
 class _Emitter:
     """Builds the body of a func.func: one SSA value per emitted op, each
     remembered with its shape."""
@@ -362,6 +403,7 @@ class _Emitter:
         self.lines = []
         self.shapes = {}
         self.dtypes = {}
+        self.schemes = {}
         self.count = 0
 
     def value(self, name, shape, dtype="f32"):
@@ -379,8 +421,13 @@ class _Emitter:
         return _tensor(self.shapes[v], self.dtypes[v])
 
     def matmul_t(self, x, w):
-        """x [.., K] times w [N, K] transposed: [.., N]."""
+        """x [.., K] times w [N, K] transposed: [.., N]; a packed w
+        (self.schemes) through rlx.dequant_matmul."""
         shape = self.shapes[x][:-1] + (self.shapes[w][0],)
+        if w in self.schemes:
+            return self.op("rlx.dequant_matmul #rlx.quant<%s> %s, %s : %s, %s"
+                           % (self.schemes[w], x, w, self.T(x), self.T(w)),
+                           shape, "dq")
         return self.op("rlx.matmul %s, %s transpose_b true : %s, %s" %
                        (x, w, self.T(x), self.T(w)), shape, "mm")
 
@@ -430,7 +477,9 @@ def build_program(config, n=1, batch=1, weights=None,
     [out, in] order (rlx.matmul transpose_b). With weights_as_args=False
     the weights are `rlx.param`s named by their GGUF names instead of
     arguments (rlx.compile's Program then takes them after the other
-    arguments, in its param_names order). With caches_in_place each cache
+    arguments, in its param_names order). A weight given as a
+    PackedWeight is a ui8 tensor of its blocks, multiplied by with
+    rlx.dequant_matmul. With caches_in_place each cache
     argument holds its updated cache (`rlx.in_place_result`): a step
     writes the n new rows into the arrays passed and returns them, with
     no copy of the caches."""
@@ -459,14 +508,18 @@ def build_program(config, n=1, batch=1, weights=None,
               for i in range(c.n_layers)]
     W = {}
     for name in weight_names(c, weights):
-        shape = _weight_shape(c, name)
+        shape, dtype = _weight_shape(c, name), "f32"
+        packed = weights.get(name) if weights is not None else None
         ident = "w_" + name.replace(".", "_")
+        if isinstance(packed, PackedWeight):
+            shape, dtype = packed.data.shape, "ui8"
+            e.schemes["%" + ident] = packed.scheme
         if weights_as_args:
-            W[name] = arg(ident, shape)
+            W[name] = arg(ident, shape, dtype)
         else:
-            W[name] = e.value("%" + ident, shape)
+            W[name] = e.value("%" + ident, shape, dtype)
             e.lines.append('    %%%s = rlx.param "%s" : %s' %
-                           (ident, name, _tensor(shape)))
+                           (ident, name, _tensor(shape, dtype)))
     i64 = _tensor((), "i64")
     n_const = e.op("rlx.constant dense<%d> : %s" % (n, i64), (), "n",
                    "i64")
@@ -572,7 +625,8 @@ class Model:
     """A decoder compiled with rlx.compile (CPU), with its KV caches.
 
     Model(config, weights, tokenizer=None, max_seq=None, batch=1): weights
-    under GGUF names (float32, [out, in] matrices); `max_seq` caps the
+    under GGUF names (float32, [out, in] matrices, or PackedWeight for a
+    matrix kept in its GGUF blocks); `max_seq` caps the
     cache length (default config.max_seq). `step(tokens, pos)` runs n
     new tokens [B, n] at `pos` and returns the logits [B, vocab] of the
     last one; `generate(prompt_ids, n_new)` decodes. The compiled
@@ -594,8 +648,18 @@ class Model:
                              "needs them)" % (", ".join(missing),
                                               config.architecture))
         self.weights = []
+        self._packed = {}
         for name in self.names:
-            w = np.ascontiguousarray(weights[name], dtype=np.float32)
+            w = weights[name]
+            if isinstance(w, PackedWeight):
+                if not is_matrix(name):
+                    raise ValueError("weight %s cannot stay packed (it is "
+                                     "not only multiplied by)" % name)
+                w.check(name, _weight_shape(config, name))
+                self._packed[name] = w
+                self.weights.append(np.ascontiguousarray(w.data, np.uint8))
+                continue
+            w = np.ascontiguousarray(w, dtype=np.float32)
             if w.shape != _weight_shape(config, name):
                 raise ValueError("weight %s has shape %s, expected %s" % (
                     name, w.shape, _weight_shape(config, name)))
@@ -624,9 +688,10 @@ class Model:
             import rlx
             if self._context is None:
                 self._context = rlx.Context()
+            weights = dict(zip(self.names, self.weights))
+            weights.update(self._packed)
             text = build_program(self.config, n, self.batch,
-                                 weights=dict(zip(self.names, self.weights)),
-                                 max_seq=self.max_seq)
+                                 weights=weights, max_seq=self.max_seq)
             module = rlx.Module.parse(text, self._context)
             self._programs[n] = rlx.compile(module, function="decode_step",
                                             options=self.compile_options)

@@ -99,6 +99,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "
                      "matmuls instead of generated loops"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> dequantKernels{
+      *this, "dequant-kernels",
+      llvm::cl::desc("Compute f32 dequant_matmuls of GGUF schemes with the "
+                     "runtime's kernel, which decodes the weight in the "
+                     "cache (rlx-cpu-outline-dequant-matmul)"),
+      llvm::cl::init(true)};
 };
 
 /// rlx (MIR) -> linalg -> bufferized loops -> the LLVM dialect, ready for

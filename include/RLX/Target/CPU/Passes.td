@@ -453,4 +453,52 @@ def CPUApproximateMathPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def CPUOutlineDequantMatmulPass
+    : Pass<"rlx-cpu-outline-dequant-matmul", "::mlir::ModuleOp"> {
+  let summary = "Move GGUF dequant_matmuls into functions for the runtime's "
+                "kernel";
+  let description = [{
+    The first half of the CPU's dispatch of `rlx.dequant_matmul` (the second
+    is `rlx-cpu-call-dequant-matmul`). Runs on MIR, before the linalg
+    lowering. Each f32 `rlx.dequant_matmul` of a GGUF scheme that the
+    runtime's `rlx_cpu_dequant_matmul` decodes (`gguf_q4_0`, `gguf_q8_0`,
+    `gguf_q4_k`, `gguf_q5_k`, `gguf_q6_k`, `gguf_q8_k`) with static K and N
+    becomes a call of a private function that computes it on [M, K] rows
+    (leading dims folded by `rlx.reshape`, which needs them static above rank
+    2), tagged `rlx.cpu_dequant_matmul` with the scheme's runtime code. Ops
+    of one scheme and types share one function. The function lowers like any
+    other, so the program is correct with or without the second half.
+
+    ```mlir
+    %y = rlx.dequant_matmul #rlx.quant<gguf_q8_0> %x, %w
+        : tensor<1x64xf32>, tensor<16x68xui8>
+    // becomes
+    %y = func.call @rlx_dequant_matmul_gguf_q8_0(%x, %w)
+        : (tensor<1x64xf32>, tensor<16x68xui8>) -> tensor<1x16xf32>
+    func.func private @rlx_dequant_matmul_gguf_q8_0(...)
+        attributes {rlx.cpu_dequant_matmul = 1 : i32}
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def CPUCallDequantMatmulPass
+    : Pass<"rlx-cpu-call-dequant-matmul", "::mlir::ModuleOp"> {
+  let summary = "Replace the bodies of outlined dequant_matmuls by runtime "
+                "calls";
+  let description = [{
+    The second half of the CPU's dispatch of `rlx.dequant_matmul`; runs after
+    bufferization. The body of each function tagged `rlx.cpu_dequant_matmul`
+    (two row-major 2-D buffers in, one out) becomes a fresh result buffer
+    and a call of the runtime's `rlx_cpu_dequant_matmul(x, m, k, packed, n,
+    out, scheme)` (RLX/Runtime/CPU/CPUDequantMatmul.h) on the buffers'
+    addresses, which decodes the weight tile by tile in the cache and
+    splits the tiles over the thread pool; the tag goes. A tagged function
+    of another signature is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // RLX_TARGET_CPU_PASSES_TD
