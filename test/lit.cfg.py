@@ -124,6 +124,11 @@ if shutil.which("spirv-val"):
 if shutil.which("spirv-cross"):
     config.available_features.add("spirv-cross")
 
+# Graphviz's dot (Debian's graphviz) lays out --rlx-fusion-report's
+# format=svg; without it only the DOT text is tested.
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+
 # A Vulkan device (lavapipe in CI): the vulkan tests run on it, compiled
 # for its subgroup size, asked once here (a tree that had the vulkan
 # target before may keep an old rlx-vulkan-run).

@@ -310,12 +310,24 @@ class Module:
             with open(path) as f:
                 return f.read()
 
-    def fusion_report(self, target=""):
+    def fusion_report(self, target="", format="json"):
         """What --rlx-fusion-report finds (on a copy; the module is not
-        changed): a dict with ops_before, ops_after, fusions, near_misses
-        and families_off."""
-        return json.loads(self._report("rlx-fusion-report",
-                                       "target=%s" % target if target else ""))
+        changed). `format="json"` (the default): a dict with ops_before,
+        ops_after, fusions, near_misses and families_off; "text": the
+        report as printed; "dot": the op graph before and after fusion as
+        Graphviz DOT text; "svg": that graph laid out by Graphviz's `dot`
+        (an `SVG` string, shown inline in a notebook; RLXError where `dot`
+        is not installed)."""
+        if format not in ("json", "text", "dot", "svg"):
+            raise RLXError("unknown fusion report format %r; expected json, "
+                           "text, dot or svg" % (format,))
+        text = self._report("rlx-fusion-report",
+                            "target=%s" % target if target else "", format)
+        if format == "svg":
+            return SVG(text)
+        if format == "json":
+            return json.loads(text)
+        return text
 
     def memory_report(self, planner="greedy", format="json"):
         """What --rlx-memory-report finds. `format="json"` (the default):

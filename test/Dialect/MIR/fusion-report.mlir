@@ -30,7 +30,7 @@
 // JSON:      "ops_after": {
 // JSON:      "ops_before": {
 
-// BAD: 'format' must be text or json, got 'xml'
+// BAD: unknown format 'xml'; expected text, json, dot or svg
 
 // For metal the matmul still fuses; the families whose fused ops metal
 // lacks are listed with the op.

@@ -15,15 +15,27 @@
 // users, shapes or types do not fit, ...), unless that root fused in the
 // end.
 //
+// For the pictures the listener also follows each op: an op erased while
+// a pattern that made a fused op runs was replaced by it (its root, or what
+// the pattern erased), and an op the driver erases afterwards as dead goes
+// where the op that read it went (the matmul under a fused bias add). A
+// fused op that a later fusion replaces is drawn inside that one.
+//
 //===----------------------------------------------------------------------===//
+
+#include "FusionReport.h"
+#include "FusionReportDot.h"
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/Transforms/Targets.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <set>
 
 namespace mlir {
 namespace rlx {
@@ -36,10 +48,6 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 namespace {
-
-struct Event {
-  std::string pattern, op, location, reason;
-};
 
 /// The pattern's class name without its namespaces and template brackets'
 /// namespaces (e.g. FuseMatmulBiasAct<mlir::rlx::GeluOp> ->
@@ -84,16 +92,81 @@ bool isNotACandidate(StringRef reason) {
          reason.contains("left to");
 }
 
+/// The fused ops the report counts as fusions.
+bool isFusedOp(Operation *op) {
+  return op->getName().getStringRef().starts_with("rlx.fused_");
+}
+
+/// An op the listener saw erased.
+struct Erasure {
+  int64_t node;
+  /// The erasure of an op that read this one's results (-1: none).
+  int64_t consumer;
+  /// The fusion made by the pattern it was erased under (-1: none).
+  int64_t fusion = -1;
+};
+
 struct ReportListener : RewriterBase::Listener {
+  ReportListener(MLIRContext *ctx, FusionReport &report,
+                 DenseMap<Operation *, int64_t> &nodeOf,
+                 const DenseMap<Operation *, int64_t> &functionOf)
+      : ctx(ctx), report(report), nodeOf(nodeOf), functionOf(functionOf) {}
+
+  /// The node of `op`: the one it has, or a new one.
+  int64_t nodeFor(Operation *op) {
+    auto [it, inserted] = nodeOf.try_emplace(op, report.nodes.size());
+    if (inserted)
+      report.nodes.push_back(
+          {op->getName().getStringRef().str(), op->getLoc()});
+    return it->second;
+  }
+
   void notifyPatternBegin(const Pattern &pattern, Operation *op) override {
     current = patternName(pattern);
     root = op->getName().getStringRef().str();
     rootLoc = locationString(op->getLoc());
+    rootNode = nodeFor(op);
+    madeInPattern = -1;
+    inPattern = true;
   }
-  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
-    if (op->getName().getStringRef().starts_with("rlx.fused_"))
-      fusions.push_back(
-          {current, op->getName().getStringRef().str(), rootLoc, ""});
+  void notifyPatternEnd(const Pattern &, LogicalResult) override {
+    for (int64_t e : erasedInPattern)
+      erasures[e].fusion = madeInPattern;
+    erasedInPattern.clear();
+    inPattern = false;
+  }
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    // An op moved is not a new one.
+    if (previous.isSet() && nodeOf.count(op))
+      return;
+    int64_t node = nodeFor(op);
+    if (!isFusedOp(op))
+      return;
+    int64_t fusion = report.fusions.size();
+    report.fusions.push_back(
+        {current, op->getName().getStringRef().str(), rootLoc, "", node});
+    report.nodes[node].fusion = fusion;
+    report.function.push_back(
+        functionOf.lookup(op->getParentOfType<func::FuncOp>()));
+    if (madeInPattern < 0)
+      madeInPattern = fusion;
+  }
+  void notifyOperationErased(Operation *op) override {
+    // The op's operands are still there: each producer is read by this
+    // erasure, until the producer itself goes.
+    int64_t index = erasures.size();
+    auto consumer = consumerOf.find(op);
+    erasures.push_back(
+        {nodeFor(op), consumer == consumerOf.end() ? -1 : consumer->second});
+    if (inPattern)
+      erasedInPattern.push_back(index);
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        consumerOf[producer] = index;
+    // A later op may take this address.
+    nodeOf.erase(op);
+    consumerOf.erase(op);
   }
   void notifyMatchFailure(Location,
                           function_ref<void(Diagnostic &)> reason) override {
@@ -101,12 +174,43 @@ struct ReportListener : RewriterBase::Listener {
     reason(diag);
     std::string text = diag.str();
     if (!isNotACandidate(text))
-      misses.push_back({current, root, rootLoc, text});
+      misses.push_back({current, root, rootLoc, text, rootNode});
   }
 
-  MLIRContext *ctx = nullptr;
+  /// Which fusion replaced each op of the input, and each fused op that a
+  /// later fusion replaced.
+  void assignReplacedOps() {
+    size_t numFusions = report.fusions.size();
+    report.replaced.assign(numFusions, {});
+    report.absorbedInto.assign(numFusions, -1);
+    // An erasure's consumer was erased before it.
+    std::vector<int64_t> owner(erasures.size(), -1);
+    for (auto [index, e] : llvm::enumerate(erasures)) {
+      if (e.fusion >= 0)
+        owner[index] = e.fusion;
+      else if (e.consumer >= 0)
+        owner[index] = owner[e.consumer];
+      if (owner[index] < 0)
+        continue;
+      int64_t fused = report.nodes[e.node].fusion;
+      if (e.node < report.numOriginal)
+        report.replaced[owner[index]].push_back(e.node);
+      else if (fused >= 0 && owner[index] > fused)
+        report.absorbedInto[fused] = owner[index];
+    }
+  }
+
+  MLIRContext *ctx;
+  FusionReport &report;
+  DenseMap<Operation *, int64_t> &nodeOf;
+  const DenseMap<Operation *, int64_t> &functionOf;
   std::string current, root, rootLoc;
-  std::vector<Event> fusions, misses;
+  int64_t rootNode = -1, madeInPattern = -1;
+  bool inPattern = false;
+  std::vector<FusionEvent> misses;
+  std::vector<Erasure> erasures;
+  std::vector<int64_t> erasedInPattern;
+  DenseMap<Operation *, int64_t> consumerOf;
 };
 
 std::map<std::string, int64_t> countOps(Operation *root) {
@@ -118,15 +222,113 @@ std::map<std::string, int64_t> countOps(Operation *root) {
   return counts;
 }
 
+/// The top-level ops of `func` in program order and the values between
+/// them (one edge per producer and reader).
+FusionGraphFunction graphOf(func::FuncOp func,
+                            function_ref<int64_t(Operation *)> nodeFor) {
+  FusionGraphFunction graph;
+  graph.name = func.getSymName().str();
+  if (func.isExternal())
+    return graph;
+  Block *entry = &func.getBody().front();
+  graph.numArguments = entry->getNumArguments();
+  for (Operation &op : func.getBody().getOps()) {
+    int64_t node = nodeFor(&op);
+    graph.ops.push_back(node);
+    std::set<int64_t> sources;
+    for (Value operand : op.getOperands()) {
+      int64_t source;
+      if (auto arg = dyn_cast<BlockArgument>(operand)) {
+        if (arg.getOwner() != entry)
+          continue;
+        source = -1 - static_cast<int64_t>(arg.getArgNumber());
+      } else {
+        source = nodeFor(operand.getDefiningOp());
+      }
+      if (sources.insert(source).second)
+        graph.edges.push_back({source, node});
+    }
+  }
+  return graph;
+}
+
+} // namespace
+
+LogicalResult rlx::collectFusionReport(ModuleOp module,
+                                       const FrozenRewritePatternSet &patterns,
+                                       FusionReport &report) {
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  DenseMap<Operation *, int64_t> functionOf;
+  for (auto [index, func] : llvm::enumerate(funcs))
+    functionOf[func] = index;
+  DenseMap<Operation *, int64_t> nodeOf;
+  ReportListener listener(module.getContext(), report, nodeOf, functionOf);
+  auto nodeFor = [&](Operation *op) { return listener.nodeFor(op); };
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module && !isa<func::FuncOp>(op))
+      nodeFor(op);
+  });
+  report.numOriginal = report.nodes.size();
+  for (func::FuncOp func : funcs)
+    report.beforeGraph.push_back(graphOf(func, nodeFor));
+
+  report.before = countOps(module);
+  GreedyRewriteConfig config;
+  config.setListener(&listener);
+  if (failed(applyPatternsGreedily(module, patterns, config)))
+    return failure();
+  report.after = countOps(module);
+
+  listener.assignReplacedOps();
+  for (func::FuncOp func : funcs) {
+    report.afterGraph.push_back(graphOf(func, nodeFor));
+    // Ops a fused op took into its regions, as elementwise regions do,
+    // are replaced too.
+    for (Operation &op : func.getBody().getOps()) {
+      int64_t fusion = report.nodes[nodeFor(&op)].fusion;
+      if (fusion < 0)
+        continue;
+      op.walk([&](Operation *nested) {
+        int64_t node = nodeFor(nested);
+        if (nested != &op && node < report.numOriginal)
+          report.replaced[fusion].push_back(node);
+      });
+    }
+  }
+
+  // A root may fail a pattern once and fuse later (or be tried again):
+  // keep one miss per (pattern, location, reason), none where a fusion
+  // was made at that location.
+  std::set<std::string> fusedAt;
+  for (const FusionEvent &f : report.fusions)
+    fusedAt.insert(f.location);
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  for (const FusionEvent &m : listener.misses)
+    if (!fusedAt.count(m.location) &&
+        seen.insert({m.pattern, m.location, m.reason}).second)
+      report.misses.push_back(m);
+  return success();
+}
+
+namespace {
+
 struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
   using FusionReportPassBase::FusionReportPassBase;
 
   void runOnOperation() override {
-    if (format != "text" && format != "json") {
-      emitError(getOperation()->getLoc(),
-                "'format' must be text or json, got '")
-          << format << "'";
+    ModuleOp module = getOperation();
+    if (!llvm::is_contained({"text", "json", "dot", "svg"}, format)) {
+      module.emitError() << "unknown format '" << format
+                         << "'; expected text, json, dot or svg";
       return signalPassFailure();
+    }
+    // Before anything is fused: the SVG needs Graphviz.
+    std::string dotProgram;
+    if (format == "svg") {
+      FailureOr<std::string> found = findGraphvizDot(module.getLoc());
+      if (failed(found))
+        return signalPassFailure();
+      dotProgram = *found;
     }
     // With a target, the families whose fused ops it lacks do not run; the
     // report names each with the op it lacks.
@@ -134,7 +336,7 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
     SmallVector<std::pair<std::string, StringRef>> off;
     if (!target.empty()) {
       FailureOr<const TargetOps *> claims =
-          lookupTarget(target, getOperation()->getLoc());
+          lookupTarget(target, module.getLoc());
       if (failed(claims))
         return signalPassFailure();
       families = familiesForTarget(**claims, {}, &off);
@@ -143,50 +345,41 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
     if ((target.empty() || !families.empty()) &&
         failed(populateFusionPatterns(patterns, families)))
       return signalPassFailure();
-    std::map<std::string, int64_t> before = countOps(getOperation());
-    ReportListener listener;
-    listener.ctx = &getContext();
-    GreedyRewriteConfig config;
-    config.setListener(&listener);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    FusionReport report;
+    if (failed(collectFusionReport(
+            module, FrozenRewritePatternSet(std::move(patterns)), report)))
       return signalPassFailure();
-    std::map<std::string, int64_t> after = countOps(getOperation());
-
-    // A root may fail a pattern once and fuse later (or be tried again):
-    // keep one miss per (pattern, location, reason), none where a fusion
-    // was made at that location.
-    std::set<std::string> fusedAt;
-    for (const Event &f : listener.fusions)
-      fusedAt.insert(f.location);
-    std::set<std::tuple<std::string, std::string, std::string>> seen;
-    std::vector<Event> misses;
-    for (const Event &m : listener.misses)
-      if (!fusedAt.count(m.location) &&
-          seen.insert({m.pattern, m.location, m.reason}).second)
-        misses.push_back(m);
 
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(output, &error);
     if (!file) {
-      emitError(getOperation()->getLoc(), "cannot write the report to '")
-          << output << "': " << error;
+      module.emitError() << "cannot write the report to '" << output
+                         << "': " << error;
       return signalPassFailure();
     }
-    if (format == "json")
-      printJson(file->os(), before, after, listener.fusions, misses, off);
-    else
-      printText(file->os(), before, after, listener.fusions, misses, off);
+    if (format == "json") {
+      printJson(file->os(), report, off);
+    } else if (format == "text") {
+      printText(file->os(), report, off);
+    } else if (format == "dot") {
+      printFusionReportDot(file->os(), report);
+    } else {
+      std::string dot;
+      llvm::raw_string_ostream os(dot);
+      printFusionReportDot(os, report);
+      if (failed(renderDotAsSVG(dotProgram, dot, file->os(), module.getLoc())))
+        return signalPassFailure();
+    }
     file->keep();
   }
 
   static void
-  printText(llvm::raw_ostream &os,
-            const std::map<std::string, int64_t> &before,
-            const std::map<std::string, int64_t> &after,
-            ArrayRef<Event> fusions, ArrayRef<Event> misses,
+  printText(llvm::raw_ostream &os, const FusionReport &report,
             ArrayRef<std::pair<std::string, StringRef>> off) {
+    const std::map<std::string, int64_t> &before = report.before,
+                                         &after = report.after;
+    ArrayRef<FusionEvent> fusions = report.fusions, misses = report.misses;
     int64_t total[2] = {0, 0};
     std::set<std::string> names;
     for (auto &[name, n] : before)
@@ -203,10 +396,10 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
     os << llvm::formatv("  {0,-36} {1,5} -> {2}\n", "total", total[0],
                         total[1]);
     os << "\nfusions made (" << fusions.size() << "):\n";
-    for (const Event &f : fusions)
+    for (const FusionEvent &f : fusions)
       os << "  " << f.op << " by " << f.pattern << " at " << f.location << "\n";
     os << "\nnear misses (" << misses.size() << "):\n";
-    for (const Event &m : misses)
+    for (const FusionEvent &m : misses)
       os << "  " << m.pattern << " at " << m.location << " (" << m.op
          << "): " << m.reason << "\n";
     if (off.empty())
@@ -217,21 +410,21 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
   }
 
   static void
-  printJson(llvm::raw_ostream &os,
-            const std::map<std::string, int64_t> &before,
-            const std::map<std::string, int64_t> &after,
-            ArrayRef<Event> fusions, ArrayRef<Event> misses,
+  printJson(llvm::raw_ostream &os, const FusionReport &report,
             ArrayRef<std::pair<std::string, StringRef>> off) {
+    const std::map<std::string, int64_t> &before = report.before,
+                                         &after = report.after;
+    ArrayRef<FusionEvent> fusions = report.fusions, misses = report.misses;
     llvm::json::Object counts[2];
     for (auto &[name, n] : before)
       counts[0][name] = n;
     for (auto &[name, n] : after)
       counts[1][name] = n;
     llvm::json::Array fused, missed;
-    for (const Event &f : fusions)
+    for (const FusionEvent &f : fusions)
       fused.push_back(llvm::json::Object{
           {"pattern", f.pattern}, {"op", f.op}, {"location", f.location}});
-    for (const Event &m : misses)
+    for (const FusionEvent &m : misses)
       missed.push_back(llvm::json::Object{{"pattern", m.pattern},
                                           {"root", m.op},
                                           {"location", m.location},
@@ -240,13 +433,13 @@ struct FusionReportPass : rlx::impl::FusionReportPassBase<FusionReportPass> {
     for (auto &[family, op] : off)
       familiesOff.push_back(
           llvm::json::Object{{"family", family}, {"lacks", op}});
-    llvm::json::Value report =
+    llvm::json::Value object =
         llvm::json::Object{{"ops_before", std::move(counts[0])},
                            {"ops_after", std::move(counts[1])},
                            {"fusions", std::move(fused)},
                            {"near_misses", std::move(missed)},
                            {"families_off", std::move(familiesOff)}};
-    os << llvm::formatv("{0:2}", report) << "\n";
+    os << llvm::formatv("{0:2}", object) << "\n";
   }
 };
 

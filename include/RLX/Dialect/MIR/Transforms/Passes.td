@@ -425,7 +425,15 @@ def FusionReportPass : Pass<"rlx-fusion-report", "::mlir::ModuleOp"> {
     report names each family left off with the op the target lacks.
     `format=json` prints the same as one JSON object with keys
     `ops_before`, `ops_after`, `fusions`, `near_misses`, `families_off`.
-    `output=FILE` writes the report to FILE instead of stdout.
+    `format=dot` draws it as one Graphviz graph: each function's ops and
+    the values between them before fusion and after, each fused op in a
+    cluster labelled with the pattern that made it beside the ops it
+    replaced (the ops of the input filled with their cluster's colour), and
+    each near miss a dashed edge to its root labelled with the reason.
+    `format=svg` lays that graph out with Graphviz's `dot`, found on PATH
+    when the pass runs (an error without it: install graphviz or use
+    `format=dot`). `output=FILE` writes the report to FILE instead of
+    stdout.
 
     ```
     $ rlx-opt model.mlir --rlx-fusion-report -o /dev/null
@@ -437,7 +445,7 @@ def FusionReportPass : Pass<"rlx-fusion-report", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "text or json">,
+           "text, json, dot or svg">,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Fuse only what this target claims (default: every family)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
