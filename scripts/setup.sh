@@ -22,12 +22,13 @@ PACKAGES=(
   cmake ninja-build g++ ccache
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   python3 python3-numpy python3-pytest python3-torch python3-onnx python3-sklearn
-  python3-sentencepiece
+  python3-sentencepiece python3-torchvision
   libopenblas0-pthread
   python3-pip python3-setuptools
   libclang-rt-22-dev
   rocm-device-libs
   mesa-vulkan-drivers libvulkan-dev spirv-tools spirv-cross vulkan-tools
+  graphviz
 )
 
 missing=()

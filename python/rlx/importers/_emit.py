@@ -343,6 +343,69 @@ class Emitter:
         y = self.op("layer_norm", x, gamma, beta, epsilon=float(eps))
         return self.reshape(y, shape)
 
+    def pool(self, x, kind, kernel, strides, padding, ceil_mode=False,
+             count_include_pad=True, divisor_override=None):
+        """Max or average pooling as PyTorch defines it (F.max_pool2d,
+        F.avg_pool2d; ONNX's MaxPool and AveragePool agree): `padding`
+        is lo/hi per spatial axis. With ceil_mode the output size rounds
+        up, dropping a last window that would start in the padding after
+        the input, and the last window reads past the input's end: there
+        the input is padded further (-inf for max, 0 for average).
+        Average pooling divides each window by PyTorch's count (the
+        window clipped to the padded input, clipped to the input without
+        count_include_pad, or divisor_override): rlx.pool divides by the
+        kernel's size, a constant table corrects it where they differ."""
+        sizes = list(x.shape[2:])
+        los, his = list(padding[0::2]), list(padding[1::2])
+        outs = []
+        for n, k, s, lo, hi in zip(sizes, kernel, strides, los, his):
+            span = n + lo + hi - k
+            if span < 0:
+                raise UnsupportedError(
+                    "a pooling window of %d larger than the padded input "
+                    "%d" % (k, n + lo + hi))
+            o = (-(-span // s) if ceil_mode else span // s) + 1
+            if ceil_mode and (o - 1) * s >= n + lo:
+                o -= 1
+            outs.append(o)
+        # The padding after the input that the last window reads.
+        reads = [max(hi, (o - 1) * s + k - n - lo) for n, k, s, lo, hi, o
+                 in zip(sizes, kernel, strides, los, his, outs)]
+        fill = float("-inf") if kind == "max" else 0.0
+        pads = []
+        for i, (k, lo, hi) in enumerate(zip(kernel, los, reads)):
+            if 2 * max(lo, hi) > k:
+                # More than rlx.pool pads (half the kernel): padded here.
+                parts = []
+                for count in (lo, hi):
+                    shape = list(x.shape)
+                    shape[2 + i] = count
+                    parts.append(self.const(np.full(shape, fill), x.dtype)
+                                 if count else None)
+                x = self.concat([v for v in (parts[0], x, parts[1])
+                                 if v is not None], 2 + i)
+                lo = hi = 0
+            pads += [lo, hi]
+        y = self.op("pool", x, kind=kind, kernel=list(kernel),
+                    strides=list(strides), padding=pads)
+        if kind == "max":
+            return y
+        # Each output position's divisor, as PyTorch's CPU kernel counts.
+        table = np.ones((), np.float64)
+        for n, k, s, lo, hi, o in zip(sizes, kernel, strides, los, his,
+                                      outs):
+            start = np.arange(o) * s - lo
+            end = np.minimum(start + k, n + hi)
+            if not count_include_pad:
+                start, end = np.maximum(start, 0), np.minimum(end, n)
+            table = np.multiply.outer(table, end - start)
+        if divisor_override:
+            table = np.full(table.shape, float(divisor_override))
+        size = float(np.prod(kernel))
+        if np.all(table == size):
+            return y
+        return self.binary("mul", y, self.const(size / table, y.dtype))
+
     def attention(self, q, k, v, mask_kind="none", mask=None, scale=None,
                   window=None):
         """rlx.attention, with the scale left to the op's default where it

@@ -570,6 +570,19 @@ def _leaky_relu(t, node, args, attrs):
                       x.dtype)
 
 
+@_handles("HardSigmoid", "HardSwish")
+def _hard_sigmoid(t, node, args, attrs):
+    # HardSigmoid: max(0, min(1, alpha x + beta)); HardSwish: x times it,
+    # with alpha = 1/6 and beta = 1/2.
+    x = t.v(args[0])
+    alpha = attrs.get("alpha", 0.2) if node.op_type == "HardSigmoid" \
+        else 1 / 6
+    beta = attrs.get("beta", 0.5)
+    y = t.em.binary("add", t.em.binary("mul", x, alpha), beta)
+    y = t.em.binary("min", t.em.binary("max", y, 0.0), 1.0)
+    return t.em.binary("mul", x, y) if node.op_type == "HardSwish" else y
+
+
 @_handles("Clip")
 def _clip(t, node, args, attrs):
     x = t.v(args[0])
@@ -780,8 +793,6 @@ def _pool(t, node, args, attrs):
     x = t.v(args[0])
     if len(node.output) > 1 and node.output[1]:
         raise UnsupportedError("MaxPool's indices output")
-    if attrs.get("ceil_mode", 0):
-        raise UnsupportedError("ceil_mode")
     spatial = len(x.shape) - 2
     kernel = attrs["kernel_shape"]
     strides = attrs.get("strides", [1] * spatial)
@@ -790,11 +801,9 @@ def _pool(t, node, args, attrs):
         raise UnsupportedError("pooling with dilations")
     pads = _pads(attrs, spatial, kernel, strides, dilations, x.shape[2:])
     kind = "max" if node.op_type == "MaxPool" else "avg"
-    if kind == "avg" and any(pads) and not attrs.get("count_include_pad", 0):
-        raise UnsupportedError("average pooling that does not count the "
-                               "padding")
-    return t.em.op("pool", x, kind=kind, kernel=kernel, strides=strides,
-                   padding=pads)
+    return t.em.pool(x, kind, kernel, strides, pads,
+                     bool(attrs.get("ceil_mode", 0)),
+                     bool(attrs.get("count_include_pad", 0)))
 
 
 @_handles("GlobalAveragePool", "GlobalMaxPool")

@@ -17,6 +17,9 @@ not depend on the inputs' data; then each node becomes rlx ops.
 - Buffers (BatchNorm's running statistics, masks, rope tables) and every
   tensor computed from buffers and shapes alone are evaluated by PyTorch
   and become constants.
+- Modules that torch.fx keeps whole (those of torch.nn: activations,
+  pooling, nn.MultiheadAttention, the nn.Transformer* layers) become the
+  composition of rlx ops their eval-mode forward computes.
 - A node without a translation raises UnsupportedError naming the node,
   its target and its source line; nothing is skipped."""
 
@@ -295,9 +298,19 @@ class _TorchImporter:
         return None
 
     def _module_params(self, node):
+        """(name, read as a linear weight) of each parameter of a
+        call_module node's module, its submodules' included (a leaf such
+        as nn.MultiheadAttention holds its out_proj)."""
+        torch = self.torch
         sub = self.modules[node.target]
-        return ["%s.%s" % (node.target, n)
-                for n, _ in sub.named_parameters(recurse=False)]
+        out = []
+        for n, _ in sub.named_parameters():
+            owner = sub.get_submodule(n.rpartition(".")[0]) if "." in n \
+                else sub
+            out.append(("%s.%s" % (node.target, n),
+                        isinstance(owner, torch.nn.Linear) and
+                        n.rpartition(".")[2] == "weight"))
+        return out
 
     def _collect_params(self):
         """Parameters in the order the graph first reads them, and whether
@@ -313,10 +326,8 @@ class _TorchImporter:
 
         for node in self.gm.graph.nodes:
             if node.op == "call_module":
-                sub = self.modules[node.target]
-                for pname in self._module_params(node):
-                    use(pname, isinstance(sub, torch.nn.Linear) and
-                        pname.endswith(".weight"))
+                for pname, as_linear in self._module_params(node):
+                    use(pname, as_linear)
             else:
                 for i, arg in enumerate(node.args):
                     if isinstance(arg, torch.fx.Node) and \
@@ -447,11 +458,21 @@ class _TorchImporter:
         elif isinstance(out, (list, tuple)):
             names = ["output%d" % i for i in range(len(out))]
         else:
-            names = ["output"]
-            out = [out]
-        values = []
-        for o in out:
+            resolved = self._resolve(out)
+            if isinstance(resolved, (tuple, list)):
+                # A module's tuple returned as it is (nn.MultiheadAttention's
+                # output and weights).
+                out = list(resolved)
+                names = ["output%d" % i for i in range(len(out))]
+            else:
+                names = ["output"]
+                out = [out]
+        values, kept = [], []
+        for name, o in zip(names, out):
             v = self._resolve(o)
+            if v is None:
+                continue  # MultiheadAttention's weights, not asked for
+            kept.append(name)
             if isinstance(v, Value):
                 values.append(v)
             else:
@@ -459,7 +480,7 @@ class _TorchImporter:
                     "rlx.from_torch: the module returns %r, not a tensor "
                     "computed from its inputs or params (%s)" %
                     (v, _describe(node)))
-        self.output_names = names
+        self.output_names = kept
         return values
 
     def _node(self, node, f):
@@ -526,6 +547,8 @@ class _TorchImporter:
             raise UnsupportedError("rlx.from_torch: %s: %s: %s" % (
                 _describe(node), type(error).__name__, error)) from error
         self.env[node] = result
+        if result is None and value is None:
+            return  # nn.MultiheadAttention's weights with need_weights=False
         if not isinstance(result, (tuple, list)) and \
                 not isinstance(result, Value):
             raise UnsupportedError("rlx.from_torch: %s: translated to %r" %
@@ -654,7 +677,8 @@ def _embedding(t, ids, table):
     return t.em.op("gather", table, t.em.cast(ids, "i64"), axis=0)
 
 
-@_module("Dropout", "Dropout1d", "Dropout2d", "Identity")
+@_module("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+         "FeatureAlphaDropout", "Identity")
 def _m_identity(t, node, m, x, *rest, **kwargs):
     return x
 
@@ -691,7 +715,7 @@ def _m_softmax(t, node, m, x):
 
 @_module("LogSoftmax")
 def _m_log_softmax(t, node, m, x):
-    return t.em.op("log_softmax", x, axis=_norm(m.dim, x))
+    return _log_softmax(t, node, x, m.dim)
 
 
 @_module("LeakyReLU")
@@ -714,26 +738,27 @@ def _m_flatten(t, node, m, x):
 @_module("MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d")
 def _m_pool(t, node, m, x):
     kind = "max" if "Max" in type(m).__name__ else "avg"
-    if kind == "max" and m.dilation not in (1, (1, 1), [1, 1], (1,)):
-        raise UnsupportedError("max pooling with dilation")
-    if kind == "avg" and (not m.count_include_pad or
-                          m.divisor_override is not None):
-        raise UnsupportedError("average pooling that does not count the "
-                               "padding")
+    if kind == "max":
+        if m.dilation not in (1, (1, 1), [1, 1], (1,)):
+            raise UnsupportedError("max pooling with dilation")
+        if m.return_indices:
+            raise UnsupportedError("max pooling that returns indices")
+        return _pool(t, kind, x, m.kernel_size, m.stride, m.padding,
+                     m.ceil_mode)
     return _pool(t, kind, x, m.kernel_size, m.stride, m.padding,
-                 m.ceil_mode)
+                 m.ceil_mode, m.count_include_pad,
+                 getattr(m, "divisor_override", None))
 
 
-def _pool(t, kind, x, kernel, stride, padding, ceil_mode=False):
+def _pool(t, kind, x, kernel, stride, padding, ceil_mode=False,
+          count_include_pad=True, divisor_override=None):
     spatial = len(x.shape) - 2
     as_list = (lambda v: [v] * spatial if isinstance(v, int) else list(v))
-    if ceil_mode:
-        raise UnsupportedError("ceil_mode=True pooling")
     kernel = as_list(kernel)
     stride = as_list(stride) if stride not in (None, [], ()) else kernel
     padding = [p for p in as_list(padding) for _ in (0, 1)]
-    return t.em.op("pool", x, kind=kind, kernel=kernel, strides=stride,
-                   padding=padding)
+    return t.em.pool(x, kind, kernel, stride, padding, ceil_mode,
+                     count_include_pad, divisor_override)
 
 
 @_module("AdaptiveAvgPool1d", "AdaptiveAvgPool2d")
@@ -747,11 +772,306 @@ def _adaptive_avg(t, x, size):
     size = [x.shape[2 + i] if s is None else s for i, s in enumerate(size)]
     if all(s == 1 for s in size):
         return t.em.reduce("mean", x, list(range(2, 2 + spatial)), True)
-    if any(x.shape[2 + i] % s for i, s in enumerate(size)):
-        raise UnsupportedError("adaptive pooling to %s of %s" %
-                               (size, x.shape))
-    kernel = [x.shape[2 + i] // s for i, s in enumerate(size)]
-    return t.em.op("pool", x, kind="avg", kernel=kernel, strides=kernel)
+    if not any(x.shape[2 + i] % s for i, s in enumerate(size)):
+        kernel = [x.shape[2 + i] // s for i, s in enumerate(size)]
+        return t.em.op("pool", x, kind="avg", kernel=kernel, strides=kernel)
+    # Windows of unequal sizes (PyTorch's: output i of n averages inputs
+    # floor(i L / n) to ceil((i + 1) L / n)), one axis at a time as a
+    # matmul by the constant [L, n] table of each window's weights.
+    for i, n in enumerate(size):
+        axis, length = 2 + i, x.shape[2 + i]
+        if n == length:
+            continue
+        table = np.zeros((length, n))
+        for j in range(n):
+            lo, hi = j * length // n, -(-(j + 1) * length // n)
+            table[lo:hi, j] = 1.0 / (hi - lo)
+        y = t.em.swap(x, axis, -1)
+        y = t.em.matmul(y, t.em.const(table, x.dtype))
+        x = t.em.swap(y, axis, -1)
+    return x
+
+
+# ---- Attention and transformer layers ------------------------------------ #
+# torch.fx keeps nn.MultiheadAttention and the nn.Transformer* layers as
+# leaves (modules of torch.nn); each becomes the composition its forward
+# computes in eval mode (dropout off), from its parameters by name.
+
+def _bind(m, args, kwargs):
+    """The arguments of m.forward by name, defaults included."""
+    import inspect
+    bound = inspect.signature(type(m).forward).bind(m, *args, **kwargs)
+    bound.apply_defaults()
+    return bound.arguments
+
+
+def _named(t, name):
+    """The Value of parameter `name` (a state_dict key), or None."""
+    return t.em.param(name) if name in t.em.params else None
+
+
+def _mha_mask(t, mask, n, heads, s, skv, kind):
+    """A MultiheadAttention mask as a [N or 1, H or 1, S, Skv] table: an
+    attn_mask [S, Skv] or [N * H, S, Skv], or a key_padding_mask [N, Skv]."""
+    em = t.em
+    if kind == "key_padding":
+        return em.reshape(mask, [n, 1, 1, skv])
+    if len(mask.shape) == 2:
+        return em.reshape(mask, [1, 1, s, skv])
+    return em.reshape(mask, [n, heads, s, skv])
+
+
+def _multihead_attention(t, prefix, m, query, key, value,
+                         key_padding_mask=None, need_weights=True,
+                         attn_mask=None, average_attn_weights=True):
+    """F.multi_head_attention_forward in eval mode: the projections, one
+    rlx.attention over the heads (or, for the weights, softmax and matmul
+    written out), the output projection. Boolean masks are True where a
+    key is masked out, float masks are added to the scores."""
+    em = t.em
+    e, heads = m.embed_dim, m.num_heads
+    d = e // heads
+    batched = len(query.shape) == 3
+    # Everything as batch first, [N, S, E].
+    if not batched:
+        query, key, value = (em.unsqueeze(x, 0) for x in (query, key, value))
+        if key_padding_mask is not None:
+            key_padding_mask = em.unsqueeze(key_padding_mask, 0)
+    elif not m.batch_first:
+        query, key, value = (em.swap(x, 0, 1) for x in (query, key, value))
+    n, s, skv = query.shape[0], query.shape[1], key.shape[1]
+    if m._qkv_same_embed_dim:
+        w = em.transpose(em.param(prefix + "in_proj_weight"), [1, 0])
+        weights = [em.narrow(w, 1, i * e, e) for i in range(3)]
+    else:
+        weights = [em.transpose(em.param(prefix + name), [1, 0])
+                   for name in ("q_proj_weight", "k_proj_weight",
+                                "v_proj_weight")]
+    b = _named(t, prefix + "in_proj_bias")
+    biases = [None] * 3 if b is None else [em.narrow(b, 0, i * e, e)
+                                           for i in range(3)]
+    projected = [em.linear(x, w, bias) for x, w, bias in
+                 zip((query, key, value), weights, biases)]
+    # add_bias_kv: one more key and value, bias_k and bias_v;
+    # add_zero_attn: one more of zeros (after the heads' split). The masks
+    # let every query see them.
+    extra = 0
+    if getattr(m, "bias_k", None) is not None:
+        for i, name in ((1, "bias_k"), (2, "bias_v")):
+            row = em.expand(em.param(prefix + name), [n, 1, e])
+            projected[i] = em.concat([projected[i], row], 1)
+        extra += 1
+    heads_of = []
+    for p in projected:
+        p = em.reshape(p, [n, p.shape[1], heads, d])
+        heads_of.append(em.transpose(p, [0, 2, 1, 3]))
+    q, k, v = heads_of
+    if m.add_zero_attn:
+        zeros = em.const(np.zeros((n, heads, 1, d)), k.dtype)
+        k, v = em.concat([k, zeros], 2), em.concat([v, zeros], 2)
+        extra += 1
+    skv += extra
+    if extra:
+        def pad(mask):
+            if mask is None:
+                return None
+            shape = list(mask.shape[:-1]) + [extra]
+            return em.concat([mask, em.const(
+                np.zeros(shape, np.bool_ if mask.dtype == "i1"
+                         else np.float64), mask.dtype)], len(shape) - 1)
+        attn_mask, key_padding_mask = pad(attn_mask), pad(key_padding_mask)
+    # The masks: True where a query may attend, or a bias to add.
+    masks = [(_mha_mask(t, mk, n, heads, s, skv, kind), mk.dtype == "i1")
+             for mk, kind in ((attn_mask, "attn"),
+                              (key_padding_mask, "key_padding"))
+             if mk is not None]
+    shape = (n, heads, s, skv)
+    kind, mask = "none", None
+    if masks and all(is_bool for _, is_bool in masks):
+        allowed = None
+        for mk, _ in masks:
+            keep = em._not(mk)
+            allowed = keep if allowed is None else em.where(
+                allowed, keep, np.zeros((), np.bool_), "i1")
+        kind, mask = em._bool_mask(allowed, shape)
+    elif masks:
+        bias = None
+        for mk, is_bool in masks:
+            if is_bool:
+                mk = em.where(mk, float("-inf"), 0.0, q.dtype)
+            mk = em.cast(mk, q.dtype)
+            bias = mk if bias is None else em.binary("add", bias, mk)
+        kind, mask = em._additive_mask(bias, shape, q.dtype)
+    probs = None
+    if need_weights:
+        scores = em.binary("mul", em.op("matmul", q, em.swap(k, 2, 3)),
+                           1.0 / np.sqrt(d))
+        if kind == "causal":
+            kind, mask = "custom", em.const(np.tril(np.ones((s, skv),
+                                                            np.bool_)))
+        if kind == "custom":
+            scores = em.where(em.expand(mask, shape) if tuple(
+                mask.shape) != shape else mask, scores, float("-inf"),
+                q.dtype)
+        elif kind == "bias":
+            scores = em.binary("add", scores, mask)
+        probs = em.op("softmax", scores, axis=3)
+        out = em.op("matmul", probs, v)
+    else:
+        out = em.attention(q, k, v, kind, mask)
+    out = em.reshape(em.transpose(out, [0, 2, 1, 3]), [n, s, e])
+    out = em.linear(out, em.weight_in_out(prefix + "out_proj.weight"),
+                    _named(t, prefix + "out_proj.bias"))
+    if not batched:
+        out = em.squeeze(out, [0])
+    elif not m.batch_first:
+        out = em.swap(out, 0, 1)
+    if probs is None:
+        return out, None
+    if average_attn_weights:
+        probs = em.reduce("mean", probs, [1], False)
+    if not batched:
+        probs = em.squeeze(probs, [0])
+    return out, probs
+
+
+@_module("MultiheadAttention")
+def _m_multihead_attention(t, node, m, *args, **kwargs):
+    a = _bind(m, args, kwargs)
+    return _multihead_attention(
+        t, node.target + ".", m, a["query"], a["key"], a["value"],
+        a.get("key_padding_mask"), a.get("need_weights", True),
+        a.get("attn_mask"), a.get("average_attn_weights", True))
+
+
+def _activation(t, node, fn, x):
+    """A transformer layer's activation: F.relu / F.gelu (or their torch.*)
+    or an activation module."""
+    torch = t.torch
+    F = torch.nn.functional
+    if fn in (F.relu, torch.relu):
+        return t.em.op("relu", x)
+    if fn is F.gelu:
+        return t.em.op("gelu", x)
+    if isinstance(fn, torch.nn.Module):
+        for cls, handler in _MODULES:
+            cls = getattr(torch.nn, cls, None)
+            if cls is not None and isinstance(fn, cls):
+                return handler(t, node, fn, x)
+    raise UnsupportedError("transformer layer activation %r" % (fn,))
+
+
+def _norm_of(t, prefix, m, x):
+    return t.em.layer_norm(x, len(m.normalized_shape),
+                           _named(t, prefix + "weight"),
+                           _named(t, prefix + "bias"), m.eps)
+
+
+def _feed_forward(t, node, prefix, m, x):
+    em = t.em
+    h = em.linear(x, em.weight_in_out(prefix + "linear1.weight"),
+                  _named(t, prefix + "linear1.bias"))
+    h = _activation(t, node, m.activation, h)
+    return em.linear(h, em.weight_in_out(prefix + "linear2.weight"),
+                     _named(t, prefix + "linear2.bias"))
+
+
+def _encoder_layer(t, node, prefix, m, x, mask, key_padding_mask):
+    """nn.TransformerEncoderLayer.forward in eval mode."""
+    em = t.em
+
+    def attend(y):
+        return _multihead_attention(t, prefix + "self_attn.", m.self_attn,
+                                    y, y, y, key_padding_mask, False,
+                                    mask)[0]
+
+    def norm(i, y):
+        return _norm_of(t, "%snorm%d." % (prefix, i),
+                        getattr(m, "norm%d" % i), y)
+
+    if m.norm_first:
+        x = em.binary("add", x, attend(norm(1, x)))
+        return em.binary("add", x, _feed_forward(t, node, prefix, m,
+                                                 norm(2, x)))
+    x = norm(1, em.binary("add", x, attend(x)))
+    return norm(2, em.binary("add", x, _feed_forward(t, node, prefix, m, x)))
+
+
+def _decoder_layer(t, node, prefix, m, x, memory, tgt_mask, memory_mask,
+                   tgt_key_padding_mask, memory_key_padding_mask):
+    """nn.TransformerDecoderLayer.forward in eval mode."""
+    em = t.em
+
+    def self_attend(y):
+        return _multihead_attention(t, prefix + "self_attn.", m.self_attn,
+                                    y, y, y, tgt_key_padding_mask, False,
+                                    tgt_mask)[0]
+
+    def cross_attend(y):
+        return _multihead_attention(
+            t, prefix + "multihead_attn.", m.multihead_attn, y, memory,
+            memory, memory_key_padding_mask, False, memory_mask)[0]
+
+    def norm(i, y):
+        return _norm_of(t, "%snorm%d." % (prefix, i),
+                        getattr(m, "norm%d" % i), y)
+
+    if m.norm_first:
+        x = em.binary("add", x, self_attend(norm(1, x)))
+        x = em.binary("add", x, cross_attend(norm(2, x)))
+        return em.binary("add", x, _feed_forward(t, node, prefix, m,
+                                                 norm(3, x)))
+    x = norm(1, em.binary("add", x, self_attend(x)))
+    x = norm(2, em.binary("add", x, cross_attend(x)))
+    return norm(3, em.binary("add", x, _feed_forward(t, node, prefix, m, x)))
+
+
+@_module("TransformerEncoderLayer")
+def _m_encoder_layer(t, node, m, *args, **kwargs):
+    a = _bind(m, args, kwargs)
+    return _encoder_layer(t, node, node.target + ".", m, a["src"],
+                          a.get("src_mask"), a.get("src_key_padding_mask"))
+
+
+@_module("TransformerDecoderLayer")
+def _m_decoder_layer(t, node, m, *args, **kwargs):
+    a = _bind(m, args, kwargs)
+    return _decoder_layer(t, node, node.target + ".", m, a["tgt"],
+                          a["memory"], a.get("tgt_mask"),
+                          a.get("memory_mask"),
+                          a.get("tgt_key_padding_mask"),
+                          a.get("memory_key_padding_mask"))
+
+
+@_module("TransformerEncoder")
+def _m_encoder(t, node, m, *args, **kwargs):
+    """The layers in turn, then the optional norm (PyTorch's nested-tensor
+    fast path, which zeroes the outputs at padded keys, is not followed:
+    those positions keep the layers' values)."""
+    a = _bind(m, args, kwargs)
+    x = a["src"]
+    for i, layer in enumerate(m.layers):
+        x = _encoder_layer(t, node, "%s.layers.%d." % (node.target, i),
+                           layer, x, a.get("mask"),
+                           a.get("src_key_padding_mask"))
+    if m.norm is not None:
+        x = _norm_of(t, node.target + ".norm.", m.norm, x)
+    return x
+
+
+@_module("TransformerDecoder")
+def _m_decoder(t, node, m, *args, **kwargs):
+    a = _bind(m, args, kwargs)
+    x = a["tgt"]
+    for i, layer in enumerate(m.layers):
+        x = _decoder_layer(t, node, "%s.layers.%d." % (node.target, i),
+                           layer, x, a["memory"], a.get("tgt_mask"),
+                           a.get("memory_mask"),
+                           a.get("tgt_key_padding_mask"),
+                           a.get("memory_key_padding_mask"))
+    if m.norm is not None:
+        x = _norm_of(t, node.target + ".norm.", m.norm, x)
+    return x
 
 
 # ---- Functions and methods ------------------------------------------- #
@@ -955,10 +1275,28 @@ def _f_embedding(t, node, ids, weight, *rest, **kwargs):
     return _embedding(t, ids, weight)
 
 
-@_function("dropout", "dropout1d", "dropout2d", "alpha_dropout")
+@_function("dropout", "dropout1d", "dropout2d", "dropout3d",
+           "alpha_dropout", "feature_alpha_dropout")
 def _f_dropout(t, node, x, p=0.5, training=False, inplace=False):
     if training:
         raise UnsupportedError("dropout in training mode")
+    return x
+
+
+@_function("stochastic_depth")
+def _stochastic_depth(t, node, x, p, mode, training=True):
+    """torchvision.ops.stochastic_depth: the identity in eval mode."""
+    if training and p > 0:
+        raise UnsupportedError("stochastic_depth in training mode")
+    return x
+
+
+@_function("drop_block2d", "drop_block3d")
+def _drop_block(t, node, x, p, block_size, inplace=False, eps=1e-6,
+                training=True):
+    """torchvision.ops.drop_block2d/3d: the identity in eval mode."""
+    if training and p > 0:
+        raise UnsupportedError("drop_block in training mode")
     return x
 
 
@@ -976,10 +1314,21 @@ def _f_conv(t, node, x, weight, bias=None, stride=1, padding=0, dilation=1,
 
 @_function("max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d")
 def _f_pool(t, node, x, kernel_size, stride=None, padding=0, *rest,
-            ceil_mode=False, count_include_pad=True, dilation=1,
-            divisor_override=None, **kwargs):
+            **kwargs):
     kind = "max" if "max" in node.target.__name__ else "avg"
-    return _pool(t, kind, x, kernel_size, stride, padding, ceil_mode)
+    # The arguments after padding, positional or named.
+    names = ("ceil_mode", "count_include_pad", "divisor_override") \
+        if kind == "avg" else ("dilation", "ceil_mode", "return_indices")
+    given = dict(zip(names, rest))
+    given.update(kwargs)
+    if given.get("dilation", 1) not in (1, (1, 1), [1, 1], (1,)):
+        raise UnsupportedError("max pooling with dilation")
+    if given.get("return_indices"):
+        raise UnsupportedError("max pooling that returns indices")
+    return _pool(t, kind, x, kernel_size, stride, padding,
+                 bool(given.get("ceil_mode", False)),
+                 given.get("count_include_pad", True),
+                 given.get("divisor_override"))
 
 
 @_function("adaptive_avg_pool1d", "adaptive_avg_pool2d")
@@ -988,14 +1337,16 @@ def _f_adaptive(t, node, x, output_size):
 
 
 @_both("softmax")
-def _softmax(t, node, x, dim=None, dtype=None, _stacklevel=3):
+def _softmax(t, node, x, dim=None, _stacklevel=3, dtype=None):
     x = t.v(x, node)
+    dim = _legacy_softmax_dim(x) if dim is None else dim
     return t.em.op("softmax", x, axis=_norm(dim, x))
 
 
 @_both("log_softmax")
-def _log_softmax(t, node, x, dim=None, dtype=None, _stacklevel=3):
+def _log_softmax(t, node, x, dim=None, _stacklevel=3, dtype=None):
     x = t.v(x, node)
+    dim = _legacy_softmax_dim(x) if dim is None else dim
     return t.em.op("log_softmax", x, axis=_norm(dim, x))
 
 
@@ -1020,6 +1371,254 @@ def _sdpa(t, node, q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False,
             kind, mask = t.em._additive_mask(attn_mask, q.shape[:-1] +
                                              (k.shape[-2],), q.dtype)
     return t.em.attention(q, k, v, kind, mask, scale)
+
+
+# Activations of torch.nn, each composed from rlx ops as PyTorch's CPU
+# kernels compute it; the modules, the F.* functions, their in-place
+# variants and the Tensor methods share one helper each.
+
+def _val(t, node, x):
+    return x if isinstance(x, Value) else t.v(x, node)
+
+
+def _softplus_of(em, x):
+    """log(1 + exp(x)) without overflow: max(x, 0) + log(1 + exp(-|x|))."""
+    e = em.op("exp", em.op("neg", em.op("abs", x)))
+    return em.binary("add", em.op("relu", x),
+                     em.op("log", em.binary("add", e, 1.0)))
+
+
+def _where_positive(em, x, negative, threshold=0.0):
+    """x where x > threshold, else `negative`."""
+    return em.where(em.cmp("gt", x, threshold, x.dtype), x, negative,
+                    x.dtype)
+
+
+def _expm1_scaled(em, x, alpha, inner=1.0):
+    """alpha * (exp(x * inner) - 1)."""
+    e = em.op("exp", x if inner == 1.0 else em.binary("mul", x, inner))
+    return em.binary("mul", em.binary("sub", e, 1.0), alpha)
+
+
+def _relu6_of(em, x):
+    return em.binary("min", em.binary("max", x, 0.0), 6.0)
+
+
+def _legacy_softmax_dim(x):
+    """The axis F.softmax(x) picks without `dim` (PyTorch's legacy rule)."""
+    return 0 if len(x.shape) in (0, 1, 3) else 1
+
+
+@_both("hardsigmoid", "hardsigmoid_")
+def _hardsigmoid(t, node, x, inplace=False):
+    em, x = t.em, _val(t, node, x)
+    # relu6(x + 3) / 6
+    return em.binary("div", _relu6_of(em, em.binary("add", x, 3.0)), 6.0)
+
+
+@_both("hardswish", "hardswish_")
+def _hardswish(t, node, x, inplace=False):
+    em, x = t.em, _val(t, node, x)
+    # x * relu6(x + 3) / 6
+    return em.binary("div", em.binary(
+        "mul", x, _relu6_of(em, em.binary("add", x, 3.0))), 6.0)
+
+
+@_both("mish", "mish_")
+def _mish(t, node, x, inplace=False):
+    em, x = t.em, _val(t, node, x)
+    # x * tanh(softplus(x))
+    return em.binary("mul", x, em.op("tanh", _softplus_of(em, x)))
+
+
+@_both("softplus")
+def _softplus(t, node, x, beta=1, threshold=20):
+    em, x = t.em, _val(t, node, x)
+    # log(1 + exp(beta x)) / beta, x itself where beta x > threshold
+    bx = x if beta == 1 else em.binary("mul", x, float(beta))
+    y = _softplus_of(em, bx)
+    if beta != 1:
+        y = em.binary("div", y, float(beta))
+    return em.where(em.cmp("gt", bx, float(threshold), x.dtype), x, y,
+                    x.dtype)
+
+
+@_both("elu", "elu_")
+def _elu(t, node, x, alpha=1.0, inplace=False):
+    em, x = t.em, _val(t, node, x)
+    # x > 0 ? x : alpha (exp(x) - 1)
+    return _where_positive(em, x, _expm1_scaled(em, x, float(alpha)))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@_both("selu", "selu_")
+def _selu(t, node, x, inplace=False):
+    em, x = t.em, _val(t, node, x)
+    # scale (x > 0 ? x : alpha (exp(x) - 1))
+    return em.binary("mul", _where_positive(
+        em, x, _expm1_scaled(em, x, _SELU_ALPHA)), _SELU_SCALE)
+
+
+@_both("celu", "celu_")
+def _celu(t, node, x, alpha=1.0, inplace=False):
+    em, x = t.em, _val(t, node, x)
+    # x > 0 ? x : alpha (exp(x / alpha) - 1)
+    return _where_positive(em, x, _expm1_scaled(em, x, float(alpha),
+                                                1.0 / float(alpha)))
+
+
+@_both("softsign")
+def _softsign(t, node, x):
+    em, x = t.em, _val(t, node, x)
+    return em.binary("div", x, em.binary("add", em.op("abs", x), 1.0))
+
+
+@_both("tanhshrink")
+def _tanhshrink(t, node, x):
+    em, x = t.em, _val(t, node, x)
+    return em.binary("sub", x, em.op("tanh", x))
+
+
+@_both("log_sigmoid", "logsigmoid")
+def _log_sigmoid(t, node, x):
+    em, x = t.em, _val(t, node, x)
+    # -softplus(-x) = min(x, 0) - log(1 + exp(-|x|))
+    e = em.op("exp", em.op("neg", em.op("abs", x)))
+    return em.binary("sub", em.binary("min", x, 0.0),
+                     em.op("log", em.binary("add", e, 1.0)))
+
+
+@_both("prelu")
+def _prelu(t, node, x, weight):
+    em, x = t.em, _val(t, node, x)
+    w = _val(t, node, weight)
+    rank = len(x.shape)
+    n = int(np.prod(w.shape))
+    if n == 1:
+        w = em.reshape(w, [1] * max(rank, 1))
+    elif rank >= 2:  # one slope per channel (axis 1)
+        w = em.reshape(w, [n] + [1] * (rank - 2))
+    return _where_positive(em, x, em.binary("mul", x, em.cast(w, x.dtype)))
+
+
+@_both("rrelu", "rrelu_")
+def _rrelu(t, node, x, lower=1.0 / 8, upper=1.0 / 3, training=False,
+           inplace=False):
+    if training:
+        raise UnsupportedError("rrelu in training mode")
+    return _leaky_relu(t, node, x, (lower + upper) / 2)
+
+
+@_both("hardshrink")
+def _hardshrink(t, node, x, lambd=0.5):
+    em, x = t.em, _val(t, node, x)
+    # |x| > lambd ? x : 0
+    keep = em.cmp("gt", em.op("abs", x), float(lambd), x.dtype)
+    return em.where(keep, x, 0.0, x.dtype)
+
+
+@_both("softshrink")
+def _softshrink(t, node, x, lambd=0.5):
+    em, x = t.em, _val(t, node, x)
+    # x > l ? x - l : (x < -l ? x + l : 0)
+    lo = em.where(em.cmp("lt", x, -float(lambd), x.dtype),
+                  em.binary("add", x, float(lambd)), 0.0, x.dtype)
+    return em.where(em.cmp("gt", x, float(lambd), x.dtype),
+                    em.binary("sub", x, float(lambd)), lo, x.dtype)
+
+
+@_function("threshold", "_threshold", "threshold_")
+def _threshold(t, node, x, threshold, value, inplace=False):
+    em, x = t.em, _val(t, node, x)
+    # x > threshold ? x : value
+    return em.where(em.cmp("gt", x, float(threshold), x.dtype), x,
+                    float(value), x.dtype)
+
+
+@_both("glu")
+def _glu(t, node, x, dim=-1):
+    em, x = t.em, _val(t, node, x)
+    d = _norm(dim, x)
+    half = x.shape[d] // 2
+    if x.shape[d] % 2:
+        raise UnsupportedError("glu of an odd axis (%d)" % x.shape[d])
+    a, b = em.narrow(x, d, 0, half), em.narrow(x, d, half, half)
+    return em.binary("mul", a, em.op("sigmoid", b))
+
+
+@_both("softmin")
+def _softmin(t, node, x, dim=None, _stacklevel=3, dtype=None):
+    em, x = t.em, _val(t, node, x)
+    dim = _legacy_softmax_dim(x) if dim is None else dim
+    return em.op("softmax", em.op("neg", x), axis=_norm(dim, x))
+
+
+@_method("relu_", "sigmoid_", "tanh_", "exp_", "neg_", "abs_", "sqrt_")
+@_function("relu_")
+def _unary_inplace(t, node, x, *rest, **kwargs):
+    name = node.target if isinstance(node.target, str) else \
+        node.target.__name__
+    return t.em.op(name[:-1], _val(t, node, x))
+
+
+@_both("hardtanh_")
+def _hardtanh_inplace(t, node, x, min_val=-1.0, max_val=1.0):
+    return _clamp(t, node, x, min_val, max_val)
+
+
+@_both("leaky_relu_")
+def _leaky_relu_inplace(t, node, x, negative_slope=0.01):
+    return _leaky_relu(t, node, x, negative_slope)
+
+
+@_both("clamp_", "clip_")
+def _clamp_inplace(t, node, x, min=None, max=None):
+    return _clamp(t, node, x, min, max)
+
+
+@_both("clamp_min", "clamp_min_")
+def _clamp_min(t, node, x, min):
+    return _clamp(t, node, x, min, None)
+
+
+@_both("clamp_max", "clamp_max_")
+def _clamp_max(t, node, x, max):
+    return _clamp(t, node, x, None, max)
+
+
+# The activation modules: the function of the same semantics.
+
+def _module_activation(fn, *attrs):
+    def handler(t, node, m, x):
+        return fn(t, node, x, *[getattr(m, a) for a in attrs])
+    return handler
+
+
+for _cls, _fn, _attrs in (
+        ("Hardsigmoid", _hardsigmoid, ()), ("Hardswish", _hardswish, ()),
+        ("Mish", _mish, ()), ("Softplus", _softplus, ("beta", "threshold")),
+        ("ELU", _elu, ("alpha",)), ("SELU", _selu, ()),
+        ("CELU", _celu, ("alpha",)), ("Softsign", _softsign, ()),
+        ("Tanhshrink", _tanhshrink, ()), ("LogSigmoid", _log_sigmoid, ()),
+        ("RReLU", _rrelu, ("lower", "upper")),
+        ("Hardshrink", _hardshrink, ("lambd",)),
+        ("Softshrink", _softshrink, ("lambd",)),
+        ("Threshold", _threshold, ("threshold", "value")),
+        ("GLU", _glu, ("dim",)), ("Softmin", _softmin, ("dim",))):
+    _module(_cls)(_module_activation(_fn, *_attrs))
+
+
+@_module("PReLU")
+def _m_prelu(t, node, m, x):
+    return _prelu(t, node, x, t.p(node, "weight"))
+
+
+@_module("Softmax2d")
+def _m_softmax2d(t, node, m, x):
+    return t.em.op("softmax", x, axis=len(x.shape) - 3)
 
 
 # Shapes and data movement.
