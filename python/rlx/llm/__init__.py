@@ -89,6 +89,8 @@ class LLM:
         self.model = model_
         self.tokenizer = tokenizer_
         self.config = model_.config
+        # One Sampler (so one compiled rlx.sample) per setting.
+        self._samplers = {}
         #: Tokens per second of the last generate call's decode steps (the
         #: prompt's step excluded), the prompt step's seconds, and the
         #: seconds spent compiling the programs it needed first.
@@ -112,7 +114,11 @@ class LLM:
                 "generate: %d prompt tokens + %d new exceed the cache of %d "
                 "positions (load(..., max_seq=N))" %
                 (len(prompt_ids), max_new_tokens, self.model.max_seq))
-        sampler = Sampler(temperature, top_k, top_p, seed)
+        key = (temperature, top_k, top_p)
+        if key not in self._samplers:
+            self._samplers[key] = Sampler(temperature, top_k, top_p)
+        sampler = self._samplers[key]
+        sampler.seed = int(seed)
         eos = getattr(self.tokenizer, "eos_id", None)
         stops = (eos,) if stop_at_eos and eos is not None else ()
         times = []
