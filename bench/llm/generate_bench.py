@@ -178,12 +178,18 @@ def main():
     if args.quant:
         from rlx.llm import gguf
         ours_w = dict(W)
-        for name in W:
-            if M.is_matrix(name):
+        for name in list(W):
+            # Tied embeddings: the head multiplies by a packed copy (as
+            # rlx.llm.load does), both sides on the quantized values.
+            tied_head = name == "token_embd.weight" and c.tie_embeddings
+            if M.is_matrix(name) or tied_head:
                 data = gguf.quantize(W[name], args.quant)
-                ours_w[name] = M.PackedWeight(
-                    data.reshape(W[name].shape[0], -1), args.quant)
+                packed = M.PackedWeight(data.reshape(W[name].shape[0], -1),
+                                        args.quant)
                 W[name] = gguf.dequantize(data, args.quant, W[name].shape)
+                ours_w["output.weight" if tied_head else name] = packed
+                if tied_head:
+                    ours_w[name] = W[name]
         packed = sum(w.data.size if isinstance(w, M.PackedWeight) else
                      w.size * 4 for w in ours_w.values())
         print("matrices in %s: %.2f GB for rlx" % (args.quant, packed / 1e9))

@@ -177,6 +177,22 @@ if np.max(np.abs(a - b)) > 1e-4 * np.max(np.abs(b)):
     fail("packed and dequantized weights: logits differ by %g (max |logit| "
          "%g)" % (np.max(np.abs(a - b)), np.max(np.abs(b))))
 
+# Tied embeddings (no output.weight in the file): the head multiplies by
+# token_embd's Q8_0 blocks while the embedding gathers from float32.
+tied_path = os.path.join(tmp, "tiny-llama-tied.gguf")
+gguf.write_gguf(tied_path, metadata,
+                {n: w for n, w in GW.items() if n != "output.weight"},
+                types={n: t for n, t in types.items() if n != "output.weight"})
+tied, tied_plain = rlx.llm.load(tied_path), rlx.llm.load(tied_path,
+                                                         packed=False)
+if "output.weight" not in tied.model._packed:
+    fail("tied embeddings: the head is not packed (%s)" %
+         sorted(tied.model._packed))
+a, b = tied.model.step(ids, 0), tied_plain.model.step(ids, 0)
+if np.max(np.abs(a - b)) > 1e-4 * np.max(np.abs(b)):
+    fail("tied embeddings: packed and dequantized logits differ by %g" %
+         np.max(np.abs(a - b)))
+
 # rlx-generate prints the same ids.
 run = subprocess.run([os.path.join(TOOLS, "rlx-generate"), path, "--prompt",
                       text, "-n", str(len(got)), "--ids"],

@@ -163,6 +163,14 @@ def _load_gguf(path, max_seq, packed):
             weights[name] = model.PackedWeight(data, info.ggml_type)
         else:
             weights[name] = f.tensor(name)
+    embd = f.tensors.get("token_embd.weight")
+    if packed and "output.weight" not in f.tensors and embd is not None and \
+            embd.ggml_type in model.PACKED_TYPES:
+        # Tied embeddings: the lm head multiplies by the packed blocks (read
+        # every token) while the embedding gathers from the float32 copy.
+        data = np.asarray(f.raw("token_embd.weight")).reshape(embd.shape[0],
+                                                               -1)
+        weights["output.weight"] = model.PackedWeight(data, embd.ggml_type)
     tok = tokenizer.from_gguf_metadata(f.metadata)
     return config, weights, tok
 
