@@ -321,22 +321,10 @@ int main(int argc, char **argv) {
           *module, headerFile, targetInfo->deviceEntryPoints, reportError)))
     return 1;
 
-  for (auto fn : module->getOps<func::FuncOp>())
-    if (fn.isPublic() && !fn.isExternal())
-      rlx::markCPUEntryPoint(fn);
-  if (!buildTargetPipeline(*targetInfo, pm))
-    return 1;
-  if (failed(hostDescription.empty()
-                 ? pm.run(*module)
-                 : rlx::runWritingHostDescription(pm, *module, hostDescription,
-                                                  reportError)))
-    return 1;
-  if (!gpuBinaries.empty() &&
-      failed(rlx::writeGPUBinaries(*module, gpuBinaries,
-                                   targetInfo->binaryExtension, reportError)))
-    return 1;
-  return failed(rlx::writeObjectFile(*module, inputFile, hostCPU, outputFile,
-                                     reportError))
+  return failed(rlx::compileObjectFile(*module, *targetInfo, compileFlags(),
+                                       inputFile, hostCPU, outputFile,
+                                       gpuBinaries, hostDescription,
+                                       reportError))
              ? 1
              : 0;
 }

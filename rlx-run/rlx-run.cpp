@@ -12,6 +12,10 @@
 //         [--arena] [--check-bounds] [--alloc-stats]
 // rlx-run FILE.mlir --calibrate=RECORD.json --calibration-data=DIR
 //         [--percentile=Q] [--entry=FUNC] [--param=NAME=PATH.npy]... [--seed=N]
+// rlx-run --target=vulkan|cuda|rocm FILE.mlir [--entry=FUNC]
+//         [--input=PATH.npy]... [--output=PATH.npy]... [--seed=N] [--bench=N]
+//         [--target-options='...']
+// rlx-run --list-devices
 //
 // Compiles the entry function of FILE as an rlx::CPUProgram (its
 // `rlx.param`s promoted to trailing arguments, --rlx-cpu-pipeline, MLIR's
@@ -41,18 +45,28 @@
 // side) and MSE range to the calibration record RECORD.json (QuantTaps.h;
 // how the ranges are found: TapStatistics.h).
 //
+// --target=vulkan compiles the program as `rlx-compile --target=vulkan`
+// does, links it with librlx_vulkan_runtime and runs it with
+// rlx-vulkan-run in a child process (RLX/Tools/TargetRuns.h): the same
+// inputs, outputs, report, --bench line and errors as on the CPU. cuda and
+// rocm programs compile and link, then the run is an error saying what
+// runs them (this tool has no runner for them). --list-devices prints
+// each target's device.
+//
 // The binding of arguments to files, the runs and the results' report are
-// RLXToolSupport's (RLX/Tools/ArgumentBinding.h, RLX/Tools/ProgramRuns.h);
-// this file is the flags.
+// RLXToolSupport's (RLX/Tools/ArgumentBinding.h, RLX/Tools/ProgramRuns.h,
+// RLX/Tools/TargetRuns.h); this file is the flags.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Calibration.h"
 
 #include "RLX/ExecutionEngine/CPUProgram.h"
+#include "RLX/Target/TargetRegistry.h"
 #include "RLX/Tools/ArgumentBinding.h"
 #include "RLX/Tools/CommandLine.h"
 #include "RLX/Tools/ProgramRuns.h"
+#include "RLX/Tools/TargetRuns.h"
 #include "RLX/Tools/ToolSupport.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -62,15 +76,33 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
+#include <memory>
 
 using namespace mlir;
 namespace cl = llvm::cl;
 
+// Required unless --list-devices is given (checked in main).
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
-                                      cl::Required,
                                       cl::cat(rlx::getToolOptionCategory()));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("Where to run: cpu (in this process), vulkan (compiled, "
+                    "linked and run by rlx-vulkan-run); cuda and rocm "
+                    "compile and link only"),
+           cl::init("cpu"), cl::cat(rlx::getToolOptionCategory()));
+static cl::opt<std::string> targetOptions(
+    "target-options",
+    cl::desc("More options of the target's named pipeline, as "
+             "rlx-compile --target-options (not --target=cpu: see "
+             "--cpu-options)"),
+    cl::init(""), cl::cat(rlx::getToolOptionCategory()));
+static cl::opt<bool> listDevices(
+    "list-devices",
+    cl::desc("Print the device each target runs on, then exit"),
+    cl::init(false), cl::cat(rlx::getToolOptionCategory()));
 static cl::opt<std::string>
     entryName("entry",
               cl::desc("Function to run (default: main, or the only "
@@ -165,12 +197,73 @@ static void reportError(const Twine &message) {
   llvm::errs() << "rlx-run: error: " << message << "\n";
 }
 
+/// The flags that only the CPU path takes, given with another --target.
+static std::string cpuOnlyFlags() {
+  std::string given;
+  // std::addressof: cl::list's operator& is its storage's address.
+  const cl::Option *cpuOnly[] = {
+      std::addressof(paramSpecs),  std::addressof(paramFilePaths),
+      std::addressof(paramRenames), &useBlas,
+      &useArena,                   &checkBounds,
+      &cpuOptions,                 &calibrationRecord,
+      &calibrationData,            &percentileQ,
+      &allocStats};
+  for (const cl::Option *option : cpuOnly)
+    if (option->getNumOccurrences())
+      given += (given.empty() ? "--" : ", --") + option->ArgStr.str();
+  return given;
+}
+
+/// rlx-run --target=X for X other than cpu.
+static int runOnTarget(ModuleOp module, func::FuncOp entry,
+                       const char *argv0) {
+  std::string cpuOnly = cpuOnlyFlags();
+  if (!cpuOnly.empty()) {
+    reportError(cpuOnly + " only with --target=cpu");
+    return 1;
+  }
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  rlx::TargetRunOptions options;
+  options.target = target;
+  options.pipelineOptions = targetOptions;
+  options.benchRuns = benchRuns;
+  options.binDir =
+      rlx::getToolBinDir(argv0, reinterpret_cast<void *>(&reportError));
+  rlx::RunFiles files{inputPaths, outputPaths, {}, {}, {}, seed};
+  return failed(rlx::runOnTarget(module, entry, options, files, llvm::outs(),
+                                 reportError))
+             ? 1
+             : 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   rlx::parseToolCommandLine(
-      argc, argv, "rlx-run: compile an RLX program for the CPU and run it\n");
+      argc, argv,
+      "rlx-run: compile an RLX program for the CPU and run it, or for a "
+      "GPU with --target=vulkan\n");
 
   std::unique_ptr<MLIRContext> context = rlx::createToolContext();
+  if (listDevices) {
+    rlx::listTargetDevices(
+        rlx::getToolBinDir(argv[0], reinterpret_cast<void *>(&reportError)),
+        llvm::outs());
+    return 0;
+  }
+  if (inputFile.empty()) {
+    reportError("an input file is required (see --help)");
+    return 1;
+  }
+  if (target != "cpu" && !rlx::lookupTargetInfo(target)) {
+    reportError(rlx::unknownTargetMessage(target));
+    return 1;
+  }
+  if (target == "cpu" && targetOptions.getNumOccurrences()) {
+    reportError("--target-options is for GPU targets; --cpu-options takes "
+                "the CPU pipeline's");
+    return 1;
+  }
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, context.get());
   OwningOpRef<ModuleOp> module =
@@ -180,6 +273,8 @@ int main(int argc, char **argv) {
   func::FuncOp entry = rlx::findEntryFunction(*module, entryName, reportError);
   if (!entry)
     return 1;
+  if (target != "cpu")
+    return runOnTarget(*module, entry, argv[0]);
   rlx::RunFiles files{inputPaths,     outputPaths,  paramSpecs,
                       paramFilePaths, paramRenames, seed};
   FailureOr<rlx::ParamTensors> fileParams =

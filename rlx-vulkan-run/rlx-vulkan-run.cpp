@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // rlx-vulkan-run PROGRAM.so --entry=NAME [--arg=TYPE=IN.npy]...
-//                [--result=TYPE=OUT.npy]... [--bench=N]
+//                [--result=TYPE=OUT.npy]... [--bench=N] [--time=N]
 // rlx-vulkan-run --print-device | --print-subgroup-size
 //                | --print-cooperative-matrix
 //
@@ -19,6 +19,9 @@
 // calls `_mlir_ciface_NAME(args..., results...)` and writes the results.
 // --bench=N then times N more calls recorded into one command buffer
 // (device time with one submission) and N calls of one submission each.
+// --time=N times N calls of one submission each, one by one, and prints
+// rlx-run's --bench line ("bench: N runs, median X ms, min Y ms"): rlx-run
+// --target=vulkan runs its programs here.
 //
 // --print-cooperative-matrix lists the device's cooperative matrix
 // configurations (VK_KHR_cooperative_matrix), one a line, and the
@@ -39,6 +42,7 @@
 #include "RLX/Runtime/Common/Npy.h"
 #include "RLX/Runtime/Vulkan/VulkanRuntime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -134,12 +138,14 @@ constexpr const char *kUsage =
     "`rlx-compile --target=vulkan` (linked as a shared library) on .npy\n"
     "tensors\n\n"
     "USAGE: rlx-vulkan-run PROGRAM.so --entry=NAME [--arg=TYPE=IN.npy]...\n"
-    "       [--result=TYPE=OUT.npy]... [--bench=N]\n\n"
+    "       [--result=TYPE=OUT.npy]... [--bench=N] [--time=N]\n\n"
     "OPTIONS:\n"
     "  --entry=NAME                the entry point (_mlir_ciface_NAME)\n"
     "  --arg=TYPE=IN.npy           the next argument, e.g. 64x256xf32=x.npy\n"
     "  --result=TYPE=OUT.npy       where the next result goes\n"
     "  --bench=N                   run N more times and print the time\n"
+    "  --time=N                    time N more runs one by one and print\n"
+    "                              their median and min (rlx-run's --bench)\n"
     "  --print-device              the Vulkan device's name\n"
     "  --print-subgroup-size       its subgroup size\n"
     "  --print-cooperative-matrix  its cooperative matrix configurations\n"
@@ -162,7 +168,7 @@ int main(int argc, char **argv) {
   }
   std::string library, entry;
   std::vector<Tensor> args, results;
-  long bench = 0;
+  long bench = 0, timed = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -198,6 +204,8 @@ int main(int argc, char **argv) {
       entry = v;
     else if (const char *v = value("--bench="))
       bench = std::stol(v);
+    else if (const char *v = value("--time="))
+      timed = std::stol(v);
     else if (const char *v = value("--arg=")) {
       args.emplace_back();
       if (!parseTensor(v, args.back()))
@@ -294,6 +302,22 @@ int main(int argc, char **argv) {
       return fail(error);
   }
 
+  if (timed > 0) {
+    using Clock = std::chrono::steady_clock;
+    std::vector<double> ms;
+    for (long k = 0; k < timed; ++k) {
+      auto start = Clock::now();
+      call(fn, pointers, std::make_index_sequence<kMaxArguments + 1>());
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - start)
+              .count());
+    }
+    if (const char *error = rlxVulkanGetLastError())
+      return fail(error);
+    std::sort(ms.begin(), ms.end());
+    std::printf("bench: %ld runs, median %.3f ms, min %.3f ms\n", timed,
+                ms[ms.size() / 2], ms.front());
+  }
   if (bench > 0) {
     using Clock = std::chrono::steady_clock;
     void *stream = rlxVulkanStreamCreate();

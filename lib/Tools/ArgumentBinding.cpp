@@ -59,11 +59,11 @@ rlx::readParamTensors(func::FuncOp entry, const RunFiles &files,
 }
 
 /// The --param files by param name, each checked to name a param of
-/// `program` once.
+/// @`function` (its params: `names`) once.
 static FailureOr<std::map<std::string, std::string>>
-paramPaths(const CPUProgram &program, ArrayRef<std::string> specs,
+paramPaths(StringRef function, ArrayRef<std::string> names,
+           ArrayRef<std::string> specs,
            llvm::function_ref<void(const Twine &)> error) {
-  ArrayRef<std::string> names = program.getParamNames();
   std::map<std::string, std::string> paths;
   for (const std::string &spec : specs) {
     size_t eq = spec.find('=');
@@ -76,7 +76,7 @@ paramPaths(const CPUProgram &program, ArrayRef<std::string> specs,
       std::string known;
       if (!names.empty())
         known = " (its params: " + llvm::join(names, ", ") + ")";
-      error("--param=" + spec + ": @" + program.getName().str() +
+      error("--param=" + spec + ": @" + function.str() +
             " has no rlx.param \"" + param + "\"" + known);
       return failure();
     }
@@ -147,22 +147,29 @@ FailureOr<std::vector<HostTensor>>
 rlx::bindArguments(const CPUProgram &program, const RunFiles &files,
                    const ParamTensors &fileParams,
                    llvm::function_ref<void(const Twine &)> error) {
-  ArrayRef<RankedTensorType> argTypes = program.getArgumentTypes();
-  ArrayRef<std::string> paramNames = program.getParamNames();
+  return bindArguments(program.getName(), program.getArgumentTypes(),
+                       program.getResultTypes().size(),
+                       program.getParamNames(), files, fileParams, error);
+}
+
+FailureOr<std::vector<HostTensor>>
+rlx::bindArguments(StringRef function, ArrayRef<RankedTensorType> argTypes,
+                   size_t numResults, ArrayRef<std::string> paramNames,
+                   const RunFiles &files, const ParamTensors &fileParams,
+                   llvm::function_ref<void(const Twine &)> error) {
   unsigned numOrdinary = argTypes.size() - paramNames.size();
   FailureOr<std::map<std::string, std::string>> npyParams =
-      paramPaths(program, files.params, error);
+      paramPaths(function, paramNames, files.params, error);
   if (failed(npyParams))
     return failure();
   if (files.inputs.size() > numOrdinary) {
-    error(Twine(files.inputs.size()) + " inputs given but @" +
-          program.getName() + " takes " + Twine(numOrdinary) + " arguments");
+    error(Twine(files.inputs.size()) + " inputs given but @" + function +
+          " takes " + Twine(numOrdinary) + " arguments");
     return failure();
   }
-  size_t numResults = program.getResultTypes().size();
   if (files.outputs.size() > numResults) {
-    error(Twine(files.outputs.size()) + " outputs given but @" +
-          program.getName() + " returns " + Twine(numResults) + " results");
+    error(Twine(files.outputs.size()) + " outputs given but @" + function +
+          " returns " + Twine(numResults) + " results");
     return failure();
   }
 

@@ -8,8 +8,11 @@
 
 #include "RLX/Tools/CompileOutputs.h"
 
+#include "RLX/Target/CPU/CPUPipeline.h"
 #include "RLX/Target/CPU/HostTarget.h"
+#include "RLX/Tools/HostDescription.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Support/FileUtilities.h"
@@ -108,4 +111,27 @@ rlx::writeGPUBinaries(ModuleOp module, StringRef dir, StringRef extension,
     }
   }
   return success();
+}
+
+LogicalResult
+rlx::compileObjectFile(ModuleOp module, const TargetInfo &info,
+                       const TargetCompileFlags &flags, StringRef name,
+                       StringRef cpu, StringRef path, StringRef binaryDir,
+                       StringRef hostDescription,
+                       llvm::function_ref<void(const Twine &)> error) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isExternal())
+      markCPUEntryPoint(fn);
+  PassManager pm(module.getContext());
+  if (failed(info.buildPipeline(pm, flags, error)))
+    return failure();
+  if (failed(hostDescription.empty()
+                 ? pm.run(module)
+                 : runWritingHostDescription(pm, module, hostDescription,
+                                             error)))
+    return failure();
+  if (!binaryDir.empty() &&
+      failed(writeGPUBinaries(module, binaryDir, info.binaryExtension, error)))
+    return failure();
+  return writeObjectFile(module, name, cpu, path, error);
 }

@@ -66,6 +66,15 @@ bindArguments(const CPUProgram &program, const RunFiles &files,
               const ParamTensors &fileParams,
               llvm::function_ref<void(const Twine &)> error);
 
+/// The same for a program not compiled in this process (rlx-run
+/// --target=vulkan): @`function`, of arguments `argTypes` (the last
+/// `paramNames.size()` of them the params) and `numResults` results.
+FailureOr<std::vector<HostTensor>>
+bindArguments(StringRef function, ArrayRef<RankedTensorType> argTypes,
+              size_t numResults, ArrayRef<std::string> paramNames,
+              const RunFiles &files, const ParamTensors &fileParams,
+              llvm::function_ref<void(const Twine &)> error);
+
 } // namespace rlx
 } // namespace mlir
 

@@ -45,6 +45,20 @@ LogicalResult writeGPUBinaries(ModuleOp module, StringRef dir,
                                StringRef extension,
                                llvm::function_ref<void(const Twine &)> error);
 
+/// Compiles `module` for the object target `info` as rlx-compile does:
+/// every public function with a body an entry point, the target's pipeline
+/// built from `flags` (with `hostDescription` non-empty, writing the
+/// Vulkan pipeline's launches there on the way: HostDescription.h), the
+/// kernel binaries written to `binaryDir` where non-empty
+/// (writeGPUBinaries), and the object to `path` (writeObjectFile, named
+/// `name`, for `cpu`). Fails after reporting, through `error` or as the
+/// pipeline's diagnostics.
+LogicalResult compileObjectFile(ModuleOp module, const TargetInfo &info,
+                                const TargetCompileFlags &flags,
+                                StringRef name, StringRef cpu, StringRef path,
+                                StringRef binaryDir, StringRef hostDescription,
+                                llvm::function_ref<void(const Twine &)> error);
+
 } // namespace rlx
 } // namespace mlir
 
