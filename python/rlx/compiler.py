@@ -58,7 +58,13 @@ class Program:
     result J in place (a KV cache, an optimizer state): the call updates
     the array passed (if it is C-contiguous of the element type; otherwise
     a copy of it) and returns it as result J, with no copy of the tensor.
-    `result_arguments[J]` is that argument's index (None for the others)."""
+    `result_arguments[J]` is that argument's index (None for the others).
+
+    Dynamic dims (`?`) take the sizes of the arrays passed, so one program
+    runs at every batch size or sequence length. A call whose shapes break
+    the program (another rank, a static dim of another size, dynamic dims
+    that must agree and do not) raises ValueError naming the argument and
+    dim before anything runs (`_check_dims`)."""
 
     def __init__(self, module, name, options):
         self.name = name
@@ -74,6 +80,11 @@ class Program:
         self.argument_types = [
             Type(self.context, C.lib.rlxCpuProgramGetArgumentType(p, i))
             for i in range(C.lib.rlxCpuProgramGetNumArguments(p))]
+        # With dynamic dims, the module as it was, for checking the sizes
+        # given (_check_dims); the sizes checked are remembered.
+        self._source = module.clone() if any(
+            None in t.shape for t in self.argument_types) else None
+        self._checked = {}
         self.result_types = [
             Type(self.context, C.lib.rlxCpuProgramGetResultType(p, i))
             for i in range(C.lib.rlxCpuProgramGetNumResults(p))]
@@ -109,13 +120,67 @@ class Program:
             array = np.require(value, requirements="C")
         else:
             array = np.asarray(value, dtype=want)
-        if len(array.shape) != len(shape) or any(
-                d is not None and d != a for d, a in zip(shape, array.shape)):
-            raise ValueError("@%s: argument #%d expects %s, got shape %s" %
-                             (self.name, i, t, array.shape))
+        if len(array.shape) != len(shape):
+            raise ValueError("@%s: argument #%d expects %s, of rank %d; got "
+                             "an array of shape %s (rank %d)" %
+                             (self.name, i, t, len(shape), array.shape,
+                              array.ndim))
+        for k, (d, a) in enumerate(zip(shape, array.shape)):
+            if d is not None and d != a:
+                raise ValueError("@%s: argument #%d expects %s: its dim %d is "
+                                 "%d, got %d (shape %s)" %
+                                 (self.name, i, t, k, d, a, array.shape))
         if dtype == "bf16":
             array = _to_bf16_bits(array)
         return array
+
+    def _check_dims(self, arrays):
+        """Arguments with dynamic dims: the sizes given must make the
+        program valid (two dims that must agree do; a dim that meets a
+        static one has its size), checked by binding them with
+        --rlx-specialize-shapes on the module as compiled, once per shape.
+        A ValueError names the first argument and dim whose size breaks
+        the program, with MLIR's diagnostics."""
+        if self._source is None:
+            return
+        bound = [(i, k, a.shape[k]) for i, (t, a) in enumerate(
+            zip(self._argument_specs, arrays))
+            for k, d in enumerate(t[2]) if d is None and a.shape[k] > 0]
+        if not bound:
+            return
+        key = tuple(bound)
+        if key not in self._checked:
+            self._checked[key] = self._first_break(bound)
+        broken = self._checked[key]
+        if broken is not None:
+            (i, k, size), diagnostics = broken
+            raise ValueError(
+                "@%s: argument #%d (%s, given shape %s) has dim %d of size %d,"
+                " which breaks the program with the sizes of the arguments "
+                "before it: %s" % (self.name, i, self.argument_types[i],
+                                   arrays[i].shape, k, size, diagnostics))
+
+    def _specializes(self, bound):
+        module = self._source.clone()
+        dims = ",".join("%d:%d=%d" % b for b in bound)
+        try:
+            module.run_pipeline("rlx-specialize-shapes{function=%s dims=%s}"
+                                % (self.name, dims))
+        except RLXError as error:
+            return str(error)
+        return None
+
+    def _first_break(self, bound):
+        """None where the sizes fit; else the first bound dim whose size
+        breaks the program, with the diagnostics."""
+        error = self._specializes(bound)
+        if error is None or "is called in the module" in error:
+            return None  # (a function others call cannot be checked so)
+        for n in range(1, len(bound) + 1):
+            error = self._specializes(bound[:n])
+            if error is not None:
+                return bound[n - 1], error
+        return bound[-1], error
 
     def __call__(self, *args):
         if len(args) != len(self.argument_types):
@@ -124,6 +189,7 @@ class Program:
                              ", ".join(str(t) for t in self.argument_types),
                              len(args)))
         arrays = [self._argument(i, a) for i, a in enumerate(args)]
+        self._check_dims(arrays)
         shapes = [(ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
                   for a in arrays]
         tensors, n = C.array(C.Tensor, [

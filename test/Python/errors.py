@@ -73,7 +73,7 @@ program = rlx.compile(f)
 expect(TypeError, lambda: program(np.zeros((4, 8), np.float64)))
 # CHECK: TypeError: @double: argument #0 expects tensor<4x8xf32> (NumPy float32), got a float64 array
 expect(ValueError, lambda: program(np.zeros((4, 7), np.float32)))
-# CHECK: ValueError: @double: argument #0 expects tensor<4x8xf32>, got shape (4, 7)
+# CHECK: ValueError: @double: argument #0 expects tensor<4x8xf32>: its dim 1 is 8, got 7 (shape (4, 7))
 expect(TypeError, lambda: program())
 # CHECK: TypeError: @double takes 1 arguments (tensor<4x8xf32>), 0 given
 expect(rlx.RLXError, lambda: rlx.compile(f.module, function="nosuch"))

@@ -21,9 +21,32 @@ using namespace mlir::rlx;
 
 namespace {
 
+/// The static dims of `t` split at its dynamic dims: the product of those
+/// before the first, between each two and after the last; the positions
+/// of the dynamic dims in `dynamic`.
+static SmallVector<int64_t> staticGroups(RankedTensorType t,
+                                         SmallVectorImpl<int64_t> &dynamic) {
+  SmallVector<int64_t> products(1, 1);
+  for (int64_t i = 0; i < t.getRank(); ++i) {
+    if (t.isDynamicDim(i)) {
+      dynamic.push_back(i);
+      products.push_back(1);
+    } else {
+      products.back() *= t.getDimSize(i);
+    }
+  }
+  return products;
+}
+
 /// rlx.reshape between static shapes -> views (reshapeStatic). Otherwise
-/// (dynamic dims) tensor.reshape with a shape operand; at most one dynamic
-/// result dim, sized so that the element count is kept.
+/// (dynamic dims) tensor.reshape with a shape operand: one dynamic result
+/// dim is sized so that the element count is kept. Several pair up in
+/// order with as many dynamic input dims, each with the static dims after
+/// it: a group whose element count the reshape keeps (the dims before the
+/// first dynamic one must keep theirs), so result dim j is input dim j
+/// times the static product after it in the input, divided by that in the
+/// result ([?, ?, 32] -> [?, ?, 4, 8] keeps both; [?, ?, 32] -> [?, ?, 8]
+/// multiplies the second by 4).
 struct ReshapePattern : OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -31,12 +54,47 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    if (type.getNumDynamicDims() > 1)
-      return rewriter.notifyMatchFailure(
-          op, "a reshape to more than one dynamic dim is ambiguous");
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inType = cast<RankedTensorType>(input.getType());
+    if (type.getNumDynamicDims() > 1) {
+      SmallVector<int64_t> inDynamic, outDynamic;
+      SmallVector<int64_t> inGroups = staticGroups(inType, inDynamic);
+      SmallVector<int64_t> outGroups = staticGroups(type, outDynamic);
+      if (inDynamic.size() != outDynamic.size() ||
+          inGroups.front() != outGroups.front())
+        return rewriter.notifyMatchFailure(
+            op, "a reshape to several dynamic dims needs as many dynamic "
+                "input dims and the same static dims before the first");
+      SmallVector<Value> sizes;
+      unsigned next = 0;
+      for (int64_t i = 0; i < type.getRank(); ++i) {
+        if (!type.isDynamicDim(i)) {
+          sizes.push_back(
+              arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(i)));
+          continue;
+        }
+        // (dim * in) / out, the count of the group kept.
+        int64_t in = inGroups[next + 1], out = outGroups[next + 1];
+        Value size =
+            tensor::DimOp::create(rewriter, loc, input, inDynamic[next++]);
+        if (in != out) {
+          size = arith::MulIOp::create(
+              rewriter, loc, size,
+              arith::ConstantIndexOp::create(rewriter, loc, in));
+          size = arith::DivUIOp::create(
+              rewriter, loc, size,
+              arith::ConstantIndexOp::create(rewriter, loc, out));
+        }
+        sizes.push_back(size);
+      }
+      Value shape = tensor::FromElementsOp::create(
+          rewriter, loc,
+          RankedTensorType::get({type.getRank()}, rewriter.getIndexType()),
+          sizes);
+      rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, input, shape);
+      return success();
+    }
     if (inType == type) {
       rewriter.replaceOp(op, input);
       return success();

@@ -151,6 +151,9 @@ class Emitter:
             shape[shape.index(-1)] = int(np.prod(x.shape)) // max(known, 1)
         if tuple(shape) == tuple(x.shape):
             return x
+        unflattened = self._unflatten_linear(x, shape)
+        if unflattened is not None:
+            return unflattened
         return self.op("reshape", x, result_types=[
             self.context.tensor(shape, x.dtype)])
 
@@ -431,6 +434,31 @@ class Emitter:
         return self.op("attention", q, k, v, mask, **kwargs)
 
     # ---- Patterns ------------------------------------------------------ #
+
+    def _unflatten_linear(self, y, shape):
+        """reshape(reshape(x, [n, k]) @ w (+ b), rows + [m]) ->
+        reshape(x, rows + [k]) @ w (+ b): a linear layer on rows flattened
+        for it (PyTorch's MultiheadAttention out projection) applied to
+        the rows in their final shape, so that their dims stay apart
+        (dynamic batch and sequence dims cannot be told apart again after
+        the flatten)."""
+        bias = None
+        if self._is(y, "add") and len(self.meta[y][1][1].shape) <= 1:
+            y, bias = self.meta[y][1]
+        if not self._is(y, "matmul"):
+            return None
+        r, w = self.meta[y][1]
+        if not self._is(r, "reshape") or len(r.shape) != 2 or \
+                len(w.shape) != 2:
+            return None
+        x = self.meta[r][1][0]
+        rows = list(shape[:-1])
+        if len(rows) < 2 or shape[-1] != w.shape[1] or \
+                int(np.prod(rows)) != r.shape[0]:
+            return None
+        out = self.op("matmul", self.reshape(x, rows + [r.shape[1]]), w)
+        return out if bias is None else self.op("add", out, bias)
+
 
     def _is(self, v, *kinds):
         return isinstance(v, Value) and self.meta.get(v, (None,))[0] in kinds
@@ -783,8 +811,9 @@ class ImportedModel:
     it on NumPy arrays, one per input, with the params passed for it."""
 
     def __init__(self, function, params, transposed, param_args,
-                 input_names, output_names):
+                 input_names, output_names, dynamic_dims=None):
         self.function = function
+        self.dynamic_dims = dict(dynamic_dims or {})
         self.module = function.module
         self.params = {n: (p[0] if isinstance(p, tuple) else p)
                        for n, p in params.items()}
@@ -811,9 +840,31 @@ class ImportedModel:
         names = self.param_args or program.param_names
         return [self.params[n] for n in names]
 
+    def check_dims(self, *inputs):
+        """Raises ValueError where inputs' dims of one symbol of
+        `dynamic_dims` have different sizes (naming both)."""
+        seen = {}
+        for index, dims in sorted(self.dynamic_dims.items()):
+            if index >= len(inputs):
+                continue
+            shape = np.shape(inputs[index])
+            for d, symbol in sorted(dims.items()):
+                if d >= len(shape):
+                    continue
+                first = seen.setdefault(symbol, (index, d, shape[d]))
+                if first[2] != shape[d]:
+                    raise ValueError(
+                        "@%s: input #%d (%s) dim %d is %d, but input #%d (%s)"
+                        " dim %d is %d: both are the dynamic dim %r" % (
+                            self.function.name, index,
+                            self.input_names[index], d, shape[d], first[0],
+                            self.input_names[first[0]], first[1], first[2],
+                            symbol))
+
     def __call__(self, *inputs):
         program = self.compile()
         arrays = [np.asarray(x) for x in inputs]
+        self.check_dims(*arrays)
         return program(*arrays, *self.param_list(program))
 
     def fusion_report(self, target=""):

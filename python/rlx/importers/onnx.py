@@ -844,8 +844,77 @@ def _pad(t, node, args, attrs):
     return x
 
 
+# The example sizes of dynamic dims that input_shapes does not give: one
+# per symbol, distinct so that two symbols are told apart.
+_EXAMPLE_SIZES = (3, 5, 7, 11, 13, 17, 19, 23)
+
+
+def _import_dynamic(model, name, params_as_args, input_shapes, context):
+    """from_onnx with dynamic=True: every input dim of no dim_value is `?`,
+    one symbol per dim_param (importers/_dynamic.py)."""
+    from . import _dynamic
+    first = _OnnxImporter(model, name, params_as_args, None, context)
+    initializers = {i.name for i in first.graph.initializer}
+    inputs = [i for i in first.graph.input if i.name not in initializers]
+    given = dict(input_shapes or {})
+    dynamic, shapes, sizes = {}, {}, {}
+    for index, i in enumerate(inputs):
+        shape = []
+        for d, dim in enumerate(i.type.tensor_type.shape.dim):
+            if dim.HasField("dim_value"):
+                shape.append(dim.dim_value)
+                continue
+            symbol = dim.dim_param or "%s.%d" % (i.name, d)
+            dynamic.setdefault(index, {})[d] = symbol
+            if i.name in given:
+                size = int(given[i.name][d])
+            else:
+                size = sizes.get(symbol) or _EXAMPLE_SIZES[
+                    len(set(sizes)) % len(_EXAMPLE_SIZES)]
+            if sizes.setdefault(symbol, size) != size:
+                raise ValueError(
+                    "rlx.from_onnx: input_shapes gives the dim '%s' the "
+                    "sizes %d and %d" % (symbol, sizes[symbol], size))
+            shape.append(size)
+        shapes[i.name] = tuple(given.get(i.name, shape))
+    first.input_shapes = shapes
+    model_a = first.run()
+    if not dynamic:
+        return model_a
+    shape_list = [shapes[i.name] for i in inputs]
+    for index, dims in dynamic.items():
+        for d, symbol in dims.items():
+            if shape_list[index][d] < 2:
+                raise ValueError(
+                    "rlx.from_onnx: the dynamic dim '%s' has the example "
+                    "size %d in input_shapes; give 2 or more (sizes 0 and 1 "
+                    "are special: broadcasts, squeezes)" %
+                    (symbol, shape_list[index][d]))
+    others = _dynamic.other_sizes(dynamic, shape_list)
+    try:
+        second = _OnnxImporter(first.model, name, params_as_args,
+                               {i.name: s for i, s in zip(inputs, others)},
+                               first.context).run()
+    except UnsupportedError as error:
+        raise UnsupportedError(
+            "rlx.from_onnx: the model does not import with other sizes of "
+            "its dynamic dims (inputs of shapes %s): a static size is baked "
+            "in: %s" % (", ".join(str(tuple(s)) for s in others),
+                        error)) from error
+    nodes = {}
+    for node in first.graph.node:
+        key = (node.name or node.op_type, 0)
+        nodes.setdefault(key, first._describe(node))
+    merged = _dynamic.merge(model_a.module, second.module, name,
+                            lambda loc: nodes.get(loc))
+    return ImportedModel(
+        _dynamic.function_of(merged, name), model_a.params,
+        model_a.transposed, model_a.param_args, model_a.input_names,
+        model_a.output_names, dynamic_dims=dynamic)
+
+
 def from_onnx(model, name="main", params_as_args=False, input_shapes=None,
-              context=None):
+              context=None, dynamic=False):
     """Imports an ONNX model (a path, serialized bytes or an
     onnx.ModelProto of opset 13 to 17) into an rlx function of its graph
     inputs. Floating-point initializers become rlx.params named by the
@@ -853,6 +922,18 @@ def from_onnx(model, name="main", params_as_args=False, input_shapes=None,
     `params_as_args`); `input_shapes` (name -> shape) fixes inputs with
     dynamic dims. Returns an rlx.ImportedModel. Raises
     rlx.UnsupportedError naming the node and op_type where an op has no
-    translation."""
+    translation.
+
+    With `dynamic=True`, the inputs' dims that have no dim_value (a
+    dim_param, or none) import as `?` dims: dims of one dim_param are one
+    symbol (they must agree when the program runs). The model is imported
+    at example sizes of them (`input_shapes`, else 3, 5, 7, ... per
+    dim_param) and at others, and the two are merged: what a dynamic dim
+    changes besides the types (a constant or slice of its size) is an
+    UnsupportedError naming the node. The model's `dynamic_dims` records
+    them as {input index: {dim: dim_param}}."""
+    if dynamic:
+        return _import_dynamic(model, name, params_as_args, input_shapes,
+                               context)
     return _OnnxImporter(model, name, params_as_args, input_shapes,
                          context).run()

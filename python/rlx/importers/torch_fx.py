@@ -1899,8 +1899,54 @@ def _type_as(t, node, x, other):
     return t.em.cast(x, t.dtype(node))
 
 
+def _resized(torch, x, shape):
+    """x's values repeated (numpy.resize) into `shape`: valid token ids and
+    masks for the second import of a dynamic one."""
+    array = np.resize(x.detach().cpu().numpy(), shape)
+    return torch.from_numpy(np.ascontiguousarray(array))
+
+
+def _import_dynamic(module, inputs, name, params_as_args, context,
+                    dynamic_dims):
+    """from_torch with `dynamic_dims`: imported at the example's sizes and
+    at others, merged (importers/_dynamic.py)."""
+    from . import _dynamic
+    torch = _torch()
+    if isinstance(inputs, torch.Tensor):
+        inputs = (inputs,)
+    inputs = tuple(inputs)
+    first = _TorchImporter(module, inputs, name, params_as_args, context)
+    model = first.run()
+    shapes = [tuple(x.shape) for x in inputs]
+    dynamic = _dynamic.normalize(dynamic_dims, shapes, model.input_names)
+    others = _dynamic.other_sizes(dynamic, shapes)
+    try:
+        second = _TorchImporter(module, tuple(
+            _resized(torch, x, s) for x, s in zip(inputs, others)), name,
+            params_as_args, first.context).run()
+    except Exception as error:  # noqa: BLE001 - PyTorch's, with the node
+        raise UnsupportedError(
+            "rlx.from_torch: %s does not run with other sizes of the "
+            "dynamic dims (inputs of shapes %s): a static size is baked in: "
+            "%s: %s" % (type(module).__name__, ", ".join(
+                str(tuple(s)) for s in others), type(error).__name__,
+                error)) from error
+    nodes = {}
+    for node in first.gm.graph.nodes:
+        where = _source_line(node)
+        if where and node.op not in ("placeholder", "output"):
+            nodes.setdefault(where[:2], _describe(node))
+
+    merged = _dynamic.merge(model.module, second.module, name,
+                            lambda loc: nodes.get(loc))
+    return ImportedModel(
+        _dynamic.function_of(merged, name), model.params,
+        model.transposed, model.param_args, model.input_names,
+        model.output_names, dynamic_dims=dynamic)
+
+
 def from_torch(module, example_inputs, name="forward", params_as_args=False,
-               context=None):
+               context=None, dynamic_dims=None):
     """Imports a torch.nn.Module into an rlx function of its inputs.
 
     The module is traced by torch.fx and run once in eval mode on
@@ -1912,11 +1958,24 @@ def from_torch(module, example_inputs, name="forward", params_as_args=False,
     params. With `params_as_args`, the parameters are the function's
     arguments after the inputs (in `param_args` order), for rlx.grad with
     respect to them. Raises rlx.UnsupportedError naming the node and its
-    source line where a node has no translation."""
+    source line where a node has no translation.
+
+    `dynamic_dims` makes dims of the inputs dynamic (`?`): it maps an
+    input (its index or name) to the dims that are, as a list (dims of one
+    example size are one symbol, which must agree when the program runs:
+    `{0: [0, 1]}` for batch and sequence) or a dict of dim -> symbol name
+    (`{"x": {0: "batch"}, "mask": {0: "batch"}}`). The shapes computed
+    from them stay dynamic; a node that bakes a static size in (a constant
+    or slice of the sequence's length, a reshape to several dynamic dims
+    that do not pair with its input's) is an UnsupportedError naming it.
+    The model's `dynamic_dims` records them as {input: {dim: symbol}}."""
     training = getattr(module, "training", False)
     if training:
         module.eval()
     try:
+        if dynamic_dims:
+            return _import_dynamic(module, example_inputs, name,
+                                   params_as_args, context, dynamic_dims)
         return _TorchImporter(module, example_inputs, name, params_as_args,
                               context).run()
     finally:

@@ -95,6 +95,42 @@ func.func @reshape_dynamic(%x: tensor<?x4xui8>) -> tensor<?x2x2xui8> {
 
 // -----
 
+// Several dynamic result dims pair up with the input's: a transformer's
+// head split keeps both sizes.
+// CHECK-LABEL: func.func @reshape_dynamic_heads(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<?x?x32xf32>
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[B:.+]] = tensor.dim %[[X]], %[[C0]]
+// CHECK-DAG:     %[[S:.+]] = tensor.dim %[[X]], %[[C1]]
+// CHECK:         %[[SHAPE:.+]] = tensor.from_elements %[[B]], %[[S]], %[[C4]], %[[C8]] : tensor<4xindex>
+// CHECK:         tensor.reshape %[[X]](%[[SHAPE]]) : (tensor<?x?x32xf32>, tensor<4xindex>) -> tensor<?x?x4x8xf32>
+func.func @reshape_dynamic_heads(%x: tensor<?x?x32xf32>) -> tensor<?x?x4x8xf32> {
+  %0 = rlx.reshape %x : tensor<?x?x32xf32> -> tensor<?x?x4x8xf32>
+  return %0 : tensor<?x?x4x8xf32>
+}
+
+// -----
+
+// A dynamic dim whose group's static dims shrink takes their ratio:
+// [s, b, 32] -> [s, 4 * b, 8].
+// CHECK-LABEL: func.func @reshape_dynamic_group(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<?x?x32xf32>
+// CHECK:         %[[S:.+]] = tensor.dim %[[X]], %{{.+}}
+// CHECK:         %[[B:.+]] = tensor.dim %[[X]], %{{.+}}
+// CHECK:         %[[N:.+]] = arith.muli %[[B]], %{{.+}} : index
+// CHECK:         %[[B4:.+]] = arith.divui %[[N]], %{{.+}} : index
+// CHECK:         %[[SHAPE:.+]] = tensor.from_elements %[[S]], %[[B4]], %{{.+}} : tensor<3xindex>
+// CHECK:         tensor.reshape %[[X]](%[[SHAPE]])
+func.func @reshape_dynamic_group(%x: tensor<?x?x32xf32>) -> tensor<?x?x8xf32> {
+  %0 = rlx.reshape %x : tensor<?x?x32xf32> -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
 // transpose -> linalg.transpose; result dim i is sized by input dim
 // permutation[i].
 // CHECK-LABEL: func.func @transpose(

@@ -21,8 +21,15 @@ def RLX_ReshapeOp : RLX_Op<"reshape", [Pure]> {
     Reinterprets `input` with the result's shape, as `torch.reshape`: the
     element type is kept and, where both shapes are static, so is the
     element count. A dynamic result dim takes whatever size makes the count
-    agree. reshape(reshape(x)) folds to one reshape, a reshape to the same
-    type folds away, and a reshape of a constant folds to a constant.
+    agree. Several dynamic result dims pair up, in order, with as many
+    dynamic input dims, each with the static dims that follow it, and each
+    such group keeps its element count (the static dims before the first
+    dynamic one keep theirs): `[?, ?, 32] -> [?, ?, 4, 8]` (a
+    transformer's head split) keeps both sizes, `[?, ?, 32] -> [?, ?, 8]`
+    multiplies the second by 4. Other reshapes to several dynamic dims are
+    ambiguous and do not lower.
+    reshape(reshape(x)) folds to one reshape, a reshape to the same type
+    folds away, and a reshape of a constant folds to a constant.
 
     ```mlir
     %y = rlx.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
