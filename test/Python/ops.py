@@ -144,6 +144,41 @@ case("sample", lambda l, s: rlx.sample(l, s, temperature=0.0),
 case("sample", lambda l, s: rlx.sample(l, s, temperature=0.8, top_k=1),
      [LOGITS, SEED], lambda l, s: np.argmax(l, axis=1), rtol=0, atol=0)
 
+# A LoRA product (x W + scale (x A) B) with an odd K and a rank-3 adapter.
+LX, LW, LA, LB = f32(5, 37), f32(37, 6), f32(37, 3), f32(3, 6)
+case("lora_matmul",
+     lambda x, w, a, b: rlx.lora_matmul(x, w, a, b, scale=0.5),
+     [LX, LW, LA, LB],
+     lambda x, w, a, b: x @ w + 0.5 * (x @ a) @ b, rtol=1e-4, atol=1e-4)
+
+# A MoE expert product: each of 5 rows through its expert's [K, N] weight
+# (an index out of range is clamped).
+GX, GW = f32(5, 37), f32(3, 37, 6)
+GI = np.array([2, 0, 7, 1, -1], np.int64)
+case("grouped_matmul", rlx.grouped_matmul, [GX, GW, GI],
+     lambda x, w, i: np.einsum("rk,rkn->rn", x, w[np.clip(i, 0, 2)]),
+     rtol=1e-4, atol=1e-4)
+
+# The gated delta rule over 4 steps (B 1, H 2, Dk 5, Dv 3) from a random
+# state; test/Integration/llm_ops.py checks it in depth.
+def gated_delta_net_reference(q, k, v, g, beta, state):
+    s = state.astype(np.float64)
+    out = np.zeros(v.shape)
+    for t in range(q.shape[1]):
+        s = s * np.exp(g[:, t])[..., None, None]
+        delta = (v[:, t] - np.einsum("bhij,bhi->bhj", s, k[:, t])) \
+            * beta[:, t, :, None]
+        s = s + k[:, t, :, :, None] * delta[:, :, None, :]
+        out[:, t] = np.einsum("bhij,bhi->bhj", s, q[:, t] / np.sqrt(5))
+    return out, s
+
+
+case("gated_delta_net", rlx.gated_delta_net,
+     [f32(1, 4, 2, 5, lo=-1, hi=1), f32(1, 4, 2, 5, lo=-1, hi=1),
+      f32(1, 4, 2, 3, lo=-1, hi=1), f32(1, 4, 2, lo=-1, hi=0),
+      f32(1, 4, 2, lo=0.1, hi=0.9), f32(1, 2, 5, 3, lo=-1, hi=1)],
+     gated_delta_net_reference)
+
 # Linear algebra and transforms.
 W = f32(8, 6)
 case("matmul", rlx.matmul, [X, W], np.matmul)

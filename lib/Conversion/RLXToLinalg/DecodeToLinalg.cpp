@@ -20,6 +20,17 @@
 // length keep the CPU pipeline's per-row temporaries static, which it
 // allocates per thread (a dynamically sized one is shared by the threads).
 //
+// rlx.grouped_matmul is one contraction over (row, column, k) whose body
+// reads the weight with a tensor.extract at the row's expert index, clamped
+// to [0, E - 1]: no gather of the weights into a [R, K, N] tensor.
+//
+// rlx.gated_delta_net is an scf.for over the T steps carrying the state
+// [B, H, Dk, Dv] and the output [B, T, H, Dv] (f32 for f16/bf16): per step
+// the state is decayed, the delta rule's rank-1 update is added, and the
+// step's output row is a contraction of the state with the scaled query,
+// written into the output with a tensor.insert_slice. The step's q, k, v,
+// g and beta are rank-reduced slices (views) of the operands.
+//
 // rlx.sample sorts nothing: on [B, V] rows (a rank-1 row is expanded to
 // [1, V]) every filter is a threshold found bit by bit from the top, one
 // masked reduction over the rows per bit, in an scf.for carrying the [B]
@@ -421,6 +432,234 @@ struct DecodeAttentionPattern : OpConversionPattern<DecodeAttentionOp> {
   }
 };
 
+// grouped_matmul(x, w, e) -> y[r, n] = sum_k x[r, k] w[clamp(e[r]), k, n]
+struct GroupedMatmulPattern : OpConversionPattern<GroupedMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GroupedMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    OpBuilder &b = rewriter;
+    Value x = adaptor.getInput(), w = adaptor.getWeights(),
+          expert = adaptor.getExpert();
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Type element = resultType.getElementType();
+    Type acc = getAccumulatorType(element);
+
+    // The expert of a row is its index clamped to [0, E - 1].
+    Value zeroIdx = arith::ConstantIndexOp::create(b, loc, 0);
+    Value oneIdx = arith::ConstantIndexOp::create(b, loc, 1);
+    Value experts = getDimSize(b, loc, w, 0);
+    Value lastExpert = arith::SubIOp::create(b, loc, experts, oneIdx);
+
+    SmallVector<Value> dynamicDims;
+    if (resultType.isDynamicDim(0))
+      dynamicDims.push_back(getDimSize(b, loc, x, 0));
+    if (resultType.isDynamicDim(1))
+      dynamicDims.push_back(getDimSize(b, loc, w, 2));
+    Value zero = createScalarConstant(b, loc, acc, 0);
+    Value init = createFilled(b, loc, resultType.clone(acc), dynamicDims, zero);
+
+    // Loops (r, n, k); the weight is read with tensor.extract at the row's
+    // expert.
+    AffineExpr r = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+               k = getAffineDimExpr(2, ctx);
+    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {r, k}, ctx),
+                                   AffineMap::get(3, 0, {r}, ctx),
+                                   AffineMap::get(3, 0, {r, n}, ctx)};
+    SmallVector<utils::IteratorType> iterators = {
+        utils::IteratorType::parallel, utils::IteratorType::parallel,
+        utils::IteratorType::reduction};
+    auto generic = linalg::GenericOp::create(
+        b, loc, init.getType(), ValueRange{x, expert}, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value index =
+              arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[1]);
+          Value atLeast0 = arith::MaxSIOp::create(nb, l, index, zeroIdx);
+          Value e = arith::MinSIOp::create(nb, l, atLeast0, lastExpert);
+          Value col = linalg::IndexOp::create(nb, l, 1);
+          Value row = linalg::IndexOp::create(nb, l, 2);
+          Value weight =
+              tensor::ExtractOp::create(nb, l, w, ValueRange{e, row, col});
+          Value sum = multiplyAccumulate(nb, l, args[2], args[0], weight);
+          linalg::YieldOp::create(nb, l, sum);
+        });
+    rewriter.replaceOp(op, castTensor(b, loc, generic.getResult(0), element));
+    return success();
+  }
+};
+
+/// `tensor[:, t]` of a [B, T, ...] tensor, without the T dim (a rank-reduced
+/// slice: a view, no copy).
+static Value sliceStep(OpBuilder &b, Location loc, Value tensor, Value t) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  sliceAlong(b, loc, tensor, 1, t, b.getIndexAttr(1), offsets, sizes, strides);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + 1);
+  auto stepType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, stepType, tensor, offsets,
+                                        sizes, strides);
+}
+
+/// `value` (a tensor) cast to `type`, which refines its shape (no-op when
+/// equal).
+static Value refineTo(OpBuilder &b, Location loc, Value value,
+                      RankedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+// gated_delta_net(q, k, v, g, beta, S0) -> scf.for t carrying (S, out):
+//   S = S exp(g_t); S += k_t (x) ((v_t - S^T k_t) beta_t);
+//   out[:, t] = S^T (q_t / sqrt(Dk))
+struct GatedDeltaNetPattern : OpConversionPattern<GatedDeltaNetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatedDeltaNetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    OpBuilder &b = rewriter;
+    auto outType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getResult().getType()));
+    auto stateType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getFinalState().getType()));
+    Type element = outType.getElementType();
+    Type acc = getAccumulatorType(element);
+    // The operands at the result types' (most static) shapes, in the
+    // accumulation type: [B, T, H, Dk], [B, T, H, Dv], [B, T, H] and
+    // [B, H, Dk, Dv].
+    ArrayRef<int64_t> o = outType.getShape(), st = stateType.getShape();
+    auto qkType = RankedTensorType::get({o[0], o[1], o[2], st[2]}, element);
+    auto gateType = RankedTensorType::get({o[0], o[1], o[2]}, element);
+    auto operand = [&](Value v, RankedTensorType type) {
+      Value refined = refineTo(b, loc, v, type);
+      return castTensor(b, loc, refined, acc);
+    };
+    Value q = operand(adaptor.getQuery(), qkType);
+    Value k = operand(adaptor.getKey(), qkType);
+    Value v = operand(adaptor.getValue(), outType);
+    Value g = operand(adaptor.getGate(), gateType);
+    Value beta = operand(adaptor.getBeta(), gateType);
+    Value state = operand(adaptor.getState(), stateType);
+
+    // The sizes B, T, H, Dk, Dv and the dynamic ones of the loop's tensors.
+    Value batch = getDimSize(b, loc, q, 0);
+    Value steps = getDimSize(b, loc, q, 1);
+    Value heads = getDimSize(b, loc, q, 2);
+    Value dk = getDimSize(b, loc, q, 3);
+    Value dv = getDimSize(b, loc, v, 3);
+    auto dynamicOf = [](RankedTensorType type, ArrayRef<Value> sizes) {
+      SmallVector<Value> dims;
+      for (auto [i, size] : llvm::enumerate(sizes))
+        if (type.isDynamicDim(i))
+          dims.push_back(size);
+      return dims;
+    };
+    auto accState = stateType.clone(acc);
+    auto accOut = outType.clone(acc);
+    auto rowType = RankedTensorType::get({o[0], o[2], o[3]}, acc);
+    SmallVector<Value> stateDyn = dynamicOf(accState, {batch, heads, dk, dv});
+    SmallVector<Value> outDyn = dynamicOf(accOut, {batch, steps, heads, dv});
+    SmallVector<Value> rowDyn = dynamicOf(rowType, {batch, heads, dv});
+
+    // q * 1/sqrt(Dk), once for all steps (as the reference scales it).
+    Value scale;
+    if (!qkType.isDynamicDim(3)) {
+      scale = createScalarConstant(
+          b, loc, acc, 1.0 / std::sqrt(double(qkType.getDimSize(3))));
+    } else {
+      Value dkInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), dk);
+      Value dkFloat = arith::SIToFPOp::create(b, loc, acc, dkInt);
+      scale = math::RsqrtOp::create(b, loc, dkFloat);
+    }
+    AffineMap id4 = b.getMultiDimIdentityMap(4);
+    AffineMap id3 = b.getMultiDimIdentityMap(3);
+    Value scaledQ = buildMappedGeneric(
+        b, loc, cast<RankedTensorType>(q.getType()), getDynamicDims(b, loc, q),
+        q, {id4}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::MulFOp::create(nb, l, args[0], scale);
+        });
+
+    AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
+               d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx);
+    // Loops (b, h, j, i) of a contraction of the state over i: S[b, h, i,
+    // j] * x[b, h, i] summed into [b, h, j].
+    SmallVector<AffineMap> contractMaps = {
+        AffineMap::get(4, 0, {d0, d1, d3, d2}, ctx),
+        AffineMap::get(4, 0, {d0, d1, d3}, ctx),
+        AffineMap::get(4, 0, {d0, d1, d2}, ctx)};
+    SmallVector<utils::IteratorType> contractIters(
+        3, utils::IteratorType::parallel);
+    contractIters.push_back(utils::IteratorType::reduction);
+    AffineMap perHead4 = AffineMap::get(4, 0, {d0, d1}, ctx);
+    AffineMap perHead3 = AffineMap::get(3, 0, {d0, d1}, ctx);
+    AffineMap rowI = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
+    AffineMap rowJ = AffineMap::get(4, 0, {d0, d1, d3}, ctx);
+    Value zero = createScalarConstant(b, loc, acc, 0);
+    Value zeroIdx = arith::ConstantIndexOp::create(b, loc, 0);
+    Value oneIdx = arith::ConstantIndexOp::create(b, loc, 1);
+    Value outInit =
+        tensor::EmptyOp::create(b, loc, accOut.getShape(), acc, outDyn);
+
+    auto loop = scf::ForOp::create(
+        b, loc, zeroIdx, steps, oneIdx, ValueRange{state, outInit},
+        [&](OpBuilder &nb, Location l, Value t, ValueRange carried) {
+          Value qt = sliceStep(nb, l, scaledQ, t);
+          Value kt = sliceStep(nb, l, k, t);
+          Value vt = sliceStep(nb, l, v, t);
+          Value gt = sliceStep(nb, l, g, t);
+          Value betaT = sliceStep(nb, l, beta, t);
+          // S * exp(g_t)
+          Value decayed = buildMappedGeneric(
+              nb, l, accState, stateDyn, ValueRange{carried[0], gt},
+              {id4, perHead4},
+              [&](OpBuilder &bb, Location bl, ValueRange args) -> Value {
+                Value decay = math::ExpOp::create(bb, bl, args[1]);
+                return arith::MulFOp::create(bb, bl, args[0], decay);
+              });
+          // kv_mem[b, h, j] = sum_i S[b, h, i, j] k_t[b, h, i]
+          Value memInit = createFilled(nb, l, rowType, rowDyn, zero);
+          Value mem = buildContraction(nb, l, decayed, kt, memInit,
+                                       contractMaps, contractIters);
+          // delta = (v_t - kv_mem) * beta_t
+          Value delta = buildMappedGeneric(
+              nb, l, rowType, rowDyn, ValueRange{vt, mem, betaT},
+              {id3, id3, perHead3},
+              [&](OpBuilder &bb, Location bl, ValueRange args) -> Value {
+                Value diff = arith::SubFOp::create(bb, bl, args[0], args[1]);
+                return arith::MulFOp::create(bb, bl, diff, args[2]);
+              });
+          // S[b, h, i, j] += k_t[b, h, i] delta[b, h, j]
+          Value updated = buildMappedGeneric(
+              nb, l, accState, stateDyn, ValueRange{decayed, kt, delta},
+              {id4, rowI, rowJ},
+              [&](OpBuilder &bb, Location bl, ValueRange args) -> Value {
+                Value outer = arith::MulFOp::create(bb, bl, args[1], args[2]);
+                return arith::AddFOp::create(bb, bl, args[0], outer);
+              });
+          // out[b, t, h, j] = sum_i S[b, h, i, j] q_t[b, h, i] scale
+          Value outRowInit = createFilled(nb, l, rowType, rowDyn, zero);
+          Value outRow = buildContraction(nb, l, updated, qt, outRowInit,
+                                          contractMaps, contractIters);
+          SmallVector<OpFoldResult> offsets, sizes, strides;
+          sliceAlong(nb, l, carried[1], 1, t, nb.getIndexAttr(1), offsets,
+                     sizes, strides);
+          Value out = tensor::InsertSliceOp::create(nb, l, outRow, carried[1],
+                                                    offsets, sizes, strides);
+          scf::YieldOp::create(nb, l, ValueRange{updated, out});
+        });
+    Value result = castTensor(b, loc, loop.getResult(1), element);
+    Value finalState = castTensor(b, loc, loop.getResult(0), element);
+    rewriter.replaceOp(op, ValueRange{result, finalState});
+    return success();
+  }
+};
+
 // sample(logits, seed) -> argmax (temperature 0), else the draw from the
 // filtered softmax(logits / temperature)
 struct SamplePattern : OpConversionPattern<SampleOp> {
@@ -658,6 +897,7 @@ struct SamplePattern : OpConversionPattern<SampleOp> {
 
 void rlx::populateDecodeToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<KVCacheWritePattern, DecodeAttentionPattern, SamplePattern>(
+  patterns.add<KVCacheWritePattern, DecodeAttentionPattern, SamplePattern,
+               GroupedMatmulPattern, GatedDeltaNetPattern>(
       converter, patterns.getContext());
 }

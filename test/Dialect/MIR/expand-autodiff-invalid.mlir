@@ -71,3 +71,38 @@ func.func @self(%x: tensor<4xf32>) -> tensor<f32> {
       : (tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
   return %l : tensor<f32>
 }
+
+// -----
+
+// rlx.grouped_matmul (MoE expert products) has no rule: a gradient through
+// it is an error naming it.
+func.func @moe(%x: tensor<5x8xf32>, %w: tensor<3x8x4xf32>, %e: tensor<5xi64>) -> tensor<f32> {
+  // expected-error @+1 {{'rlx.grouped_matmul' op has no differentiation rule}}
+  %y = rlx.grouped_matmul %x, %w, %e : tensor<5x8xf32>, tensor<3x8x4xf32>, tensor<5xi64>
+  %l = rlx.reduce sum %y axes = [0, 1] : tensor<5x4xf32>
+  return %l : tensor<f32>
+}
+
+func.func @main(%x: tensor<5x8xf32>, %w: tensor<3x8x4xf32>, %e: tensor<5xi64>) -> tensor<3x8x4xf32> {
+  // expected-note @+1 {{needed to differentiate 'moe' here}}
+  %l, %dw = rlx.grad @moe(%x, %w, %e) wrt [1]
+      : (tensor<5x8xf32>, tensor<3x8x4xf32>, tensor<5xi64>) -> (tensor<f32>, tensor<3x8x4xf32>)
+  return %dw : tensor<3x8x4xf32>
+}
+
+// -----
+
+// rlx.gated_delta_net has no rule either.
+func.func @gdn(%q: tensor<1x3x2x4xf32>, %k: tensor<1x3x2x4xf32>, %v: tensor<1x3x2x4xf32>, %g: tensor<1x3x2xf32>, %b: tensor<1x3x2xf32>, %s: tensor<1x2x4x4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'rlx.gated_delta_net' op has no differentiation rule}}
+  %o, %f = rlx.gated_delta_net %q, %k, %v, %g, %b, %s : tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>, tensor<1x2x4x4xf32>
+  %l = rlx.reduce sum %o axes = [0, 1, 2, 3] : tensor<1x3x2x4xf32>
+  return %l : tensor<f32>
+}
+
+func.func @main(%q: tensor<1x3x2x4xf32>, %k: tensor<1x3x2x4xf32>, %v: tensor<1x3x2x4xf32>, %g: tensor<1x3x2xf32>, %b: tensor<1x3x2xf32>, %s: tensor<1x2x4x4xf32>) -> tensor<1x3x2x4xf32> {
+  // expected-note @+1 {{needed to differentiate 'gdn' here}}
+  %l, %dq = rlx.grad @gdn(%q, %k, %v, %g, %b, %s) wrt [0]
+      : (tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>, tensor<1x2x4x4xf32>) -> (tensor<f32>, tensor<1x3x2x4xf32>)
+  return %dq : tensor<1x3x2x4xf32>
+}

@@ -158,3 +158,21 @@ func.func @broadcasts(%x: tensor<8x16xf32>, %c: tensor<8x1xf32>, %b: tensor<16xf
   %w = rlx.where %p, %x, %mu : tensor<8x1xi1>, tensor<8x16xf32>, tensor<8x16xf32>
   return %d, %w : tensor<2x8x16xf32>, tensor<8x16xf32>
 }
+
+// A LoRA product (no GPU target claims rlx.lora_matmul): the matmul plus
+// the scaled low-rank path, scaled at the [.., r] intermediate.
+// CHECK-LABEL: func.func @lora_matmul(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<2x5x37xf32>, %[[W:[^:]*]]: tensor<37x12xf32>, %[[A:[^:]*]]: tensor<37x4xf32>, %[[B:[^:]*]]: tensor<4x12xf32>
+// CHECK-DAG: %[[S:.+]] = rlx.constant dense<2.500000e-01> : tensor<f32>
+// CHECK-DAG: %[[XW:.+]] = rlx.matmul %[[X]], %[[W]] : tensor<2x5x37xf32>, tensor<37x12xf32>
+// CHECK-DAG: %[[XA:.+]] = rlx.matmul %[[X]], %[[A]] : tensor<2x5x37xf32>, tensor<37x4xf32>
+// CHECK: %[[XAS:.+]] = rlx.mul %[[XA]], %[[S]] : tensor<2x5x4xf32>, tensor<f32>
+// CHECK-NEXT: %[[UP:.+]] = rlx.matmul %[[XAS]], %[[B]] : tensor<2x5x4xf32>, tensor<4x12xf32>
+// CHECK-NEXT: %[[Y:.+]] = rlx.add %[[XW]], %[[UP]] : tensor<2x5x12xf32>
+// CHECK-NEXT: return %[[Y]]
+// CPU-LABEL: func.func @lora_matmul(
+// CPU-NEXT: rlx.lora_matmul
+func.func @lora_matmul(%x: tensor<2x5x37xf32>, %w: tensor<37x12xf32>, %a: tensor<37x4xf32>, %b: tensor<4x12xf32>) -> tensor<2x5x12xf32> {
+  %y = rlx.lora_matmul %x, %w, %a, %b {scale = 0.25 : f32} : tensor<2x5x37xf32>, tensor<37x12xf32>, tensor<37x4xf32>, tensor<4x12xf32>
+  return %y : tensor<2x5x12xf32>
+}

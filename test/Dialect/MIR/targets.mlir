@@ -8,7 +8,7 @@
 // The claim sets, sorted, one op per line. cpu claims every op that
 // convert-rlx-to-linalg lowers: all but rlx.grad/jvp/vmap and rlx.param.
 
-// CPU: // target 'cpu' claims 87 ops
+// CPU: // target 'cpu' claims 90 ops
 // CPU-NEXT: // broadcasts: general
 // CPU-NEXT: rlx.abs
 // CPU-NEXT: rlx.add
@@ -17,11 +17,14 @@
 // CPU: rlx.fft
 // CPU: rlx.fused_attention_block
 // CPU: rlx.fused_transformer_layer
+// CPU: rlx.gated_delta_net
 // CPU-NOT: rlx.grad
+// CPU: rlx.grouped_matmul
 // CPU: rlx.if
 // CPU-NEXT: rlx.int8_matmul
 // CPU-NOT: rlx.jvp
 // CPU: rlx.kv_cache_write
+// CPU: rlx.lora_matmul
 // CPU-NOT: rlx.param
 // CPU: rlx.sample
 // CPU: rlx.while
@@ -38,10 +41,13 @@
 // CUDA-NOT: rlx.dense_solve
 // CUDA: rlx.fft
 // CUDA: rlx.fused_attention_block
+// CUDA-NOT: rlx.gated_delta_net
+// CUDA-NOT: rlx.grouped_matmul
 // CUDA-NOT: rlx.if
 // CUDA: rlx.int8_matmul
 // CUDA: rlx.irfft
 // CUDA-NOT: rlx.kv_cache_write
+// CUDA-NOT: rlx.lora_matmul
 // CUDA-NOT: rlx.sample
 // CUDA-NOT: rlx.scan
 // CUDA-NOT: rlx.scatter_add
@@ -59,10 +65,13 @@
 // ROCM-NOT: rlx.dense_solve
 // ROCM: rlx.fft
 // ROCM: rlx.fused_attention_block
+// ROCM-NOT: rlx.gated_delta_net
+// ROCM-NOT: rlx.grouped_matmul
 // ROCM-NOT: rlx.if
 // ROCM-NOT: rlx.int8_matmul
 // ROCM: rlx.irfft
 // ROCM-NOT: rlx.kv_cache_write
+// ROCM-NOT: rlx.lora_matmul
 // ROCM-NOT: rlx.sample
 // ROCM-NOT: rlx.scan
 // ROCM-NOT: rlx.scatter_add
@@ -82,8 +91,11 @@
 // VULKAN-NOT: rlx.dot_general
 // VULKAN-NOT: rlx.fft
 // VULKAN: rlx.fused_attention_block
+// VULKAN-NOT: rlx.gated_delta_net
+// VULKAN-NOT: rlx.grouped_matmul
 // VULKAN-NOT: rlx.if
 // VULKAN-NOT: rlx.kv_cache_write
+// VULKAN-NOT: rlx.lora_matmul
 // VULKAN: rlx.matmul
 // VULKAN-NOT: rlx.sample
 // VULKAN-NOT: rlx.scatter_add
@@ -101,7 +113,10 @@
 // METAL-NEXT: rlx.fused_residual_rms_norm
 // METAL-NEXT: rlx.fused_swiglu
 // METAL-NEXT: rlx.gather
+// METAL-NOT: rlx.gated_delta_net
+// METAL-NOT: rlx.grouped_matmul
 // METAL-NOT: rlx.kv_cache_write
+// METAL-NOT: rlx.lora_matmul
 // METAL-NOT: rlx.sample
 // METAL-NOT: rlx.scatter_add
 // METAL-NOT: rlx.topk

@@ -225,3 +225,65 @@ LogicalResult SampleOp::verify() {
     return emitOpError("'top_p' must be in (0, 1] (1: off), got ") << topP;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// LoraMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoraMatmulOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  FailureOr<RankedTensorType> type = inferLoraMatmulType(
+      loc, getOperationName(), adaptor.getInput(), adaptor.getWeight(),
+      adaptor.getLoraA(), adaptor.getLoraB());
+  if (failed(type))
+    return failure();
+  types.push_back(*type);
+  return success();
+}
+
+LogicalResult LoraMatmulOp::verify() {
+  APFloat scale = getScale();
+  if (!scale.isFinite())
+    return emitOpError("'scale' must be finite, got ")
+           << scale.convertToDouble();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GroupedMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupedMatmulOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  FailureOr<RankedTensorType> type =
+      inferGroupedMatmulType(loc, getOperationName(), adaptor.getInput(),
+                             adaptor.getWeights(), adaptor.getExpert());
+  if (failed(type))
+    return failure();
+  types.push_back(*type);
+  return success();
+}
+
+LogicalResult GroupedMatmulOp::verify() {
+  if (getWeights().getType().getDimSize(0) == 0)
+    return emitOpError("'weights' must hold at least one expert (dim 0 is 0)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatedDeltaNetOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatedDeltaNetOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  return inferGatedDeltaNetTypes(loc, getOperationName(), adaptor.getQuery(),
+                                 adaptor.getKey(), adaptor.getValue(),
+                                 adaptor.getGate(), adaptor.getBeta(),
+                                 adaptor.getState(), types);
+}

@@ -470,6 +470,119 @@ FailureOr<RankedTensorType> rlx::inferSampleType(std::optional<Location> loc,
 }
 
 FailureOr<RankedTensorType>
+rlx::inferLoraMatmulType(std::optional<Location> loc, StringRef name,
+                         Value input, Value weight, Value loraA, Value loraB) {
+  auto x = cast<RankedTensorType>(input.getType());
+  auto w = cast<RankedTensorType>(weight.getType());
+  auto a = cast<RankedTensorType>(loraA.getType());
+  auto b = cast<RankedTensorType>(loraB.getType());
+  if (failed(checkSameElementType(loc, name, {input, weight, loraA, loraB},
+                                  {"input", "weight", "lora_a", "lora_b"})) ||
+      failed(checkRank(loc, name, "input", x, 1, /*orMore=*/true)) ||
+      failed(checkRank(loc, name, "weight", w, 2)) ||
+      failed(checkRank(loc, name, "lora_a", a, 2)) ||
+      failed(checkRank(loc, name, "lora_b", b, 2)))
+    return failure();
+  int64_t k = x.getDimSize(x.getRank() - 1);
+  if (failed(
+          checkDim(loc, name, "weight", w, 0, k, "the last dim of 'input'")) ||
+      failed(
+          checkDim(loc, name, "lora_a", a, 0, k, "the last dim of 'input'")) ||
+      failed(checkDim(loc, name, "lora_b", b, 0, a.getDimSize(1),
+                      "the rank (dim 1) of 'lora_a'")) ||
+      failed(checkDim(loc, name, "lora_b", b, 1, w.getDimSize(1),
+                      "the output dim (dim 1) of 'weight'")))
+    return failure();
+  SmallVector<int64_t> shape(x.getShape());
+  shape.back() = refineDim(w.getDimSize(1), b.getDimSize(1));
+  return x.clone(shape);
+}
+
+FailureOr<RankedTensorType>
+rlx::inferGroupedMatmulType(std::optional<Location> loc, StringRef name,
+                            Value input, Value weights, Value expert) {
+  auto x = cast<RankedTensorType>(input.getType());
+  auto w = cast<RankedTensorType>(weights.getType());
+  auto e = cast<RankedTensorType>(expert.getType());
+  if (failed(checkSameElementType(loc, name, {input, weights},
+                                  {"input", "weights"})) ||
+      failed(checkRank(loc, name, "input", x, 2)) ||
+      failed(checkRank(loc, name, "weights", w, 3)) ||
+      failed(checkRank(loc, name, "expert", e, 1)) ||
+      failed(checkDim(loc, name, "weights", w, 1, x.getDimSize(1),
+                      "the last dim of 'input'")) ||
+      failed(checkDim(loc, name, "expert", e, 0, x.getDimSize(0),
+                      "the rows of 'input'")))
+    return failure();
+  return x.clone(
+      {refineDim(x.getDimSize(0), e.getDimSize(0)), w.getDimSize(2)});
+}
+
+LogicalResult rlx::inferGatedDeltaNetTypes(std::optional<Location> loc,
+                                           StringRef name, Value query,
+                                           Value key, Value value, Value gate,
+                                           Value beta, Value state,
+                                           SmallVectorImpl<Type> &types) {
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
+  auto v = cast<RankedTensorType>(value.getType());
+  auto g = cast<RankedTensorType>(gate.getType());
+  auto bt = cast<RankedTensorType>(beta.getType());
+  auto s = cast<RankedTensorType>(state.getType());
+  if (failed(checkSameElementType(
+          loc, name, {query, key, value, gate, beta, state},
+          {"query", "key", "value", "gate", "beta", "state"})) ||
+      failed(checkRank(loc, name, "query", q, 4)) ||
+      failed(checkRank(loc, name, "key", k, 4)) ||
+      failed(checkRank(loc, name, "value", v, 4)) ||
+      failed(checkRank(loc, name, "gate", g, 3)) ||
+      failed(checkRank(loc, name, "beta", bt, 3)) ||
+      failed(checkRank(loc, name, "state", s, 4)))
+    return failure();
+  // [B, T, H] of the query, which key, value, gate and beta share.
+  StringRef lead[] = {"the batch of 'query'", "the length of 'query'",
+                      "the heads of 'query'"};
+  StringRef names[] = {"key", "value", "gate", "beta"};
+  RankedTensorType types4[] = {k, v, g, bt};
+  for (int64_t i = 0; i < 3; ++i)
+    for (auto [operand, type] : llvm::zip(names, types4))
+      if (failed(
+              checkDim(loc, name, operand, type, i, q.getDimSize(i), lead[i])))
+        return failure();
+  int64_t batch = q.getDimSize(0), heads = q.getDimSize(2);
+  int64_t dk = refineDim(q.getDimSize(3), k.getDimSize(3));
+  if (failed(checkDim(loc, name, "key", k, 3, q.getDimSize(3),
+                      "the head dim of 'query'")) ||
+      failed(
+          checkDim(loc, name, "state", s, 0, batch, "the batch of 'query'")) ||
+      failed(
+          checkDim(loc, name, "state", s, 1, heads, "the heads of 'query'")) ||
+      failed(
+          checkDim(loc, name, "state", s, 2, dk, "the head dim of 'query'")) ||
+      failed(checkDim(loc, name, "state", s, 3, v.getDimSize(3),
+                      "the head dim of 'value'")))
+    return failure();
+  // Each dim from whichever operand fixes it.
+  auto refine = [](ArrayRef<int64_t> dims) {
+    int64_t d = ShapedType::kDynamic;
+    for (int64_t x : dims)
+      d = refineDim(d, x);
+    return d;
+  };
+  int64_t b = refine({batch, k.getDimSize(0), v.getDimSize(0), g.getDimSize(0),
+                      bt.getDimSize(0), s.getDimSize(0)});
+  int64_t t = refine({q.getDimSize(1), k.getDimSize(1), v.getDimSize(1),
+                      g.getDimSize(1), bt.getDimSize(1)});
+  int64_t h = refine({heads, k.getDimSize(2), v.getDimSize(2), g.getDimSize(2),
+                      bt.getDimSize(2), s.getDimSize(1)});
+  int64_t d = refine({dk, s.getDimSize(2)});
+  int64_t dv = refine({v.getDimSize(3), s.getDimSize(3)});
+  types.push_back(q.clone({b, t, h, dv}));
+  types.push_back(q.clone({b, h, d, dv}));
+  return success();
+}
+
+FailureOr<RankedTensorType>
 rlx::inferCrossEntropyType(std::optional<Location> loc, StringRef name,
                            Value logits, Value labels) {
   auto l = cast<RankedTensorType>(logits.getType());

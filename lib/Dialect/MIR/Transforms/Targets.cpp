@@ -86,10 +86,13 @@ static const StringRef kLoops[] = {"rlx.if", "rlx.scan",
                                    "rlx.selective_scan", "rlx.while"};
 
 /// LLM decoding: a KV cache written at a run-time position, attention
-/// over a run-time length of it and the sampling of the next token (the GPU
-/// fronts have no kernels yet).
-static const StringRef kDecode[] = {"rlx.decode_attention",
-                                    "rlx.kv_cache_write", "rlx.sample"};
+/// over a run-time length of it, the sampling of the next token, MoE
+/// expert products, LoRA products and the gated delta rule's recurrence
+/// (the GPU fronts have no kernels yet; rlx-legalize rewrites
+/// rlx.lora_matmul into matmuls for them).
+static const StringRef kDecode[] = {
+    "rlx.decode_attention", "rlx.gated_delta_net", "rlx.grouped_matmul",
+    "rlx.kv_cache_write",   "rlx.lora_matmul",     "rlx.sample"};
 
 /// The fused ops that the GPU kernel encoders cover.
 static const StringRef kFusedKernels[] = {

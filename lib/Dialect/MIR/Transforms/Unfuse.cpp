@@ -210,6 +210,28 @@ struct UnfuseTransformerLayer : OpRewritePattern<FusedTransformerLayerOp> {
   }
 };
 
+// lora_matmul(x, w, a, b, s) -> matmul(x, w) + matmul(matmul(x, a) * s, b)
+struct UnfuseLoraMatmul : OpRewritePattern<LoraMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LoraMatmulOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Type element = op.getType().getElementType();
+    Value base = linear(b, loc, op.getInput(), op.getWeight(), Value());
+    Value down = linear(b, loc, op.getInput(), op.getLoraA(), Value());
+    auto scalarType = RankedTensorType::get({}, element);
+    Value scale = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            scalarType,
+            b.getFloatAttr(element, op.getScale().convertToDouble())));
+    Value scaled = MulOp::create(b, loc, down, scale);
+    Value up = linear(b, loc, scaled, op.getLoraB(), Value());
+    b.replaceOpWithNewOp<AddOp>(op, base, up);
+    return success();
+  }
+};
+
 struct UnfusePass : rlx::impl::UnfusePassBase<UnfusePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -224,5 +246,5 @@ struct UnfusePass : rlx::impl::UnfusePassBase<UnfusePass> {
 void rlx::populateUnfusePatterns(RewritePatternSet &patterns) {
   patterns.add<UnfuseMatmulBiasAct, UnfuseResidualLayerNorm,
                UnfuseResidualRmsNorm, UnfuseSwiglu, UnfuseAttentionBlock,
-               UnfuseTransformerLayer>(patterns.getContext());
+               UnfuseTransformerLayer, UnfuseLoraMatmul>(patterns.getContext());
 }

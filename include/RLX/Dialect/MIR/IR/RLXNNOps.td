@@ -362,4 +362,133 @@ def RLX_SampleOp : RLX_InferredOp<"sample"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// LoraMatmulOp
+//===----------------------------------------------------------------------===//
+
+def RLX_LoraMatmulOp : RLX_InferredOp<"lora_matmul"> {
+  let summary = "Matrix product with a low-rank (LoRA) update";
+  let description = [{
+    `input @ weight + scale * (input @ lora_a) @ lora_b`, the forward of a
+    linear layer with a LoRA adapter (PEFT's `scale` is lora_alpha / r).
+    `input` is [..., K] (rank at least 1), `weight` [K, N], `lora_a` [K, r]
+    and `lora_b` [r, N], all of one float element type; the result is
+    [..., N]. The weight is not merged: the low-rank path costs r (K + N)
+    multiply-adds per row instead of K N.
+
+    The op has no lowering or differentiation rule of its own: every target
+    and the autodiff transforms rewrite it (`rlx-unfuse`'s pattern, which
+    `rlx-legalize` and `convert-rlx-to-linalg` apply) into
+    `rlx.add(rlx.matmul(input, weight), rlx.matmul(rlx.mul(rlx.matmul(input,
+    lora_a), scale), lora_b))`, so it runs wherever `rlx.matmul` does and
+    its gradients are those of the matmuls. Each product accumulates as
+    `rlx.matmul` does (f16/bf16 in f32, then rounded to the element type,
+    the [..., r] intermediate included).
+
+    ```mlir
+    %y = rlx.lora_matmul %x, %w, %a, %b {scale = 2.0 : f32}
+        : tensor<1x16x4096xbf16>, tensor<4096x4096xbf16>,
+          tensor<4096x16xbf16>, tensor<16x4096xbf16>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$weight,
+                   RLX_FloatTensor:$lora_a, RLX_FloatTensor:$lora_b,
+                   F32Attr:$scale);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $lora_a `,` $lora_b attr-dict `:` type($input) `,`
+    type($weight) `,` type($lora_a) `,` type($lora_b)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// GroupedMatmulOp
+//===----------------------------------------------------------------------===//
+
+def RLX_GroupedMatmulOp : RLX_InferredOp<"grouped_matmul"> {
+  let summary = "Per-row matrix product with one of several expert weights "
+                "(MoE)";
+  let description = [{
+    `result[r] = input[r] @ weights[expert[r]]`: each row of `input` [R, K]
+    is multiplied by the weight [K, N] of its expert, chosen per row by
+    `expert` [R] (i32 or i64, read at run time) among the E experts of
+    `weights` [E, K, N]; the result is [R, N]. This is the expert product of
+    a mixture-of-experts layer whose rows (tokens, or token-expert pairs of
+    a top-k router) carry their expert's index; the rows need not be
+    sorted by expert. `input` and `weights` share a float element type;
+    f16/bf16 products accumulate in f32.
+
+    An index outside [0, E) is clamped to it (below 0 reads expert 0, E or
+    more reads expert E - 1), so no index reads outside `weights`. E must
+    be at least 1 (a static E = 0 is rejected; a dynamic one is undefined
+    behaviour).
+
+    The op has no differentiation rule: the autodiff transforms report an
+    error when a derivative must flow through it.
+
+    ```mlir
+    %y = rlx.grouped_matmul %x, %w, %idx
+        : tensor<16x2048xbf16>, tensor<8x2048x1024xbf16>, tensor<16xi32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$weights,
+                   RankedTensorOf<[I32, I64]>:$expert);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weights `,` $expert attr-dict `:` type($input) `,`
+    type($weights) `,` type($expert)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// GatedDeltaNetOp
+//===----------------------------------------------------------------------===//
+
+def RLX_GatedDeltaNetOp : RLX_InferredOp<"gated_delta_net"> {
+  let summary = "Gated delta rule linear attention, recurrent form "
+                "(Qwen3-Next / Qwen3.5)";
+  let description = [{
+    The gated delta rule of Qwen3-Next's linear attention layers, in the
+    recurrent form of Hugging Face's `torch_recurrent_gated_delta_rule`
+    (without its l2norm of q and k, which a model applies before the op).
+    `query` and `key` are [B, T, H, Dk], `value` [B, T, H, Dv], `gate`
+    (the log decay g) and `beta` [B, T, H], and `state` [B, H, Dk, Dv] the
+    recurrent state before the first step. With S = `state` and
+    scale = 1/sqrt(Dk), for t = 0 .. T-1 and each (b, h):
+
+        S = S * exp(g[b, t, h])
+        kv_mem[j] = sum_i S[i, j] * k[b, t, h, i]
+        delta[j] = (v[b, t, h, j] - kv_mem[j]) * beta[b, t, h]
+        S[i, j] = S[i, j] + k[b, t, h, i] * delta[j]
+        result[b, t, h, j] = sum_i S[i, j] * (q[b, t, h, i] * scale)
+
+    The results are `result` [B, T, H, Dv] and `final_state`, S after the
+    last step ([B, H, Dk, Dv], `state` itself when T = 0), which a decode
+    step passes as the next step's `state`. All operands share a float
+    element type; f16/bf16 are computed in f32 (state included) and
+    rounded at the end.
+
+    The op has no differentiation rule: the autodiff transforms report an
+    error when a derivative must flow through it.
+
+    ```mlir
+    %o, %s = rlx.gated_delta_net %q, %k, %v, %g, %beta, %state
+        : tensor<1x1x16x128xbf16>, tensor<1x1x16x128xbf16>,
+          tensor<1x1x16x128xbf16>, tensor<1x1x16xbf16>, tensor<1x1x16xbf16>,
+          tensor<1x16x128x128xbf16>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$query, RLX_FloatTensor:$key,
+                   RLX_FloatTensor:$value, RLX_FloatTensor:$gate,
+                   RLX_FloatTensor:$beta, RLX_FloatTensor:$state);
+  let results = (outs RLX_FloatTensor:$result, RLX_FloatTensor:$final_state);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `,` $gate `,` $beta `,` $state attr-dict `:`
+    type($query) `,` type($key) `,` type($value) `,` type($gate) `,`
+    type($beta) `,` type($state)
+  }];
+}
+
 #endif // RLX_DIALECT_MIR_IR_RLXNNOPS_TD

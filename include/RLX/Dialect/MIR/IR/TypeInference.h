@@ -200,6 +200,30 @@ FailureOr<RankedTensorType> inferSampleType(std::optional<Location> loc,
                                             StringRef opName, Value logits,
                                             Value seed);
 
+/// The result type [..., N] of rlx.lora_matmul over `input` [..., K],
+/// `weight` [K, N], `loraA` [K, r] and `loraB` [r, N] (one float element
+/// type).
+FailureOr<RankedTensorType> inferLoraMatmulType(std::optional<Location> loc,
+                                                StringRef opName, Value input,
+                                                Value weight, Value loraA,
+                                                Value loraB);
+
+/// The result type [R, N] of rlx.grouped_matmul over `input` [R, K],
+/// `weights` [E, K, N] (one float element type) and `expert` [R].
+FailureOr<RankedTensorType> inferGroupedMatmulType(std::optional<Location> loc,
+                                                   StringRef opName,
+                                                   Value input, Value weights,
+                                                   Value expert);
+
+/// The result types [B, T, H, Dv] and [B, H, Dk, Dv] of rlx.gated_delta_net
+/// over `query`, `key` [B, T, H, Dk], `value` [B, T, H, Dv], `gate`, `beta`
+/// [B, T, H] and `state` [B, H, Dk, Dv] (one float element type).
+LogicalResult inferGatedDeltaNetTypes(std::optional<Location> loc,
+                                      StringRef opName, Value query, Value key,
+                                      Value value, Value gate, Value beta,
+                                      Value state,
+                                      SmallVectorImpl<Type> &types);
+
 /// The rank-0 loss type of a cross entropy of logits [N, C] against labels
 /// [N] (shared with its backward).
 FailureOr<RankedTensorType> inferCrossEntropyType(std::optional<Location> loc,

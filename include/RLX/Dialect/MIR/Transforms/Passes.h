@@ -27,7 +27,8 @@ namespace rlx {
 Value buildActivation(OpBuilder &b, Location loc, Value x,
                       Activation activation);
 
-/// Patterns rewriting each fused op into its primitive chain.
+/// Patterns rewriting each fused op (and rlx.lora_matmul) into its
+/// primitive chain.
 void populateUnfusePatterns(RewritePatternSet &patterns);
 
 /// int8 products from matmuls of dequantized values (rlx-quant-propagate).

@@ -17,8 +17,9 @@ def UnfusePass : Pass<"rlx-unfuse"> {
     Replaces `rlx.fused_matmul_bias_act`, `rlx.fused_residual_layer_norm`,
     `rlx.fused_residual_rms_norm`, `rlx.fused_swiglu`,
     `rlx.fused_attention_block` and `rlx.fused_transformer_layer` by the
-    chains of primitive rlx ops that their descriptions define. Autodiff
-    runs on the primitives, and targets without a fused kernel lower them.
+    chains of primitive rlx ops that their descriptions define, and
+    `rlx.lora_matmul` by its three matmuls, scale and add. Autodiff runs on
+    the primitives, and targets without a fused kernel lower them.
   }];
   let dependentDialects = ["::mlir::rlx::RLXDialect"];
 }
@@ -342,7 +343,9 @@ def PrintTargetOpsPass : Pass<"rlx-print-target-ops"> {
     `convert-rlx-to-linalg` lowers), `cuda` (what `rlx-cuda-pipeline`
     compiles: no `rlx.if`, `rlx.while`, `rlx.scan`, `rlx.selective_scan`,
     `rlx.topk`, `rlx.scatter_add`, `rlx.dense_solve` or the LLM decoding
-    ops `rlx.kv_cache_write`, `rlx.decode_attention` and `rlx.sample`),
+    ops `rlx.kv_cache_write`, `rlx.decode_attention`, `rlx.sample`,
+    `rlx.grouped_matmul`, `rlx.gated_delta_net` and `rlx.lora_matmul`,
+    which `rlx-legalize` rewrites into matmuls),
     `rocm` (what `rlx-rocm-pipeline` compiles: cuda's claims, static shapes only) and
     the planned claims of `vulkan` and `metal`. An unknown target is an error
     naming the known ones.

@@ -61,8 +61,11 @@ enum class OpGroup {
   /// a value: host loops over the kernels where the values live on a GPU.
   Loops,
   /// LLM decoding over a KV cache (rlx.kv_cache_write at a run-time
-  /// position, rlx.decode_attention over a run-time length) and the
-  /// sampling of the next token (rlx.sample): no GPU kernels yet.
+  /// position, rlx.decode_attention over a run-time length), the sampling
+  /// of the next token (rlx.sample), MoE expert products
+  /// (rlx.grouped_matmul), the gated delta rule (rlx.gated_delta_net) and
+  /// LoRA products (rlx.lora_matmul, which rlx-legalize rewrites into
+  /// matmuls for a target that lacks it): no GPU kernels yet.
   Decode,
   /// The fused ops that the GPU kernel encoders cover.
   FusedKernels,
