@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryReportSVG.h"
+#include "RLX/Dialect/MIR/IR/LocationText.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Location.h"
@@ -113,18 +114,6 @@ static int64_t decimalStep(int64_t range, int64_t most) {
   }
 }
 
-/// "file:line:col" of the first file location in `loc`, else `loc` printed.
-static std::string formatLocation(Location loc) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    loc.print(os);
-  return s;
-}
-
 namespace {
 /// What a rect says about its value.
 struct Described {
@@ -140,7 +129,7 @@ static Described describe(Value value, AsmState &state) {
     d.op = def->getName().getStringRef().str();
   else
     d.op = "block argument";
-  d.location = formatLocation(value.getLoc());
+  d.location = locationText(value.getLoc());
   return d;
 }
 

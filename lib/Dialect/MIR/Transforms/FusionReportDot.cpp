@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionReportDot.h"
+#include "RLX/Dialect/MIR/IR/LocationText.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -59,18 +60,6 @@ static std::string shortLocation(Location loc) {
   if (auto file = loc->findInstanceOf<FileLineColLoc>())
     return llvm::formatv("{0}:{1}", file.getLine(), file.getColumn()).str();
   return "";
-}
-
-/// "file:line:col" of the first file location in `loc`, else `loc` printed.
-static std::string fullLocation(Location loc) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    loc.print(os);
-  return s;
 }
 
 /// "1 fusion", "2 fusions".
@@ -180,7 +169,7 @@ void DotWriter::printOp(char panel, int64_t node, StringRef attributes) {
   if (!where.empty())
     label += "\n" + where;
   os << panel << node << " [label=\"" << escape(label) << "\", tooltip=\""
-     << escape(op.name + " at " + fullLocation(op.loc)) << "\"" << attributes
+     << escape(op.name + " at " + locationText(op.loc)) << "\"" << attributes
      << "];\n";
 }
 
