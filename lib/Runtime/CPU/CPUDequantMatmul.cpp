@@ -93,7 +93,7 @@ struct Format {
   int64_t weights, bytes;
 };
 
-constexpr Format formatOf(int32_t scheme) {
+RLX_INLINE constexpr Format formatOf(int32_t scheme) {
   switch (scheme) {
   case RLX_CPU_DEQUANT_Q4_0:
     return {32, 18};
@@ -427,24 +427,31 @@ bool hasAVX512() {
 }
 #endif
 
-/// Rows [tile * kTileRows, ...) of W for tiles [begin, end).
-RLX_VECTOR_CLONES void multiplyTiles(void *context, int64_t begin,
-                                     int64_t end) {
-  const Problem &p = *static_cast<Problem *>(context);
-  int64_t rowBytes =
-      p.k / formatOf(p.scheme).weights * formatOf(p.scheme).bytes;
-  std::vector<float> tile(kTileRows * p.k);
+/// Rows [tile * kTileRows, ...) of W for tiles [begin, end), decoded into
+/// `tile`. (Clang's target_clones leaves the library's inline functions that
+/// a clone calls, std::vector's, undefined: the clone calls only the
+/// always-inlined helpers above, and its caller owns the buffer.)
+RLX_VECTOR_CLONES void multiplyTileRange(const Problem &p, int64_t begin,
+                                         int64_t end, float *tile) {
+  Format f = formatOf(p.scheme);
+  int64_t rowBytes = p.k / f.weights * f.bytes;
   for (int64_t t = begin; t < end; ++t) {
     int64_t first = t * kTileRows;
-    int64_t count = std::min(kTileRows, p.n - first);
+    int64_t count = p.n - first < kTileRows ? p.n - first : kTileRows;
     for (int64_t r = 0; r < count; ++r)
       decodeRow(p.scheme, p.packed + (first + r) * rowBytes, p.k,
-                tile.data() + r * p.k);
+                tile + r * p.k);
     for (int64_t i = 0; i < p.m; ++i)
       for (int64_t r = 0; r < count; ++r)
-        p.out[i * p.n + first + r] =
-            dot(p.x + i * p.k, tile.data() + r * p.k, p.k);
+        p.out[i * p.n + first + r] = dot(p.x + i * p.k, tile + r * p.k, p.k);
   }
+}
+
+/// Tiles [begin, end) of kTileRows weight rows.
+void multiplyTiles(void *context, int64_t begin, int64_t end) {
+  const Problem &p = *static_cast<Problem *>(context);
+  std::vector<float> tile(kTileRows * p.k);
+  multiplyTileRange(p, begin, end, tile.data());
 }
 
 } // namespace
