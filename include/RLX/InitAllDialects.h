@@ -18,14 +18,18 @@
 #include "RLX/Dialect/LIR/IR/RLXLIRDialect.h"
 #include "RLX/Dialect/MIR/Autodiff/Autodiff.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
+#include "RLX/Dialect/MIR/Transforms/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
 namespace mlir {
 namespace rlx {
 
 inline void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<RLXDialect, hir::RLXHIRDialect, lir::RLXLIRDialect>();
+  registry.insert<RLXDialect, hir::RLXHIRDialect, lir::RLXLIRDialect,
+                  shard::ShardDialect>();
   registerDifferentiableOpModels(registry);
+  registerShardingInterfaceModels(registry);
 }
 
 } // namespace rlx

@@ -8,12 +8,14 @@
 
 #include "RLX/ExecutionEngine/CPUProgram.h"
 
+#include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/IR/NpyDtype.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
 #include "RLX/ExecutionEngine/HostAllocator.h"
 #include "RLX/Runtime/CPU/CPUBlas.h"
 #include "RLX/Runtime/CPU/CPUDequantMatmul.h"
 #include "RLX/Runtime/CPU/CPUThreads.h"
+#include "RLX/Runtime/Common/Collectives.h"
 #include "RLX/Target/CPU/HostTarget.h"
 #include "RLX/Target/CPU/Passes.h"
 
@@ -80,6 +82,12 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
   PromoteParamsPassOptions promoteOptions;
   promoteOptions.functions.push_back(program->name);
   promote.addPass(createPromoteParamsPass(promoteOptions));
+  // A program annotated with shardings takes its device's shards: the
+  // signature to bind is the partitioned one (rlx_hir blocks and autodiff
+  // transforms first become the rlx ops that partitioning splits).
+  promote.addPass(createLowerHIRPass());
+  promote.addPass(createExpandAutodiffPass());
+  promote.addPass(createPartitionPass());
   if (failed(promote.run(module)))
     return nullptr;
   for (unsigned i = numOrdinary; i < entry.getNumArguments(); ++i) {
@@ -187,6 +195,22 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
         reinterpret_cast<void *>(&rlx_cpu_parallel_for));
     add("rlx_cpu_dequant_matmul",
         reinterpret_cast<void *>(&rlx_cpu_dequant_matmul));
+    // A partitioned program's collectives (rlx-lower-collectives).
+    add("rlxCollectiveRank", reinterpret_cast<void *>(&rlxCollectiveRank));
+    add("rlxCollectiveWorldSize",
+        reinterpret_cast<void *>(&rlxCollectiveWorldSize));
+    add("rlxCollectiveAllReduce",
+        reinterpret_cast<void *>(&rlxCollectiveAllReduce));
+    add("rlxCollectiveAllGather",
+        reinterpret_cast<void *>(&rlxCollectiveAllGather));
+    add("rlxCollectiveReduceScatter",
+        reinterpret_cast<void *>(&rlxCollectiveReduceScatter));
+    add("rlxCollectiveAllToAll",
+        reinterpret_cast<void *>(&rlxCollectiveAllToAll));
+    add("rlxCollectiveGetLastError",
+        reinterpret_cast<void *>(&rlxCollectiveGetLastError));
+    add("rlxCollectiveClearError",
+        reinterpret_cast<void *>(&rlxCollectiveClearError));
     // Bufferization's copies call into MLIR's C runner utilities.
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return map;
@@ -329,6 +353,9 @@ llvm::Error CPUProgram::run(ArrayRef<TensorView> args,
     pointers.push_back(&resultPtr);
   for (void *&p : descPtrs)
     pointers.push_back(&p);
+  // A collective that fails (a peer gone past the timeout) records an
+  // error and returns: the call's results are then garbage.
+  rlxCollectiveClearError();
   if (llvm::Error err = engine->invokePacked("_mlir_ciface_" + name, pointers))
     return err;
 
@@ -359,5 +386,7 @@ llvm::Error CPUProgram::run(ArrayRef<TensorView> args,
   for (void *p : buffers)
     if (host_allocator::isLiveAllocation(p))
       host_allocator::deallocate(p);
+  if (const char *error = rlxCollectiveGetLastError())
+    return llvm::createStringError(error);
   return llvm::Error::success();
 }

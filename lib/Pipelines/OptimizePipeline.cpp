@@ -30,6 +30,10 @@ void rlx::buildOptimizePipeline(OpPassManager &pm,
   pm.addPass(createExpandAutodiffPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // A program annotated with shardings becomes one device's program before
+  // fusion, which then fuses the local ops (a collective stays between the
+  // ops it separates).
+  pm.addPass(createPartitionPass());
   FusePassOptions fuse;
   fuse.target = options.target;
   pm.addPass(createFusePass(fuse));

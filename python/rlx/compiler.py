@@ -279,6 +279,11 @@ def compile(module, target="cpu", function=None, options="", chip="sm_90",
 
 def _compile_cuda(module, function, chip, options, out_dir):
     from . import cuda
+    if "shard.grid" in module.to_string():
+        # Annotated with shardings: the program takes and returns its
+        # device's shards (rlx-partition, as rlx-compile runs it).
+        module = module.clone()
+        module.run_pipeline("rlx-lower-hir,rlx-expand-autodiff,rlx-partition")
     args, results = module.function_type(function)
     signature = []
     for types in (args, results):

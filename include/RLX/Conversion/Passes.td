@@ -12,6 +12,64 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// ShardToRuntime
+//===----------------------------------------------------------------------===//
+
+def LowerCollectivesPass : Pass<"rlx-lower-collectives", "::mlir::ModuleOp"> {
+  let summary = "Call the runtime's collectives for shard's collectives";
+  let description = [{
+    Lowers what `rlx-partition` leaves of the `shard` dialect on tensors,
+    before bufferization, to calls of RLX's collectives ABI
+    (`RLX/Runtime/Common/Collectives.h`), which the CPU runtime carries
+    between processes over shared memory and the CUDA runtime over NCCL:
+    - `shard.all_reduce` to `rlxCollectiveAllReduce` (sum, product, max,
+      min);
+    - `shard.all_gather` to `rlxCollectiveAllGather`, whose key-ordered
+      blocks are transposed into place when the gather axis is not the
+      first;
+    - `shard.reduce_scatter` to `rlxCollectiveReduceScatter`, the operand
+      first transposed so that each process's block is contiguous;
+    - `shard.all_to_all` to `rlxCollectiveAllToAll`, transposed on both
+      sides likewise;
+    - `shard.process_linear_index` to `rlxCollectiveRank`.
+    The process group of a collective over some grid axes is computed from
+    the rank at run time (`color`: the linear index off those axes; `key`:
+    on them, in the op's axis order; `group`: the axes in their order as
+    base-17 digits, with the grid's index in the module above bit 40).
+    Buffers reach the runtime
+    as contiguous memrefs (bufferization copies a strided view first). The
+    `shard.grid` symbols go last.
+
+    Errors, at the op: an element type the ABI lacks (f32, f64, bf16, f16,
+    i32 and i64 are carried), a reduction other than sum, product, max and
+    min, a dynamic shape, any other `shard` op; any collective where
+    `carried` is false (the target's runtime has no collectives: the
+    error names `target`).
+
+    ```mlir
+    %r = shard.all_reduce %p on @tp grid_axes = [0]
+        : tensor<8x16xf32> -> tensor<8x16xf32>
+    // becomes (%pin, %pout: the buffers' addresses)
+    call @rlxCollectiveAllReduce(%f32, %sum, %pin, %pout, %c128, %group,
+                                 %color, %key, %c2) : (...) -> ()
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The target compiled for (named in errors)">,
+    Option<"carried", "carried", "bool", "true",
+           "The target's runtime carries collectives">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // RLXToLinalg
 //===----------------------------------------------------------------------===//
 

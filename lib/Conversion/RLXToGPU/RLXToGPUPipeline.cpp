@@ -42,6 +42,7 @@ void rlx::buildRLXToGPUPipeline(
     llvm::function_ref<void(OpPassManager &)> beforeKernels) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
+  pm.addPass(createPartitionPass());
   // What the target does not claim is rewritten (rlx.if into rlx.where, a
   // bounded rlx.while unrolled) or an error at the op, before any of it
   // reaches a pass that cannot compile it.
@@ -85,6 +86,10 @@ void rlx::buildRLXToGPUPipeline(
     pm.addNestedPass<func::FuncOp>(createLinalgFuseElementwisePass(fuse));
   }
 
+  LowerCollectivesPassOptions collectives;
+  collectives.target = target.name;
+  collectives.carried = target.runtimeCollectives;
+  pm.addPass(createLowerCollectivesPass(collectives));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

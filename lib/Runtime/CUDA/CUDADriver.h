@@ -58,7 +58,15 @@ struct Driver {
   CUresult (*cuEventSynchronize)(Handle);
   CUresult (*cuEventElapsedTime)(float *, Handle, Handle);
   CUresult (*cuGetErrorName)(CUresult, const char **);
+  // Only the collectives (NCCLCollectives.cpp) use these two, and they
+  // check for null: looked up apart from the others so that the unit
+  // tests' fake driver, which has neither, still loads.
+  CUresult (*cuStreamQuery)(Handle);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, Handle);
 };
+
+/// CUDA_ERROR_NOT_READY: cuStreamQuery's "still running".
+constexpr CUresult kErrorNotReady = 600;
 
 /// The runtime's errors (rlxCudaGetLastError).
 rlx::runtime::ErrorRecord &errors();
@@ -73,7 +81,8 @@ const Driver *driver();
 bool check(CUresult result, const char *call);
 
 /// The driver with a current context (the device's primary context, which
-/// PyTorch and the CUDA runtime share), or null.
+/// PyTorch and the CUDA runtime share; without one current, that of the
+/// process's device, CUDARuntime.h), or null.
 const Driver *ready();
 
 /// The stream set by rlxCudaSetStream, or null.

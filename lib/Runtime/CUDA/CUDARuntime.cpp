@@ -18,6 +18,8 @@
 #include "CUDADriver.h"
 #include "DynamicLibrary.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 using namespace rlx::cuda;
@@ -69,6 +71,10 @@ const Driver *driver() {
     bind(d.cuEventSynchronize, "cuEventSynchronize");
     bind(d.cuEventElapsedTime, "cuEventElapsedTime");
     bind(d.cuGetErrorName, "cuGetErrorName");
+    d.cuStreamQuery = reinterpret_cast<decltype(d.cuStreamQuery)>(
+        dlsym(lib.handle, "cuStreamQuery"));
+    d.cuMemcpyAsync = reinterpret_cast<decltype(d.cuMemcpyAsync)>(
+        dlsym(lib.handle, "cuMemcpyAsync"));
     return bind.ok();
   }();
   return loaded ? &d : nullptr;
@@ -84,6 +90,26 @@ bool check(CUresult result, const char *call) {
   return false;
 }
 
+/// The device of this process when it must make a context current: one
+/// process per GPU, the launcher's local rank ($RLX_LOCAL_RANK, else
+/// torchrun's $LOCAL_RANK, else 0), except that a process shown one GPU
+/// (CUDA_VISIBLE_DEVICES naming one) uses that one.
+static int processDevice() {
+  if (const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+      visible && *visible && !std::strchr(visible, ','))
+    return 0;
+  for (const char *name : {"RLX_LOCAL_RANK", "LOCAL_RANK"}) {
+    const char *value = std::getenv(name);
+    if (!value || !*value)
+      continue;
+    char *end = nullptr;
+    long device = std::strtol(value, &end, 10);
+    if (*end == '\0' && device >= 0)
+      return int(device);
+  }
+  return 0;
+}
+
 const Driver *ready() {
   const Driver *d = driver();
   if (!d)
@@ -95,7 +121,7 @@ const Driver *ready() {
     return d;
   CUdevice device;
   if (!check(d->cuInit(0), "cuInit") ||
-      !check(d->cuDeviceGet(&device, 0), "cuDeviceGet") ||
+      !check(d->cuDeviceGet(&device, processDevice()), "cuDeviceGet") ||
       !check(d->cuDevicePrimaryCtxRetain(&ctx, device),
              "cuDevicePrimaryCtxRetain") ||
       !check(d->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))

@@ -40,6 +40,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
                            const CPUPipelineOptions &options) {
   pm.addPass(createLowerHIRPass());
   pm.addPass(createExpandAutodiffPass());
+  pm.addPass(createPartitionPass());
   // The arena path plans every buffer of one function: the outlined
   // products would be calls it cannot plan through.
   bool dequantKernels = options.dequantKernels && !options.arena;
@@ -65,6 +66,9 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   if (options.reassociateReductions)
     pm.addNestedPass<func::FuncOp>(createCPUReassociateReductionsPass());
 
+  // Collectives read and write whole buffers: calls on tensors, which
+  // bufferization gives contiguous buffers.
+  pm.addPass(createLowerCollectivesPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

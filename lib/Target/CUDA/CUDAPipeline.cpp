@@ -37,6 +37,8 @@ rlx::GPUTargetDescription rlx::getCUDATargetDescription(StringRef chip) {
   // The runtime holds the flash-attention kernel as sm_90a code alone
   // (wgmma).
   target.runtimeFlashAttention = chip == "sm_90" || chip == "sm_90a";
+  // Over NCCL (NCCLCollectives.cpp).
+  target.runtimeCollectives = true;
   // gridDim.x up to 2^31 - 1, y and z up to 65535.
   target.maxGridSize = {2147483647, 65535, 65535};
   target.runtimeInt8Matmul = true;

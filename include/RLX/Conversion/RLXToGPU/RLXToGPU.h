@@ -54,6 +54,9 @@ struct GPUTargetDescription {
   bool runtimeMatmul = true;
   /// Whether the target's runtime offers rlxFlashAttention.
   bool runtimeFlashAttention = true;
+  /// Whether the target's runtime carries collectives (Collectives.h), so
+  /// that a partitioned program runs on it.
+  bool runtimeCollectives = false;
   /// Whether its rlxGpuMatmul takes int8 operands (RLX_GPU_MATMUL_S8).
   bool runtimeInt8Matmul = false;
   /// Whether it offers rlxGpuMatmulFp8.

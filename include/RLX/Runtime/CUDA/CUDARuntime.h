@@ -33,6 +33,18 @@
 // Every rlx* function of the ABI runs on the stream set by
 // rlxCudaSetStream, else on the legacy default stream and waits for it.
 //
+// Devices: the runtime computes in the context current on the calling
+// thread (PyTorch's, say). With none current it makes current the primary
+// context of the process's device: one process per GPU, device
+// $RLX_LOCAL_RANK (set by rlx.distributed), else torchrun's $LOCAL_RANK,
+// else 0; a process that CUDA_VISIBLE_DEVICES shows a single GPU uses
+// that one.
+//
+// Collectives (RLX/Runtime/Common/Collectives.h) run over NVIDIA's NCCL,
+// opened at the first collective ($RLX_NCCL_LIBRARY, else libnccl.so.2;
+// rlx.distributed points the variable at PyTorch's copy), on the same
+// stream as the other rlx* functions.
+//
 // Errors: a failing driver call is reported on stderr and recorded; the
 // first one since the last rlxCudaClearError() is rlxCudaGetLastError().
 //

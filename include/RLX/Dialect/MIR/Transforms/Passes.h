@@ -10,6 +10,9 @@
 #define RLX_DIALECT_MIR_TRANSFORMS_PASSES_H
 
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"

@@ -584,6 +584,62 @@ def SpecializeShapesPass : Pass<"rlx-specialize-shapes", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def PartitionPass : Pass<"rlx-partition", "::mlir::ModuleOp"> {
+  let summary = "Split a program annotated with shardings into the program "
+                "of one device";
+  let description = [{
+    A module with a `shard.grid` and `shard.shard` annotations (on
+    arguments, results or any value) becomes the SPMD program each device of
+    the grid runs: upstream's `sharding-propagation` spreads the
+    annotations through the rlx ops (their ShardingInterface models,
+    `RLX/Dialect/MIR/Transforms/ShardingInterfaceImpl.h`), then
+    `shard-partition` gives every value its local shape and inserts the
+    collectives: `shard.all_reduce` after a matmul or reduction whose
+    contracted dim is split, `shard.all_gather` where a split value meets
+    an op that needs it whole, and slices of replicated values (each
+    device's block, from its `shard.process_linear_index`). Functions take
+    and return their arguments' and results' local shards.
+
+    Loops an op cannot split stay whole (a norm's normalized axis, a
+    softmax's axis, attention's sequence and head dims; attention splits
+    over batch and heads, with GQA's key/value heads split alike), so the
+    partition gathers there. A module without a `shard.grid` is left as
+    it is.
+
+    Errors, at the value: a split dim whose size the devices along its
+    grid axes do not divide; a grid with dynamic sizes; a collective that
+    RLX's runtimes do not carry (only all_reduce, all_gather,
+    reduce_scatter and all_to_all are).
+
+    ```mlir
+    shard.grid @tp(shape = 2)
+    func.func @ffn(%x: tensor<8x16xf32>, %w1: tensor<16x32xf32>,
+                   %w2: tensor<32x16xf32>) -> tensor<8x16xf32> {
+      %col = shard.sharding @tp split_axes = [[], [0]] : !shard.sharding
+      %w1s = shard.shard %w1 to %col annotate_for_users : tensor<16x32xf32>
+      %row = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+      %w2s = shard.shard %w2 to %row annotate_for_users : tensor<32x16xf32>
+      %h = rlx.matmul %x, %w1s : tensor<8x16xf32>, tensor<16x32xf32>
+      %y = rlx.matmul %h, %w2s : tensor<8x32xf32>, tensor<32x16xf32>
+      return %y : tensor<8x16xf32>
+    }
+    // becomes, on each of the 2 devices
+    func.func @ffn(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32>,
+                   %w2: tensor<16x16xf32>) -> tensor<8x16xf32> {
+      %h = rlx.matmul %x, %w1 : tensor<8x16xf32>, tensor<16x16xf32>
+      %p = rlx.matmul %h, %w2 : tensor<8x16xf32>, tensor<16x16xf32>
+      %y = shard.all_reduce %p on @tp grid_axes = [0]
+          : tensor<8x16xf32> -> tensor<8x16xf32>
+      return %y : tensor<8x16xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::shard::ShardDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
   let summary = "Replace rlx.grad, rlx.jvp and rlx.vmap with generated functions";
   let description = [{

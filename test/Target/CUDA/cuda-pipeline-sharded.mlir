@@ -1,0 +1,32 @@
+// REQUIRES: cuda-toolkit
+// RUN: rlx-opt %s --rlx-cuda-pipeline="chip=sm_90 format=isa" | FileCheck %s
+// RUN: rlx-opt %s --rlx-cpu-pipeline | FileCheck %s --check-prefix=CPU
+// RUN: not rlx-compile --target=vulkan %s -o %t.o 2>&1 | FileCheck %s --check-prefix=VULKAN
+
+// Megatron's MLP on 2 devices compiled whole by a target pipeline: the
+// pipeline partitions (rlx-partition), so the entry takes its device's
+// shards, and the all-reduce after the row-split product calls the
+// runtime's collective (NCCL in the CUDA runtime) between the library
+// matmuls.
+// CHECK-LABEL: llvm.func @ffn
+// CHECK: llvm.call @rlxGpuMatmul
+// CHECK: llvm.call @rlxCollectiveRank
+// CHECK: llvm.call @rlxCollectiveAllReduce
+// CHECK-NOT: shard.
+// CPU-LABEL: llvm.func @ffn
+// CPU: llvm.call @rlxCollectiveAllReduce
+// A target whose runtime carries no collectives stops at the first one.
+// VULKAN: error: 'shard.all_reduce' op needs collectives, which the runtime of target 'vulkan' does not carry (the CPU's and CUDA's do)
+shard.grid @tp(shape = 2)
+func.func @ffn(%x: tensor<64x128xf32>, %w1: tensor<128x256xf32>,
+               %w2: tensor<256x128xf32>) -> tensor<64x128xf32> {
+  %col = shard.sharding @tp split_axes = [[], [0]] : !shard.sharding
+  %w1s = shard.shard %w1 to %col annotate_for_users : tensor<128x256xf32>
+  %row = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %w2s = shard.shard %w2 to %row annotate_for_users : tensor<256x128xf32>
+  %h = rlx.matmul %x, %w1s : tensor<64x128xf32>, tensor<128x256xf32>
+  %g = rlx.gelu %h : tensor<64x256xf32>
+  %y = rlx.matmul %g, %w2s : tensor<64x256xf32>, tensor<256x128xf32>
+  %r = rlx.add %y, %x : tensor<64x128xf32>, tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}
