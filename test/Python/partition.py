@@ -10,8 +10,11 @@
 # (grouped-query attention with rope and a causal mask, SwiGLU) on 2
 # processes; 12 such layers in one function on a 2 x 2 grid (data parallel
 # over the batch on axis 0, tensor parallel on axis 1: 4 processes); an
-# f64 MLP on 4 processes. Also: a process that dies makes the others fail
-# with the collective's timeout error instead of hanging.
+# f64 MLP on 4 processes; a data-parallel training step (rlx-data-parallel:
+# each of 4 processes takes a quarter of the batch, rlx.grad's loss and
+# gradients are averaged in buckets) against the full batch's loss and
+# gradients in NumPy. Also: a process that dies makes the others fail with
+# the collective's timeout error instead of hanging.
 import os
 import subprocess
 import sys
@@ -96,6 +99,65 @@ func.func @mlp(%%x: tensor<6x32xf64>, %%w1: tensor<32x64xf64>,
 """ % grid
 
 
+TRAIN_STEP = """
+func.func @loss(%w1: tensor<8x32xf64>, %b1: tensor<32xf64>,
+                %w2: tensor<32x4xf64>, %b2: tensor<4xf64>,
+                %x: tensor<16x8xf64>, %labels: tensor<16xi64>) -> tensor<f64> {
+  %h0 = rlx.matmul %x, %w1 : tensor<16x8xf64>, tensor<8x32xf64>
+  %h1 = rlx.add %h0, %b1 : tensor<16x32xf64>, tensor<32xf64>
+  %h = rlx.tanh %h1 : tensor<16x32xf64>
+  %o0 = rlx.matmul %h, %w2 : tensor<16x32xf64>, tensor<32x4xf64>
+  %o = rlx.add %o0, %b2 : tensor<16x4xf64>, tensor<4xf64>
+  %l = rlx.softmax_cross_entropy %o, %labels : tensor<16x4xf64>, tensor<16xi64>
+  return %l : tensor<f64>
+}
+func.func @step(%x: tensor<16x8xf64>, %labels: tensor<16xi64>,
+                %w1: tensor<8x32xf64>, %b1: tensor<32xf64>,
+                %w2: tensor<32x4xf64>, %b2: tensor<4xf64>)
+    -> (tensor<f64>, tensor<8x32xf64>, tensor<32xf64>, tensor<32x4xf64>,
+        tensor<4xf64>) {
+  %l, %g1, %gb1, %g2, %gb2 = rlx.grad @loss(%w1, %b1, %w2, %b2, %x, %labels)
+      wrt [0, 1, 2, 3]
+      : (tensor<8x32xf64>, tensor<32xf64>, tensor<32x4xf64>, tensor<4xf64>,
+         tensor<16x8xf64>, tensor<16xi64>)
+      -> (tensor<f64>, tensor<8x32xf64>, tensor<32xf64>, tensor<32x4xf64>,
+          tensor<4xf64>)
+  return %l, %g1, %gb1, %g2, %gb2 : tensor<f64>, tensor<8x32xf64>,
+      tensor<32xf64>, tensor<32x4xf64>, tensor<4xf64>
+}
+"""
+
+
+def train_reference(x, labels, w1, b1, w2, b2):
+    """Mean cross-entropy of the MLP over the whole batch and its gradients,
+    in float64 NumPy."""
+    h = np.tanh(x @ w1 + b1)
+    o = h @ w2 + b2
+    p = np.exp(o - o.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    n = len(x)
+    loss = -np.log(p[np.arange(n), labels]).mean()
+    do = p.copy()
+    do[np.arange(n), labels] -= 1
+    do /= n
+    dh = do @ w2.T * (1 - h * h)
+    return [np.array(loss), x.T @ dh, dh.sum(0), h.T @ do, do.sum(0)]
+
+
+def train_child(folder):
+    """One process of the data-parallel step: its quarter of the batch."""
+    rank = int(os.environ["RLX_RANK"])
+    case = np.load(os.path.join(folder, "train.npz"))
+    module = rlx.Module.parse(TRAIN_STEP, rlx.Context())
+    # Small buckets: the loss and the first gradient alone, the rest in one.
+    module.run_pipeline("rlx-data-parallel{grid-size=4 bucket-bytes=2048}")
+    step = rlx.compile(module, function="step")
+    rows = slice(16 * rank, 16 * (rank + 1))
+    out = step(case["x"][rows], case["labels"][rows], case["w1"],
+               case["b1"], case["w2"], case["b2"])
+    np.savez(os.path.join(folder, "out%d.npz" % rank), *out)
+
+
 def child(folder):
     """One process of a case: its shard of the saved inputs, the compiled
     program, its result saved beside them."""
@@ -177,6 +239,30 @@ def main():
     run_case("f64 mlp, tp 4", mlp_program(4), [4], x, [w1, b1, w2],
              [1, 0, 0], y - y.sum(1, keepdims=True), 1e-12)
 
+    # Data-parallel training step on 4 processes against the full batch.
+    with tempfile.TemporaryDirectory() as folder:
+        case = dict(x=rng.standard_normal((64, 8)),
+                    labels=rng.integers(0, 4, 64),
+                    w1=rng.standard_normal((8, 32)) / 3,
+                    b1=rng.standard_normal(32) / 3,
+                    w2=rng.standard_normal((32, 4)) / 6,
+                    b2=rng.standard_normal(4) / 3)
+        np.savez(os.path.join(folder, "train.npz"), **case)
+        codes = distributed.launch(
+            4, [sys.executable, HERE, "train", folder], timeout=600)
+        assert codes == [0] * 4, codes
+        want = train_reference(**case)
+        worst = 0.0
+        for rank in range(4):
+            got = np.load(os.path.join(folder, "out%d.npz" % rank))
+            for i, ref in enumerate(want):
+                err = np.abs(got["arr_%d" % i] - ref).max() / \
+                    np.abs(ref).max()
+                worst = max(worst, err)
+                assert err < 1e-12, (rank, i, err)
+        print("data-parallel step, 4 processes: loss and 4 gradients, max "
+              "error %.2e of max |ref|" % worst)
+
     # A process that dies before its first collective: the others give up
     # after RLX_COLLECTIVE_TIMEOUT and fail with the runtime's error.
     text = mlp_program(2)
@@ -198,5 +284,7 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "child":
         child(sys.argv[2])
+    elif len(sys.argv) > 1 and sys.argv[1] == "train":
+        train_child(sys.argv[2])
     else:
         main()

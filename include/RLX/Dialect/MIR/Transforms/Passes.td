@@ -640,6 +640,55 @@ def PartitionPass : Pass<"rlx-partition", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DataParallelPass : Pass<"rlx-data-parallel", "::mlir::ModuleOp"> {
+  let summary = "Average every rlx.grad's results over the processes of a "
+                "data-parallel job";
+  let description = [{
+    Data parallelism of a training step, as PyTorch's DistributedDataParallel
+    does it: each of `grid-size` processes runs the same program on its own
+    slice of the batch (the program is written at the local batch size), and
+    the loss and gradients that each `rlx.grad` returns are replaced by their
+    mean over the processes: summed by a `shard.all_reduce` over a 1-D grid
+    `@rlx_data_parallel` of `grid-size` devices (the collectives of
+    `rlx-lower-collectives`: NCCL on CUDA, shared memory between CPU
+    processes) and scaled by 1 / grid-size. With equal local batches and a
+    loss that is a mean over the batch, every process then holds the
+    full batch's loss and gradients, and its update is the one-device
+    update.
+
+    Gradients are all-reduced in buckets, as DDP does: consecutive results
+    of one element type are flattened and concatenated into one buffer of
+    at most `bucket-bytes` (a larger result is a bucket of its own; 0: one
+    all-reduce per result), so a step of many small parameters makes few
+    collective calls.
+
+    A module without `rlx.grad`, or `grid-size` 1, is left as it is. Errors:
+    `grid-size` below 1; a symbol `@rlx_data_parallel` that is not a grid of
+    `grid-size`.
+
+    ```mlir
+    // --rlx-data-parallel="grid-size=2"
+    %l, %g = rlx.grad @loss(%w, %x) wrt [0]
+        : (tensor<4xf32>, tensor<8x4xf32>) -> (tensor<f32>, tensor<4xf32>)
+    // becomes (one bucket)
+    %l, %g = rlx.grad @loss(%w, %x) wrt [0] : ...
+    %lf = rlx.reshape %l : tensor<f32> -> tensor<1xf32>
+    %b = rlx.concat %lf, %g axis = 0 : ...
+    %s = shard.all_reduce %b on @rlx_data_parallel grid_axes = [0] : ...
+    %m = rlx.mul %s, %half : tensor<5xf32>, tensor<f32>
+    // %l and %g read back as rlx.narrow + rlx.reshape of %m
+    ```
+  }];
+  let options = [
+    Option<"gridSize", "grid-size", "int64_t", "1",
+           "The number of processes (devices) the batch is split over">,
+    Option<"bucketBytes", "bucket-bytes", "int64_t", "26214400",
+           "The most bytes one all-reduce carries (0: one per result)">,
+  ];
+  let dependentDialects = ["::mlir::rlx::RLXDialect",
+                           "::mlir::shard::ShardDialect"];
+}
+
 def ExpandAutodiffPass : Pass<"rlx-expand-autodiff", "::mlir::ModuleOp"> {
   let summary = "Replace rlx.grad, rlx.jvp and rlx.vmap with generated functions";
   let description = [{
