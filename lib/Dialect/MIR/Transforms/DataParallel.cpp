@@ -38,14 +38,20 @@ int64_t bytesOf(RankedTensorType type) {
          ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
 }
 
-/// Results of `grad` split into buckets: consecutive float tensors of one
-/// element type, at most `limit` bytes each (a larger one alone).
-SmallVector<SmallVector<Value>> buckets(rlx::GradOp grad, int64_t limit) {
+/// The results of `grad` to average (float tensors: the loss and the
+/// gradients but those with respect to `batchArgs`) split into buckets:
+/// consecutive results of one element type, at most `limit` bytes each (a
+/// larger one alone).
+SmallVector<SmallVector<Value>> buckets(rlx::GradOp grad, int64_t limit,
+                                        ArrayRef<int64_t> batchArgs) {
   SmallVector<SmallVector<Value>> result;
   int64_t bytes = 0;
-  for (Value value : grad.getResults()) {
+  ArrayRef<int64_t> wrt = grad.getWrt();
+  for (auto [index, value] : llvm::enumerate(grad.getResults())) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type || !isa<FloatType>(type.getElementType()))
+      continue;
+    if (index > 0 && llvm::is_contained(batchArgs, wrt[index - 1]))
       continue;
     int64_t size = bytesOf(type);
     bool fits = !result.empty() && limit > 0 && bytes + size <= limit &&
@@ -83,8 +89,23 @@ struct DataParallelPass
       // The buckets in the results' order, after the grad.
       OpBuilder b(grad);
       b.setInsertionPointAfter(grad);
-      for (ArrayRef<Value> bucket : buckets(grad, bucketBytes))
+      for (ArrayRef<Value> bucket : buckets(grad, bucketBytes, batchArgs))
         average(b, grad.getLoc(), bucket);
+      // The gradients with respect to this process's examples: of the
+      // whole batch's mean, 1 / grid-size of the local mean's.
+      for (auto [i, arg] : llvm::enumerate(grad.getWrt())) {
+        if (!llvm::is_contained(batchArgs, arg))
+          continue;
+        Value value = grad.getResult(i + 1);
+        auto type = dyn_cast<RankedTensorType>(value.getType());
+        if (!type || !isa<FloatType>(type.getElementType()))
+          continue;
+        Value scaled =
+            rlx::MulOp::create(b, grad.getLoc(), type, value,
+                               reciprocal(b, grad.getLoc(),
+                                          type.getElementType()));
+        value.replaceAllUsesExcept(scaled, scaled.getDefiningOp());
+      }
     }
   }
 
@@ -103,6 +124,15 @@ struct DataParallelPass
     shard::GridOp::create(b, module.getLoc(), kGridName,
                           ArrayRef<int64_t>{gridSize});
     return success();
+  }
+
+  /// 1 / grid-size as a scalar tensor of `element`.
+  Value reciprocal(OpBuilder &b, Location loc, Type element) {
+    auto scalar = RankedTensorType::get({}, element);
+    return rlx::ConstantOp::create(
+        b, loc, scalar,
+        DenseElementsAttr::get(scalar,
+                               b.getFloatAttr(element, 1.0 / gridSize)));
   }
 
   /// The bucket's values replaced by their mean over the grid: one
@@ -128,12 +158,8 @@ struct DataParallelPass
                                            ArrayRef<shard::GridAxis>{0},
                                            shard::ReductionKind::Sum);
     own.insert(sum.getDefiningOp());
-    auto scalar = RankedTensorType::get({}, element);
-    Value scale = rlx::ConstantOp::create(
-        b, loc, scalar,
-        DenseElementsAttr::get(scalar,
-                               b.getFloatAttr(element, 1.0 / gridSize)));
-    Value mean = rlx::MulOp::create(b, loc, sum.getType(), sum, scale);
+    Value mean = rlx::MulOp::create(b, loc, sum.getType(), sum,
+                                    reciprocal(b, loc, element));
     auto others = [&](OpOperand &use) { return !own.contains(use.getOwner()); };
     if (bucket.size() == 1) {
       Value value = bucket.front();

@@ -656,6 +656,12 @@ def DataParallelPass : Pass<"rlx-data-parallel", "::mlir::ModuleOp"> {
     full batch's loss and gradients, and its update is the one-device
     update.
 
+    The gradient with respect to an argument that holds the process's own
+    slice of the batch (`batch-args`: indices of the differentiated
+    function's arguments, the input x say) is not averaged, only scaled by
+    1 / grid-size: it is the gradient of the whole batch's mean loss with
+    respect to this process's examples.
+
     Gradients are all-reduced in buckets, as DDP does: consecutive results
     of one element type are flattened and concatenated into one buffer of
     at most `bucket-bytes` (a larger result is a bucket of its own; 0: one
@@ -684,6 +690,10 @@ def DataParallelPass : Pass<"rlx-data-parallel", "::mlir::ModuleOp"> {
            "The number of processes (devices) the batch is split over">,
     Option<"bucketBytes", "bucket-bytes", "int64_t", "26214400",
            "The most bytes one all-reduce carries (0: one per result)">,
+    ListOption<"batchArgs", "batch-args", "int64_t",
+               "Arguments of the differentiated functions that hold each "
+               "process's slice of the batch (their gradients are scaled, "
+               "not averaged)">,
   ];
   let dependentDialects = ["::mlir::rlx::RLXDialect",
                            "::mlir::shard::ShardDialect"];
