@@ -23,9 +23,11 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from artifacts import copy_run_files, main, timed  # noqa: E402
+
 WIDTHS = (2, 4)
 PER_GPU = 32
-CALLS = 20
 # f32 updates against the one-GPU step: the sums over the batch run in
 # another order (per GPU, then across GPUs).
 TOL = 1e-4
@@ -33,7 +35,6 @@ TOL = 1e-4
 
 def compile_programs(out):
     import rlx
-    sys.path.insert(0, HERE)
     from train_step import programs
     # The N-GPU steps, and the one-GPU steps at 32 and at 32 N sequences
     # (which checks the N-GPU one).
@@ -51,24 +52,8 @@ def compile_programs(out):
         program = rlx.compile(module, target="cuda", function="step",
                               out_dir=where)
         print("compiled", program, "into", where)
-    from artifacts import copy_run_files
     copy_run_files(out, ["data_parallel.py", "layers.py", "train_step.py",
                          "attention_check.py", "constant_layers.py"])
-
-
-def timed(torch, fn, calls=CALLS, warmup=3):
-    """Milliseconds per call of fn() over `calls` calls made back to back."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(calls):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / calls
 
 
 def run(out, flags):
@@ -119,6 +104,4 @@ def run(out, flags):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    from artifacts import main
     main(__doc__, compile_programs, run)

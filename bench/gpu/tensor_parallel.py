@@ -27,6 +27,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from artifacts import copy_run_files, main, timed  # noqa: E402
+
 SHAPE = dict(batch=8, seq=2048, hidden=4096, heads=32, kv_heads=8,
              head_dim=128, ffn=14336)
 # The tensor-parallel widths compiled (one program each).
@@ -34,7 +37,6 @@ WIDTHS = (2, 4)
 # bf16 layer against float32 (max error over max |ref|): PyTorch's own bf16
 # layer is printed beside it for scale.
 TOL = 3e-2
-CALLS = 20
 
 
 def compile_programs(out):
@@ -53,8 +55,6 @@ def compile_programs(out):
                               function="layer",
                               out_dir=os.path.join(out, name))
         print("compiled", program, "into", os.path.join(out, name))
-    sys.path.insert(0, HERE)
-    from artifacts import copy_run_files
     copy_run_files(out, ["tensor_parallel.py"])
 
 
@@ -120,27 +120,6 @@ def torch_layer(torch, x, ws, dtype):
     h = x + a.transpose(1, 2).reshape(B, S, H * D) @ wo
     n2 = rms(h, fn)
     return h + (F.silu(n2 @ wg) * (n2 @ wu)) @ wd
-
-
-def timed(torch, fn, calls=CALLS, warmup=3):
-    """Milliseconds per call of fn() over `calls` calls made back to back
-    (CUDA events around them all, as a model runs layer after layer: the
-    host enqueues the next call while the GPU runs this one); a fixed
-    count, so that ranks calling collectives stay in step. (Timing each
-    call alone, the GPU idled while the host enqueued it: 1.5 to 3.8 ms of
-    host time per call, the most with NCCL's threads running, made the
-    figures host-bound.)"""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(calls):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / calls
 
 
 def check_collectives(torch, dist, lib, rank, world):
@@ -301,6 +280,4 @@ def run(out, flags):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    from artifacts import main
     main(__doc__, compile_programs, run)

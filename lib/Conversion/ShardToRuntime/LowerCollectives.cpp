@@ -306,7 +306,6 @@ struct LowerCollectivesPass
     SmallVector<shard::GridAxis> gridAxes(axes.asArrayRef());
     int64_t parts = shard::collectiveProcessGroupSize(gridAxes, grid);
     SmallVector<Value> group = call.group(grid, gridIndex, gridAxes);
-    OpBuilder &b = call.b;
     Value result;
 
     if (auto reduce = dyn_cast<shard::AllReduceOp>(op)) {

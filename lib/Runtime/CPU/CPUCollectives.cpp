@@ -418,9 +418,9 @@ void reduce(int32_t type, int32_t reduction, const char *const *blocks,
 // The calls
 //===----------------------------------------------------------------------===//
 
-enum class Kind { AllReduce, AllGather, ReduceScatter, AllToAll };
+} // namespace
 
-void run(Kind kind, const Call &call) {
+void rlx::runtime::collective::run(Kind kind, const Call &call) {
   if (std::string wrong = checkArguments(call); !wrong.empty()) {
     errors().record(wrong);
     return;
@@ -493,48 +493,6 @@ void run(Kind kind, const Call &call) {
     return fail();
 }
 
-} // namespace
+const char *rlx::runtime::collective::lastError() { return errors().first(); }
 
-extern "C" {
-
-int64_t rlxCollectiveRank(void) { return rank(); }
-
-int64_t rlxCollectiveWorldSize(void) { return worldSize(); }
-
-void rlxCollectiveAllReduce(int32_t type, int32_t reduction, const void *in,
-                            void *out, int64_t count, int64_t group,
-                            int64_t color, int64_t key, int64_t groupSize) {
-  run(Kind::AllReduce,
-      {"rlxCollectiveAllReduce", /*reduces=*/true, 1, 1, type, reduction, in,
-       out, count, group, color, key, groupSize});
-}
-
-void rlxCollectiveAllGather(int32_t type, const void *in, void *out,
-                            int64_t count, int64_t group, int64_t color,
-                            int64_t key, int64_t groupSize) {
-  run(Kind::AllGather,
-      {"rlxCollectiveAllGather", /*reduces=*/false, 1, groupSize, type, 0, in,
-       out, count, group, color, key, groupSize});
-}
-
-void rlxCollectiveReduceScatter(int32_t type, int32_t reduction, const void *in,
-                                void *out, int64_t count, int64_t group,
-                                int64_t color, int64_t key, int64_t groupSize) {
-  run(Kind::ReduceScatter,
-      {"rlxCollectiveReduceScatter", /*reduces=*/true, groupSize, 1, type,
-       reduction, in, out, count, group, color, key, groupSize});
-}
-
-void rlxCollectiveAllToAll(int32_t type, const void *in, void *out,
-                           int64_t count, int64_t group, int64_t color,
-                           int64_t key, int64_t groupSize) {
-  run(Kind::AllToAll,
-      {"rlxCollectiveAllToAll", /*reduces=*/false, groupSize, groupSize, type,
-       0, in, out, count, group, color, key, groupSize});
-}
-
-const char *rlxCollectiveGetLastError(void) { return errors().first(); }
-
-void rlxCollectiveClearError(void) { errors().clear(); }
-
-} // extern "C"
+void rlx::runtime::collective::clearError() { errors().clear(); }

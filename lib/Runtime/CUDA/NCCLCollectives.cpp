@@ -397,9 +397,9 @@ bool finish(const Driver &d, const Library &n, Comm comm,
   return true;
 }
 
-enum class Kind { AllReduce, AllGather, ReduceScatter, AllToAll };
+} // namespace
 
-void run(Kind kind, const Call &call) {
+void rlx::runtime::collective::run(Kind kind, const Call &call) {
   if (std::string wrong = checkArguments(call); !wrong.empty())
     return recordError(wrong);
   if (call.count == 0)
@@ -431,7 +431,7 @@ void run(Kind kind, const Call &call) {
       recordError(where + "cuStreamSynchronize failed");
     return;
   }
-  const Library *n = nccl();
+  const Library *n = ::nccl();
   if (!n)
     return recordError(where + loadError);
 
@@ -493,54 +493,12 @@ void run(Kind kind, const Call &call) {
   recordError(where + error);
 }
 
-} // namespace
-
-extern "C" {
-
-int64_t rlxCollectiveRank(void) { return rank(); }
-
-int64_t rlxCollectiveWorldSize(void) { return worldSize(); }
-
-void rlxCollectiveAllReduce(int32_t type, int32_t reduction, const void *in,
-                            void *out, int64_t count, int64_t group,
-                            int64_t color, int64_t key, int64_t groupSize) {
-  run(Kind::AllReduce,
-      {"rlxCollectiveAllReduce", /*reduces=*/true, 1, 1, type, reduction, in,
-       out, count, group, color, key, groupSize});
-}
-
-void rlxCollectiveAllGather(int32_t type, const void *in, void *out,
-                            int64_t count, int64_t group, int64_t color,
-                            int64_t key, int64_t groupSize) {
-  run(Kind::AllGather,
-      {"rlxCollectiveAllGather", /*reduces=*/false, 1, groupSize, type, 0, in,
-       out, count, group, color, key, groupSize});
-}
-
-void rlxCollectiveReduceScatter(int32_t type, int32_t reduction, const void *in,
-                                void *out, int64_t count, int64_t group,
-                                int64_t color, int64_t key, int64_t groupSize) {
-  run(Kind::ReduceScatter,
-      {"rlxCollectiveReduceScatter", /*reduces=*/true, groupSize, 1, type,
-       reduction, in, out, count, group, color, key, groupSize});
-}
-
-void rlxCollectiveAllToAll(int32_t type, const void *in, void *out,
-                           int64_t count, int64_t group, int64_t color,
-                           int64_t key, int64_t groupSize) {
-  run(Kind::AllToAll,
-      {"rlxCollectiveAllToAll", /*reduces=*/false, groupSize, groupSize, type,
-       0, in, out, count, group, color, key, groupSize});
-}
-
-const char *rlxCollectiveGetLastError(void) {
+const char *rlx::runtime::collective::lastError() {
   std::lock_guard<std::mutex> lock(firstErrorMutex);
   return firstError.empty() ? nullptr : firstError.c_str();
 }
 
-void rlxCollectiveClearError(void) {
+void rlx::runtime::collective::clearError() {
   std::lock_guard<std::mutex> lock(firstErrorMutex);
   firstError.clear();
 }
-
-} // extern "C"

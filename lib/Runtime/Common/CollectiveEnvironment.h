@@ -164,6 +164,15 @@ struct Call {
   }
 };
 
+/// Which collective a Call is.
+enum class Kind { AllReduce, AllGather, ReduceScatter, AllToAll };
+
+/// What each runtime implements under the ABI's entry points
+/// (CollectiveEntryPoints.cpp): the collective, and its error record.
+void run(Kind kind, const Call &call);
+const char *lastError();
+void clearError();
+
 /// Why `call`'s arguments are wrong, or "" if they are fine.
 inline std::string checkArguments(const Call &call) {
   std::string name = call.name;
