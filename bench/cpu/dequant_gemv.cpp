@@ -32,14 +32,12 @@ int main(int argc, char **argv) {
   int scheme = std::atoi(argv[1]);
   int64_t n = std::atoll(argv[2]), k = std::atoll(argv[3]);
   int64_t m = argc > 4 ? std::atoll(argv[4]) : 1;
-  // (weights, bytes) per block of each RlxCpuDequantScheme.
-  const int64_t formats[][2] = {{32, 18},   {32, 34},   {256, 144},
-                                {256, 176}, {256, 210}, {256, 292}};
-  if (scheme < 0 || scheme > 5 || k % formats[scheme][0] != 0) {
+  RlxCpuDequantFormat format = rlxCpuDequantFormat(scheme);
+  if (format.weights == 0 || k % format.weights != 0) {
     std::fprintf(stderr, "dequant_gemv: bad scheme or K\n");
     return 2;
   }
-  int64_t weights = formats[scheme][0], bytes = formats[scheme][1];
+  int64_t weights = format.weights, bytes = format.bytes;
   std::vector<uint8_t> w(n * k / weights * bytes);
   std::mt19937_64 random(1);
   for (uint8_t &byte : w)

@@ -88,11 +88,7 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
         }
         sizes.push_back(size);
       }
-      Value shape = tensor::FromElementsOp::create(
-          rewriter, loc,
-          RankedTensorType::get({type.getRank()}, rewriter.getIndexType()),
-          sizes);
-      rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, input, shape);
+      replaceWithReshape(rewriter, op, type, input, sizes);
       return success();
     }
     if (inType == type) {
@@ -121,12 +117,19 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
       Value known = arith::ConstantIndexOp::create(rewriter, loc, staticProduct);
       sizes.push_back(arith::DivUIOp::create(rewriter, loc, total, known));
     }
+    replaceWithReshape(rewriter, op, type, input, sizes);
+    return success();
+  }
+
+  /// `op` as a tensor.reshape of `input` to `type`, whose dims are `sizes`.
+  static void replaceWithReshape(ConversionPatternRewriter &rewriter,
+                                 Operation *op, RankedTensorType type,
+                                 Value input, ValueRange sizes) {
     Value shape = tensor::FromElementsOp::create(
-        rewriter, loc,
+        rewriter, op->getLoc(),
         RankedTensorType::get({type.getRank()}, rewriter.getIndexType()),
         sizes);
     rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, input, shape);
-    return success();
   }
 };
 

@@ -89,29 +89,6 @@ RLX_INLINE void scaleMinK4(int j, const uint8_t *q, uint8_t &d, uint8_t &m) {
   }
 }
 
-struct Format {
-  int64_t weights, bytes;
-};
-
-RLX_INLINE constexpr Format formatOf(int32_t scheme) {
-  switch (scheme) {
-  case RLX_CPU_DEQUANT_Q4_0:
-    return {32, 18};
-  case RLX_CPU_DEQUANT_Q8_0:
-    return {32, 34};
-  case RLX_CPU_DEQUANT_Q4_K:
-    return {256, 144};
-  case RLX_CPU_DEQUANT_Q5_K:
-    return {256, 176};
-  case RLX_CPU_DEQUANT_Q6_K:
-    return {256, 210};
-  case RLX_CPU_DEQUANT_Q8_K:
-    return {256, 292};
-  default:
-    return {0, 0};
-  }
-}
-
 RLX_INLINE void decodeQ4_0(const uint8_t *b, float *y) {
   float d = halfToFloat(b);
   const uint8_t *qs = b + 2;
@@ -211,7 +188,7 @@ RLX_INLINE void decodeBlock(int32_t scheme, const uint8_t *b, float *y) {
 /// Decodes one weight row of `k` weights from its packed blocks.
 RLX_INLINE void decodeRow(int32_t scheme, const uint8_t *row, int64_t k,
                           float *w) {
-  Format f = formatOf(scheme);
+  RlxCpuDequantFormat f = rlxCpuDequantFormat(scheme);
   for (int64_t i = 0; i < k / f.weights; ++i)
     decodeBlock(scheme, row + i * f.bytes, w + i * f.weights);
 }
@@ -353,7 +330,7 @@ RLX_AVX512 RLX_INLINE __m512 group(const uint8_t *b, int g,
 /// in two chains (one FMA chain would wait on its latency).
 template <int32_t Scheme, int R>
 RLX_AVX512 RLX_INLINE void multiplyRow(const Problem &p, int64_t r, int64_t m) {
-  constexpr Format f = formatOf(Scheme);
+  constexpr RlxCpuDequantFormat f = rlxCpuDequantFormat(Scheme);
   const uint8_t *row = p.packed + r * (p.k / f.weights * f.bytes);
   __m512 acc[R][2];
   for (int rr = 0; rr < R; ++rr)
@@ -433,7 +410,7 @@ bool hasAVX512() {
 /// always-inlined helpers above, and its caller owns the buffer.)
 RLX_VECTOR_CLONES void multiplyTileRange(const Problem &p, int64_t begin,
                                          int64_t end, float *tile) {
-  Format f = formatOf(p.scheme);
+  RlxCpuDequantFormat f = rlxCpuDequantFormat(p.scheme);
   int64_t rowBytes = p.k / f.weights * f.bytes;
   for (int64_t t = begin; t < end; ++t) {
     int64_t first = t * kTileRows;
@@ -460,7 +437,8 @@ extern "C" void rlx_cpu_dequant_matmul(const float *x, int64_t m, int64_t k,
                                        const uint8_t *packed, int64_t n,
                                        float *out, int32_t scheme) {
   // The compiler checked k against the block size.
-  if (formatOf(scheme).weights == 0 || k % formatOf(scheme).weights != 0)
+  int64_t blockWeights = rlxCpuDequantFormat(scheme).weights;
+  if (blockWeights == 0 || k % blockWeights != 0)
     __builtin_trap();
   Problem p{x, packed, out, m, k, n, scheme};
   int64_t tiles = (n + kTileRows - 1) / kTileRows;

@@ -20,7 +20,7 @@ it."""
 import re
 
 from ..ir import Module, RLXError
-from ._emit import UnsupportedError
+from ._emit import ImportedModel, UnsupportedError
 
 # A ranked tensor type: its dims (with the trailing x) and element type.
 _TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([^<>]+(?:<[^<>]*>)?)>")
@@ -277,3 +277,16 @@ def function_of(module, name):
     finally:
         C.lib.mlirSymbolTableDestroy(table)
     return f
+
+
+def imported(first, second, name, nodes, dynamic):
+    """The ImportedModel of `first` (the import at the example's sizes)
+    with the dims that differ in `second` (the import at other sizes) made
+    dynamic: `nodes` maps a location key to the node it names in errors,
+    `dynamic` is the normalized dynamic dims the model records."""
+    merged = merge(first.module, second.module, name,
+                   lambda loc: nodes.get(loc))
+    return ImportedModel(function_of(merged, name), first.params,
+                         first.transposed, first.param_args,
+                         first.input_names, first.output_names,
+                         dynamic_dims=dynamic)

@@ -905,12 +905,7 @@ def _import_dynamic(model, name, params_as_args, input_shapes, context):
     for node in first.graph.node:
         key = (node.name or node.op_type, 0)
         nodes.setdefault(key, first._describe(node))
-    merged = _dynamic.merge(model_a.module, second.module, name,
-                            lambda loc: nodes.get(loc))
-    return ImportedModel(
-        _dynamic.function_of(merged, name), model_a.params,
-        model_a.transposed, model_a.param_args, model_a.input_names,
-        model_a.output_names, dynamic_dims=dynamic)
+    return _dynamic.imported(model_a, second, name, nodes, dynamic)
 
 
 def from_onnx(model, name="main", params_as_args=False, input_shapes=None,

@@ -1937,12 +1937,7 @@ def _import_dynamic(module, inputs, name, params_as_args, context,
         if where and node.op not in ("placeholder", "output"):
             nodes.setdefault(where[:2], _describe(node))
 
-    merged = _dynamic.merge(model.module, second.module, name,
-                            lambda loc: nodes.get(loc))
-    return ImportedModel(
-        _dynamic.function_of(merged, name), model.params,
-        model.transposed, model.param_args, model.input_names,
-        model.output_names, dynamic_dims=dynamic)
+    return _dynamic.imported(model, second, name, nodes, dynamic)
 
 
 def from_torch(module, example_inputs, name="forward", params_as_args=False,

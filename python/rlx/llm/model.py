@@ -35,6 +35,8 @@ import math
 
 import numpy as np
 
+from .gguf import GGML_TYPES
+
 __all__ = ["LlamaConfig", "config_from_gguf", "config_from_hf",
            "weights_from_hf", "permute_qk_for_gguf", "unpermute_qk_from_gguf",
            "weight_names", "build_program", "rope_tables", "greedy",
@@ -357,8 +359,11 @@ def _tensor(shape, dtype="f32"):
 #: The GGUF block types a matrix can stay in: the program multiplies by it
 #: with rlx.dequant_matmul, which decodes the blocks as it reads them.
 PACKED_TYPES = ("Q4_0", "Q8_0", "Q4_K", "Q5_K", "Q6_K")
-_BLOCKS = {"Q4_0": (32, 18), "Q8_0": (32, 34), "Q4_K": (256, 144),
-           "Q5_K": (256, 176), "Q6_K": (256, 210)}
+# Weights and bytes per block of each packed type, as the GGUF reader has
+# them.
+_BLOCKS = {name: (weights, size)
+           for name, weights, size in GGML_TYPES.values()
+           if name in PACKED_TYPES}
 _MATRICES = ("attn_q.weight", "attn_k.weight", "attn_v.weight",
              "attn_output.weight", "ffn_gate.weight", "ffn_up.weight",
              "ffn_down.weight", "output.weight")

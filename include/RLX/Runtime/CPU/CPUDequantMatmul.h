@@ -28,6 +28,31 @@ enum RlxCpuDequantScheme : int32_t {
   RLX_CPU_DEQUANT_Q8_K = 5,
 };
 
+/// Weights and bytes of one block of a scheme ({0, 0} for an unknown
+/// one).
+struct RlxCpuDequantFormat {
+  int64_t weights, bytes;
+};
+
+inline constexpr RlxCpuDequantFormat rlxCpuDequantFormat(int32_t scheme) {
+  switch (scheme) {
+  case RLX_CPU_DEQUANT_Q4_0:
+    return {32, 18};
+  case RLX_CPU_DEQUANT_Q8_0:
+    return {32, 34};
+  case RLX_CPU_DEQUANT_Q4_K:
+    return {256, 144};
+  case RLX_CPU_DEQUANT_Q5_K:
+    return {256, 176};
+  case RLX_CPU_DEQUANT_Q6_K:
+    return {256, 210};
+  case RLX_CPU_DEQUANT_Q8_K:
+    return {256, 292};
+  default:
+    return {0, 0};
+  }
+}
+
 extern "C" {
 /// out = x W^T for row-major f32 `x` [m, k] and `packed` [n, k / block size
 /// * block bytes] holding the blocks of `scheme` of each weight row; `out`
