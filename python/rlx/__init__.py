@@ -38,7 +38,7 @@ except ImportError as error:
     def __getattr__(name):
         raise ImportError("rlx.%s needs RLX's C API: %s" % (name, _MISSING))
 else:
-    from .ir import Context, Module, RLXError, Type, default_context
+    from .ir import SVG, Context, Module, RLXError, Type, default_context
     from .builder import Function, Value, numpy_to_mlir
     from . import ops, hir
     from .ops import *  # noqa: F401,F403 - the op builders, rlx.<op>
@@ -48,7 +48,8 @@ else:
                             from_torch)
 
 if "ops" in globals():
-    __all__ = (["Context", "Module", "RLXError", "Type", "Function", "Value",
+    __all__ = (["Context", "Module", "RLXError", "SVG", "Type", "Function",
+                "Value",
                 "Program", "compile", "numpy_dtype", "targets", "numpy_to_mlir", "grad",
                 "jvp", "vmap", "default_context", "ops", "hir", "cuda",
                 "from_torch", "from_onnx", "ImportedModel",

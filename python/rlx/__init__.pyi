@@ -1,4 +1,4 @@
-from .ir import Context as Context, Module as Module, RLXError as RLXError, Type as Type, default_context as default_context
+from .ir import SVG as SVG, Context as Context, Module as Module, RLXError as RLXError, Type as Type, default_context as default_context
 from .builder import Function as Function, Value as Value, numpy_to_mlir as numpy_to_mlir
 from . import ops as ops, hir as hir
 from .ops import *

@@ -42,7 +42,7 @@ assert str(m) == before, "the reports run on a copy"
 
 if shutil.which("dot"):
     svg = m.fusion_report(format="svg")
-    assert isinstance(svg, rlx.ir.SVG) and svg._repr_svg_() == str(svg)
+    assert isinstance(svg, rlx.SVG) and rlx.SVG is rlx.ir.SVG and svg._repr_svg_() == str(svg)
     root = ET.fromstring(svg)
     SVG = "{http://www.w3.org/2000/svg}"
     assert root.tag == SVG + "svg", root.tag
