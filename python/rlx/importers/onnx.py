@@ -583,6 +583,119 @@ def _hard_sigmoid(t, node, args, attrs):
     return t.em.binary("mul", x, y) if node.op_type == "HardSwish" else y
 
 
+def _float_input(t, node, x):
+    x = t.v(x)
+    if x.dtype not in ("f16", "bf16", "f32", "f64"):
+        raise UnsupportedError("%s of %s (floating-point types only)" %
+                               (node.op_type, x.dtype))
+    return x
+
+
+def _exp_neg(t, x):
+    """exp(min(x, 0)): the exponential of the non-positive part of x,
+    which never overflows (the ELUs' negative side)."""
+    return t.em.op("exp", t.em.binary("min", x, 0.0))
+
+
+def _log1p(t, u):
+    """log(1 + u) for u >= 0, accurate for small u without a log1p op:
+    log(w) * u / (w - 1) with w = 1 + u (Goldberg), u where w rounds to
+    1."""
+    w = t.em.binary("add", u, 1.0)
+    d = t.em.binary("sub", w, 1.0)
+    tiny = t.em.cmp("eq", d, 0.0, u.dtype)
+    safe = t.em.where(tiny, t.em.const(1.0, u.dtype), d, u.dtype)
+    ratio = t.em.binary("div", u, safe)
+    return t.em.where(tiny, u, t.em.binary("mul", t.em.op("log", w), ratio),
+                      u.dtype)
+
+
+def _softplus(t, x):
+    # log(1 + exp(x)) = max(x, 0) + log(1 + exp(-|x|)): no overflow.
+    e = t.em.op("exp", t.em.op("neg", t.em.op("abs", x)))
+    return t.em.binary("add", t.em.binary("max", x, 0.0), _log1p(t, e))
+
+
+@_handles("Elu", "Selu", "Celu")
+def _elu(t, node, args, attrs):
+    # Elu: x >= 0 ? x : alpha (exp(x) - 1); Selu: gamma (x > 0 ? x :
+    # alpha (exp(x) - 1)); Celu: max(0, x) + min(0, alpha (exp(x / alpha)
+    # - 1)).
+    x = _float_input(t, node, args[0])
+    op = node.op_type
+    alpha = attrs.get("alpha", {"Elu": 1.0, "Celu": 1.0,
+                                "Selu": 1.6732631921768188}[op])
+    if op == "Celu":
+        if alpha == 0:
+            raise UnsupportedError("Celu with alpha = 0")
+        z = t.em.binary("div", x, alpha)
+    else:
+        z = x
+    neg = t.em.binary("mul", t.em.binary("sub", _exp_neg(t, z), 1.0),
+                      alpha)
+    y = t.em.where(t.em.cmp("gt", x, 0.0, x.dtype), x, neg, x.dtype)
+    if op == "Selu":
+        y = t.em.binary("mul", y, attrs.get("gamma", 1.0507010221481323))
+    return y
+
+
+@_handles("Softplus", "Mish")
+def _softplus_op(t, node, args, attrs):
+    # Mish (opset 18): x tanh(softplus(x)).
+    x = _float_input(t, node, args[0])
+    y = _softplus(t, x)
+    if node.op_type == "Mish":
+        y = t.em.binary("mul", x, t.em.op("tanh", y))
+    return y
+
+
+@_handles("Softsign")
+def _softsign(t, node, args, attrs):
+    x = _float_input(t, node, args[0])
+    return t.em.binary("div", x,
+                       t.em.binary("add", t.em.op("abs", x), 1.0))
+
+
+@_handles("PRelu")
+def _prelu(t, node, args, attrs):
+    # x < 0 ? slope x : x, the slope broadcast to x (unidirectionally).
+    x = t.v(args[0])
+    slope = args[1]
+    shape = tuple(slope.shape) if isinstance(slope, Value) else \
+        np.shape(slope)
+    if len(shape) > len(x.shape) or any(
+            s not in (1, d) for s, d in zip(shape[::-1], x.shape[::-1])):
+        raise UnsupportedError("slope of shape %s does not broadcast to "
+                               "the input's %s" % (list(shape),
+                                                   list(x.shape)))
+    slope = t.v(slope, x.dtype)
+    return t.em.where(t.em.cmp("lt", x, 0.0, x.dtype),
+                      t.em.binary("mul", x, slope), x, x.dtype)
+
+
+@_handles("Shrink")
+def _shrink(t, node, args, attrs):
+    # x < -lambd ? x + bias : x > lambd ? x - bias : 0.
+    x = t.v(args[0])
+    lambd, bias = attrs.get("lambd", 0.5), attrs.get("bias", 0.0)
+    if not x.dtype.startswith(("f", "bf")) and not (
+            float(lambd).is_integer() and float(bias).is_integer()):
+        raise UnsupportedError("Shrink of %s with lambd %g, bias %g (not "
+                               "integers)" % (x.dtype, lambd, bias))
+    zero = t.em.const(0, x.dtype)
+    hi = t.em.where(t.em.cmp("gt", x, lambd, x.dtype),
+                    t.em.binary("sub", x, bias), zero, x.dtype)
+    return t.em.where(t.em.cmp("lt", x, -lambd, x.dtype),
+                      t.em.binary("add", x, bias), hi, x.dtype)
+
+
+@_handles("ThresholdedRelu")
+def _thresholded_relu(t, node, args, attrs):
+    x = _float_input(t, node, args[0])
+    return t.em.where(t.em.cmp("gt", x, attrs.get("alpha", 1.0), x.dtype),
+                      x, t.em.const(0.0, x.dtype), x.dtype)
+
+
 @_handles("Clip")
 def _clip(t, node, args, attrs):
     x = t.v(args[0])
