@@ -5,7 +5,9 @@
 # float32 (relative 1e-4 of the output's scale); gradients of the MLP's
 # and the Llama layer's outputs through rlx.grad against torch.autograd;
 # the BERT and Llama layers exported at opset 17 show the fusions of the
-# hand-written examples/ layers.
+# hand-written examples/ layers; ONNX's activation ops (Elu, Selu, Celu,
+# Softplus, Softsign, PRelu, Shrink, ThresholdedRelu, Mish) as single
+# nodes against NumPy references of their definitions.
 import io
 import os
 import sys
@@ -116,6 +118,172 @@ grad_check("MLP", M.MLP, inputs["MLP"][0])
 grad_check("LlamaLayer", M.LlamaLayer, inputs["LlamaLayer"][0])
 
 M.compare_fusions(ROOT, bert, llama, " (ONNX)", failures)
+
+# ---- ONNX's activation ops, single nodes (onnx.helper, opset 17) ------- #
+# Each on fresh inputs of shape [3, 5, 7] (PRelu also [2, 3, 5, 7]) that
+# mix N(0, 4^2), +-30, zeros, the op's thresholds and values 1e-9 off
+# them, in float64 (against the NumPy reference of the ONNX definition,
+# relative 1e-12 of max |ref|) and float32 (1e-6).
+from onnx import helper, numpy_helper, TensorProto  # noqa: E402
+
+rng = rlxtest.rng()
+
+
+def f32(v):
+    """An attribute's value as ONNX stores it (float32)."""
+    return float(np.float32(v))
+
+
+def softplus_ref(x):
+    return np.log1p(np.exp(x))
+
+
+def elu_ref(x, alpha=1.0):
+    return np.where(x >= 0, x, alpha * (np.exp(x) - 1))
+
+
+def selu_ref(x, alpha=1.67326319217681884765625,
+             gamma=1.05070102214813232421875):
+    return np.where(x <= 0, gamma * (alpha * np.exp(x) - alpha), gamma * x)
+
+
+def celu_ref(x, alpha=1.0):
+    return np.maximum(0, x) + np.minimum(0, alpha * (np.exp(x / alpha) - 1))
+
+
+def shrink_ref(x, lambd=0.5, bias=0.0):
+    return np.where(x < -lambd, x + bias, np.where(x > lambd, x - bias, 0.0))
+
+
+def activation_input(shape, points):
+    x = rng.standard_normal(shape) * 4.0
+    flat = x.reshape(-1)
+    special = [30.0, -30.0, 29.5, -29.5, 0.0, -0.0]
+    for p in points:
+        special += [p, -p, p + 1e-9, p - 1e-9, -p + 1e-9, -p - 1e-9]
+    idx = rng.choice(flat.size, len(special), replace=False)
+    flat[idx] = special
+    return x
+
+
+def activation(name, op, attrs, ref, points=(), slope=None,
+               slope_input=False, shape=(3, 5, 7), nodes=None):
+    """op(x) (or PRelu(x, slope), slope an initializer or an input) in
+    float64 and float32, against ref(x[, slope]) in float64."""
+    for dtype, tp, rtol in ((np.float64, TensorProto.DOUBLE, 1e-12),
+                            (np.float32, TensorProto.FLOAT, 1e-6)):
+        x = activation_input(shape, points).astype(dtype)
+        inputs = [helper.make_tensor_value_info("x", tp, list(shape))]
+        inits, feeds = [], [x]
+        if slope is not None:
+            s = np.asarray(slope, np.float64).astype(dtype)
+            if slope_input:
+                inputs.append(helper.make_tensor_value_info(
+                    "slope", tp, list(s.shape)))
+                feeds.append(s)
+            else:
+                inits.append(numpy_helper.from_array(s, "slope"))
+        graph = helper.make_graph(
+            nodes or [helper.make_node(
+                op, ["x"] + (["slope"] if slope is not None else []),
+                ["y"], name="act", **attrs)], "activation", inputs,
+            [helper.make_tensor_value_info("y", tp, list(shape))], inits)
+        model = helper.make_model(
+            graph, opset_imports=[helper.make_opsetid("", 17)])
+        args = [x.astype(np.float64)] + [
+            np.asarray(f, np.float64) for f in feeds[1:]]
+        if slope is not None and not slope_input:
+            args.append(np.asarray(slope, np.float64).astype(dtype)
+                        .astype(np.float64))
+        want = ref(*args)
+        what = "%s %s" % (name, np.dtype(dtype).name)
+        try:
+            got = rlx.from_onnx(model)(*feeds)
+        except Exception as error:  # noqa: BLE001 - reported
+            failures.append("%s: %s: %s" % (what, type(error).__name__,
+                                            error))
+            continue
+        if got.dtype != dtype or not np.all(np.isfinite(got)):
+            failures.append("%s: %s result or not finite" % (what,
+                                                             got.dtype))
+            continue
+        M.close(what, got, want, rtol, failures)
+
+
+activation("Elu", "Elu", {}, elu_ref, (0.0,))
+activation("Elu alpha 0.7", "Elu", {"alpha": 0.7},
+           lambda x: elu_ref(x, f32(0.7)), (0.0,))
+activation("Selu", "Selu", {}, selu_ref, (0.0,))
+activation("Selu alpha 2 gamma 0.3", "Selu", {"alpha": 2.0, "gamma": 0.3},
+           lambda x: selu_ref(x, 2.0, f32(0.3)), (0.0,))
+activation("Celu", "Celu", {}, celu_ref, (0.0,))
+activation("Celu alpha 2.5", "Celu", {"alpha": 2.5},
+           lambda x: celu_ref(x, 2.5), (0.0,))
+activation("Celu alpha 0.3", "Celu", {"alpha": 0.3},
+           lambda x: celu_ref(x, f32(0.3)), (0.0,))
+activation("Softplus", "Softplus", {}, softplus_ref, (0.0, 20.0))
+activation("Softsign", "Softsign", {}, lambda x: x / (1 + np.abs(x)),
+           (0.0, 1.0))
+activation("Mish", "Mish", {}, lambda x: x * np.tanh(softplus_ref(x)),
+           (0.0, 20.0))
+activation("Mish as Softplus, Tanh, Mul", None, {},
+           lambda x: x * np.tanh(softplus_ref(x)), (0.0,), nodes=[
+               helper.make_node("Softplus", ["x"], ["sp"]),
+               helper.make_node("Tanh", ["sp"], ["th"]),
+               helper.make_node("Mul", ["x", "th"], ["y"])])
+activation("Shrink", "Shrink", {}, shrink_ref, (0.5,))
+activation("Shrink lambd 1.5 bias 0.7", "Shrink",
+           {"lambd": 1.5, "bias": 0.7},
+           lambda x: shrink_ref(x, 1.5, f32(0.7)), (1.5,))
+activation("Shrink lambd 0 bias -2", "Shrink", {"lambd": 0.0, "bias": -2.0},
+           lambda x: shrink_ref(x, 0.0, -2.0), (0.0,))
+activation("ThresholdedRelu", "ThresholdedRelu", {},
+           lambda x: np.where(x > 1.0, x, 0.0), (1.0,))
+activation("ThresholdedRelu alpha -0.7", "ThresholdedRelu", {"alpha": -0.7},
+           lambda x: np.where(x > f32(-0.7), x, 0.0), (0.7,))
+
+
+def prelu_ref(x, slope):
+    return np.where(x < 0, slope * x, x)
+
+
+for label, shape, slope, as_input in (
+        ("per channel [3, 1, 1]", (2, 3, 5, 7),
+         rng.standard_normal((3, 1, 1)), False),
+        ("scalar []", (3, 5, 7), 0.25, False),
+        ("[1]", (3, 5, 7), [-1.5], True),
+        ("[7]", (3, 5, 7), rng.standard_normal(7), True),
+        ("[5, 1]", (3, 5, 7), rng.standard_normal((5, 1)), False),
+        ("[3, 5, 7]", (3, 5, 7), rng.standard_normal((3, 5, 7)), True)):
+    activation("PRelu slope %s%s" % (label, " (input)" if as_input else ""),
+               "PRelu", {}, prelu_ref, (0.0,), slope=slope,
+               slope_input=as_input, shape=shape)
+
+
+def activation_error(label, node, shape, inits=()):
+    graph = helper.make_graph(
+        [node], "bad", [helper.make_tensor_value_info(
+            "x", TensorProto.FLOAT, list(shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        list(inits))
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)])
+    try:
+        rlx.from_onnx(model)
+    except rlx.UnsupportedError as error:
+        if "'%s' (%s)" % (node.name, node.op_type) not in str(error):
+            failures.append("%s: %s" % (label, error))
+        else:
+            print("ok %s: %s" % (label, error))
+        return
+    failures.append("%s: imported" % label)
+
+
+activation_error("Celu alpha 0", helper.make_node(
+    "Celu", ["x"], ["y"], name="celu0", alpha=0.0), (3, 5, 7))
+activation_error("PRelu slope [5] on [3, 5, 7]", helper.make_node(
+    "PRelu", ["x", "s"], ["y"], name="prelu_bad"), (3, 5, 7),
+    [numpy_helper.from_array(np.ones(5, np.float32), "s")])
 
 for f in failures:
     print("FAIL", f)
