@@ -216,7 +216,17 @@ struct Problem {
   float *out;
   int64_t m, k, n;
   int32_t scheme;
+  /// For the K-quants with mins (Q4_K, Q5_K) on the few-rows path: the sum
+  /// of each 32 x values that one (scale, min) pair covers, [m, k / 32].
+  const float *subBlockSums = nullptr;
 };
+
+/// Whether a scheme's weights are d * q - min per 32 (the mins are folded
+/// out of the few-rows path's products: sum x (d q - min) =
+/// sum d q x - min sum x, as llama.cpp computes them).
+constexpr bool hasMins(int32_t scheme) {
+  return scheme == RLX_CPU_DEQUANT_Q4_K || scheme == RLX_CPU_DEQUANT_Q5_K;
+}
 
 #if defined(__x86_64__)
 // The few-rows kernel in AVX-512 intrinsics, chosen at run time: written
@@ -271,7 +281,8 @@ RLX_AVX512 RLX_INLINE void blockScales(const uint8_t *b, BlockScales &s) {
 }
 
 /// Weights [16 g, 16 g + 16) of the block at `b` with scales `s`, in the
-/// operations of the scalar decoders above.
+/// operations of the scalar decoders above (but the min of Q4_K and Q5_K:
+/// see hasMins).
 template <int32_t Scheme>
 RLX_AVX512 RLX_INLINE __m512 group(const uint8_t *b, int g,
                                    const BlockScales &s) {
@@ -299,10 +310,9 @@ RLX_AVX512 RLX_INLINE __m512 group(const uint8_t *b, int g,
       __m512i bit = _mm512_and_si512(qh, _mm512_set1_epi32(1));
       q = _mm512_add_epi32(q, _mm512_slli_epi32(bit, 4));
     }
+    // d q without the min, which multiplyRow folds out.
     int j = 2 * chunk + high;
-    return _mm512_sub_ps(
-        _mm512_mul_ps(_mm512_set1_ps(s.d[j]), _mm512_cvtepi32_ps(q)),
-        _mm512_set1_ps(s.min[j]));
+    return _mm512_mul_ps(_mm512_set1_ps(s.d[j]), _mm512_cvtepi32_ps(q));
   } else if constexpr (Scheme == RLX_CPU_DEQUANT_Q6_K) {
     // Two halves of 128: four quarters of 32 from 64 low-nibble bytes and
     // 32 bytes of 2-bit highs.
@@ -333,11 +343,19 @@ RLX_AVX512 RLX_INLINE void multiplyRow(const Problem &p, int64_t r, int64_t m) {
   constexpr RlxCpuDequantFormat f = rlxCpuDequantFormat(Scheme);
   const uint8_t *row = p.packed + r * (p.k / f.weights * f.bytes);
   __m512 acc[R][2];
+  float mins[R] = {};
   for (int rr = 0; rr < R; ++rr)
     acc[rr][0] = acc[rr][1] = _mm512_setzero_ps();
   for (int64_t b = 0; b < p.k / f.weights; ++b) {
     BlockScales scales;
     blockScales<Scheme>(row + b * f.bytes, scales);
+    if constexpr (hasMins(Scheme)) {
+      for (int rr = 0; rr < R; ++rr) {
+        const float *sums = p.subBlockSums + (m + rr) * (p.k / 32) + 8 * b;
+        for (int j = 0; j < 8; ++j)
+          mins[rr] += scales.min[j] * sums[j];
+      }
+    }
     // Two groups a step, one per chain (an index by g % 2 kept the
     // accumulators in memory).
     for (int g = 0; g < f.weights / 16; g += 2) {
@@ -352,7 +370,8 @@ RLX_AVX512 RLX_INLINE void multiplyRow(const Problem &p, int64_t r, int64_t m) {
   }
   for (int rr = 0; rr < R; ++rr)
     p.out[(m + rr) * p.n + r] =
-        _mm512_reduce_add_ps(_mm512_add_ps(acc[rr][0], acc[rr][1]));
+        _mm512_reduce_add_ps(_mm512_add_ps(acc[rr][0], acc[rr][1])) -
+        mins[rr];
 }
 
 /// Weight rows [begin * kTileRows, ...) times every row of x, four rows of
@@ -444,8 +463,22 @@ extern "C" void rlx_cpu_dequant_matmul(const float *x, int64_t m, int64_t k,
   int64_t tiles = (n + kTileRows - 1) / kTileRows;
   rlx_cpu_chunk_fn kernel = multiplyTiles;
 #if defined(__x86_64__)
-  if (m <= kFewRows && hasAVX512())
+  // The sums of x per (scale, min) pair, once per call for every weight
+  // row; kept per thread, so a decoder's steps allocate nothing.
+  thread_local std::vector<float> subBlockSums;
+  if (m <= kFewRows && hasAVX512()) {
     kernel = multiplyFewRows;
+    if (hasMins(scheme)) {
+      subBlockSums.resize(m * (k / 32));
+      for (int64_t i = 0; i < m * (k / 32); ++i) {
+        float sum = 0;
+        for (int64_t e = 0; e < 32; ++e)
+          sum += x[i * 32 + e];
+        subBlockSums[i] = sum;
+      }
+      p.subBlockSums = subBlockSums.data();
+    }
+  }
 #endif
   if (m > 0)
     rlx_cpu_parallel_for(kernel, &p, tiles, /*maxThreads=*/0);
