@@ -132,6 +132,24 @@ func.func @two_axes(%x: tensor<8x8xf32>, %b: tensor<1x8xf32>) -> tensor<8x8xf32>
 
 // -----
 
+// A split that a dim along the same loop does not divide (the reshape's
+// 3 of the split 6) is not taken: the reshape gathers its operand first.
+shard.grid @tp(shape = 2)
+// CHECK-LABEL: func.func @uneven_reshape
+// CHECK-SAME: (%[[X:.*]]: tensor<4x3xf32>) -> tensor<4x3x2xf32>
+// CHECK: %[[E:.*]] = rlx.exp %[[X]] : tensor<4x3xf32>
+// CHECK: %[[G:.*]] = shard.all_gather %[[E]] on @tp grid_axes = [0] gather_axis = 1 : tensor<4x3xf32> -> tensor<4x6xf32>
+// CHECK: rlx.reshape %[[G]] : tensor<4x6xf32> -> tensor<4x3x2xf32>
+func.func @uneven_reshape(%x: tensor<4x6xf32>) -> tensor<4x3x2xf32> {
+  %cols = shard.sharding @tp split_axes = [[], [0]] : !shard.sharding
+  %xs = shard.shard %x to %cols annotate_for_users : tensor<4x6xf32>
+  %e = rlx.exp %xs : tensor<4x6xf32>
+  %r = rlx.reshape %e : tensor<4x6xf32> -> tensor<4x3x2xf32>
+  return %r : tensor<4x3x2xf32>
+}
+
+// -----
+
 // Without a grid nothing changes.
 // CHECK-LABEL: func.func @plain
 // CHECK-SAME: (%[[X:.*]]: tensor<8x16xf32>)

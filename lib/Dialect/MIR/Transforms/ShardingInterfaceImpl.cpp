@@ -317,10 +317,43 @@ Sharding valueSharding(Value value, ArrayRef<int64_t> loops,
   return Sharding::get(option.grid, axes);
 }
 
+/// Drops the split of every loop that some dim running along it does not
+/// divide into (a reshape's [8, 6] -> [8, 3, 2] split in 2 on the 6
+/// splits the 3 too): the op then runs on the whole loop, the partition
+/// gathering its operands, instead of an error at the value.
+void dropUnevenSplits(Operation *op, const LoopSpace &space,
+                      ShardingOption &option) {
+  if (!option.grid)
+    return;
+  SymbolTableCollection symbols;
+  shard::GridOp grid = shard::getGridOrNull(op, option.grid, symbols);
+  if (!grid || ShapedType::isDynamicShape(grid.getShape()))
+    return;
+  auto values = llvm::to_vector(llvm::concat<Value>(
+      SmallVector<Value>(op->getOperands()),
+      SmallVector<Value>(op->getResults())));
+  for (auto [value, loops] : llvm::zip_equal(values, space.dimLoops)) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      continue;
+    for (auto [dim, loop] : llvm::enumerate(loops)) {
+      if (loop == kNoLoop ||
+          loop >= static_cast<int64_t>(option.shardingArray.size()) ||
+          option.shardingArray[loop].empty())
+        continue;
+      int64_t devices =
+          shard::collectiveProcessGroupSize(option.shardingArray[loop], grid);
+      int64_t size = type.getDimSize(dim);
+      if (ShapedType::isDynamic(size) || size % devices != 0)
+        option.shardingArray[loop].clear();
+    }
+  }
+}
+
 /// How the loops of `space` split, read from the given shardings of the
 /// op's operands and results (results first, as upstream's default does);
-/// a split that conflicts with one already taken, or of a whole loop, is
-/// not taken.
+/// a split that conflicts with one already taken, of a whole loop, or that
+/// a dim along the loop does not divide into, is not taken.
 ShardingOption loopSplits(Operation *op, const LoopSpace &space,
                           ArrayRef<Sharding> operandShardings,
                           ArrayRef<Sharding> resultShardings) {
@@ -355,6 +388,7 @@ ShardingOption loopSplits(Operation *op, const LoopSpace &space,
     take(sharding, space.dimLoops[numOperands + index]);
   for (auto [index, sharding] : llvm::enumerate(operandShardings))
     take(sharding, space.dimLoops[index]);
+  dropUnevenSplits(op, space, option);
   shard::removeTrailingEmptySubArray(option.shardingArray);
   return option;
 }
