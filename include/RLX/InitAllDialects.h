@@ -18,7 +18,7 @@
 #include "RLX/Dialect/LIR/IR/RLXLIRDialect.h"
 #include "RLX/Dialect/MIR/Autodiff/Autodiff.h"
 #include "RLX/Dialect/MIR/IR/RLXDialect.h"
-#include "RLX/Dialect/MIR/Transforms/ShardingInterfaceImpl.h"
+#include "RLX/Dialect/MIR/Sharding/ShardingInterfaceImpl.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 

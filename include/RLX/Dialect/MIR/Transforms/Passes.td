@@ -592,7 +592,7 @@ def PartitionPass : Pass<"rlx-partition", "::mlir::ModuleOp"> {
     arguments, results or any value) becomes the SPMD program each device of
     the grid runs: upstream's `sharding-propagation` spreads the
     annotations through the rlx ops (their ShardingInterface models,
-    `RLX/Dialect/MIR/Transforms/ShardingInterfaceImpl.h`), then
+    `RLX/Dialect/MIR/Sharding/ShardingInterfaceImpl.h`), then
     `shard-partition` gives every value its local shape and inserts the
     collectives: `shard.all_reduce` after a matmul or reduction whose
     contracted dim is split, `shard.all_gather` where a split value meets

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RLX_DIALECT_MIR_TRANSFORMS_SHARDINGINTERFACEIMPL_H
-#define RLX_DIALECT_MIR_TRANSFORMS_SHARDINGINTERFACEIMPL_H
+#ifndef RLX_DIALECT_MIR_SHARDING_SHARDINGINTERFACEIMPL_H
+#define RLX_DIALECT_MIR_SHARDING_SHARDINGINTERFACEIMPL_H
 
 namespace mlir {
 class DialectRegistry;
@@ -27,4 +27,4 @@ void registerShardingInterfaceModels(DialectRegistry &registry);
 } // namespace rlx
 } // namespace mlir
 
-#endif // RLX_DIALECT_MIR_TRANSFORMS_SHARDINGINTERFACEIMPL_H
+#endif // RLX_DIALECT_MIR_SHARDING_SHARDINGINTERFACEIMPL_H

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/Dialect/MIR/Transforms/ShardingInterfaceImpl.h"
+#include "RLX/Dialect/MIR/Sharding/ShardingInterfaceImpl.h"
 
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "mlir/Dialect/Func/Extensions/ShardingExtensions.h"
