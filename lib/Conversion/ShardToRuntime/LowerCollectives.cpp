@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Conversion/BufferAddress.h"
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Runtime/Common/Collectives.h"
 
@@ -52,8 +53,8 @@ int32_t collectiveType(Type element) {
   return -1;
 }
 
-/// RlxCollectiveReduction of a reduction kind, or -1.
-int32_t reductionCode(shard::ReductionKind kind) {
+/// RlxCollectiveReduction of `op`'s reduction `kind`, or an error at `op`.
+FailureOr<int32_t> reductionCode(Operation *op, shard::ReductionKind kind) {
   switch (kind) {
   case shard::ReductionKind::Sum:
     return RLX_COLLECTIVE_SUM;
@@ -64,7 +65,9 @@ int32_t reductionCode(shard::ReductionKind kind) {
   case shard::ReductionKind::Min:
     return RLX_COLLECTIVE_MIN;
   default:
-    return -1;
+    return op->emitOpError("reduces with ")
+           << shard::stringifyReductionKind(kind)
+           << ", which RLX's collectives do not (sum, product, max and min)";
   }
 }
 
@@ -160,13 +163,8 @@ struct CallBuilder {
     return address(buffer);
   }
 
-  Value address(Value buffer) {
-    Value index =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-    Value word = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-    return LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()), word);
-  }
+  Value address(Value buffer) { return rlx::alignedPointer(b, loc, buffer); }
+
 
   Value alloc(ArrayRef<int64_t> shape, Type element) {
     return memref::AllocOp::create(b, loc, MemRefType::get(shape, element),
@@ -309,16 +307,13 @@ struct LowerCollectivesPass
     Value result;
 
     if (auto reduce = dyn_cast<shard::AllReduceOp>(op)) {
-      int32_t reduction = reductionCode(reduce.getReduction());
-      if (reduction < 0)
-        return op->emitOpError("reduces with ")
-               << shard::stringifyReductionKind(reduce.getReduction())
-               << ", which RLX's collectives do not (sum, product, max and "
-                  "min)";
+      FailureOr<int32_t> reduction = reductionCode(op, reduce.getReduction());
+      if (failed(reduction))
+        return failure();
       Value in = call.readAddress(input);
       Value out = call.alloc(outType.getShape(), element);
       call.call("rlxCollectiveAllReduce",
-                {call.i32(type), call.i32(reduction), in, call.address(out),
+                {call.i32(type), call.i32(*reduction), in, call.address(out),
                  call.i64(inType.getNumElements()), group[0], group[1],
                  group[2], group[3]});
       result = call.asTensor(out);
@@ -334,17 +329,15 @@ struct LowerCollectivesPass
                  group[2], group[3]});
       result = call.blocksAlong(call.asTensor(out), axis);
     } else if (auto scatter = dyn_cast<shard::ReduceScatterOp>(op)) {
-      int32_t reduction = reductionCode(scatter.getReduction());
-      if (reduction < 0)
-        return op->emitOpError("reduces with ")
-               << shard::stringifyReductionKind(scatter.getReduction())
-               << ", which RLX's collectives do not (sum, product, max and "
-                  "min)";
+      FailureOr<int32_t> reduction =
+          reductionCode(op, scatter.getReduction());
+      if (failed(reduction))
+        return failure();
       int64_t axis = scatter.getScatterAxis().getSExtValue();
       Value in = call.readAddress(call.blocksFirst(input, axis, parts));
       Value out = call.alloc(outType.getShape(), element);
       call.call("rlxCollectiveReduceScatter",
-                {call.i32(type), call.i32(reduction), in, call.address(out),
+                {call.i32(type), call.i32(*reduction), in, call.address(out),
                  call.i64(outType.getNumElements()), group[0], group[1],
                  group[2], group[3]});
       result = call.asTensor(out);

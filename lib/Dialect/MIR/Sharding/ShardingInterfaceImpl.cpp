@@ -129,8 +129,8 @@ LoopSpace matmulSpace(rlx::MatmulOp op) {
   space.iterators.assign(batch + 2, IteratorType::parallel);
   space.iterators.push_back(IteratorType::reduction);
   space.whole.assign(batch + 3, false);
-  auto operandLoops = [&](RankedTensorType type, Value value, int64_t rows,
-                          int64_t cols, bool transposed) {
+  auto operandLoops = [&](RankedTensorType type, int64_t rows, int64_t cols,
+                          bool transposed) {
     SmallVector<int64_t> loops;
     if (type.getRank() > 2) {
       // The batch dims broadcast against the result's.
@@ -144,13 +144,12 @@ LoopSpace matmulSpace(rlx::MatmulOp op) {
     }
     loops.push_back(transposed ? cols : rows);
     loops.push_back(transposed ? rows : cols);
-    (void)value;
     return loops;
   };
   space.dimLoops.push_back(
-      operandLoops(lhs, op.getLhs(), m, k, op.getTransposeA()));
+      operandLoops(lhs, m, k, op.getTransposeA()));
   space.dimLoops.push_back(
-      operandLoops(rhs, op.getRhs(), k, n, op.getTransposeB()));
+      operandLoops(rhs, k, n, op.getTransposeB()));
   space.dimLoops.push_back(identityLoops(result.getRank()));
   return space;
 }
@@ -299,6 +298,13 @@ LoopSpace describeLoops(Operation *op) {
       .Default([](Operation *op) { return elementwiseSpace(op); });
 }
 
+/// The op's operands, then its results: the order of LoopSpace::dimLoops.
+SmallVector<Value> operandsAndResults(Operation *op) {
+  SmallVector<Value> values(op->getOperands());
+  llvm::append_range(values, op->getResults());
+  return values;
+}
+
 /// The sharding of `value` (dims running along `loops`) when the op's loops
 /// split as `option` says.
 Sharding valueSharding(Value value, ArrayRef<int64_t> loops,
@@ -317,6 +323,17 @@ Sharding valueSharding(Value value, ArrayRef<int64_t> loops,
   return Sharding::get(option.grid, axes);
 }
 
+/// The shardings of the op's operands, then results, when its loops split as
+/// `option` says.
+std::vector<Sharding> shardingsOf(Operation *op, const LoopSpace &space,
+                                  const ShardingOption &option) {
+  std::vector<Sharding> shardings;
+  for (auto [value, loops] :
+       llvm::zip_equal(operandsAndResults(op), space.dimLoops))
+    shardings.push_back(valueSharding(value, loops, option));
+  return shardings;
+}
+
 /// Drops the split of every loop that some dim running along it does not
 /// divide into (a reshape's [8, 6] -> [8, 3, 2] split in 2 on the 6
 /// splits the 3 too): the op then runs on the whole loop, the partition
@@ -329,10 +346,8 @@ void dropUnevenSplits(Operation *op, const LoopSpace &space,
   shard::GridOp grid = shard::getGridOrNull(op, option.grid, symbols);
   if (!grid || ShapedType::isDynamicShape(grid.getShape()))
     return;
-  auto values = llvm::to_vector(llvm::concat<Value>(
-      SmallVector<Value>(op->getOperands()),
-      SmallVector<Value>(op->getResults())));
-  for (auto [value, loops] : llvm::zip_equal(values, space.dimLoops)) {
+  for (auto [value, loops] :
+       llvm::zip_equal(operandsAndResults(op), space.dimLoops)) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type)
       continue;
@@ -446,15 +461,7 @@ struct LoopSpaceShardingModel
     LoopSpace space = describeLoops(op);
     if (!space.unsupported.empty())
       return failure();
-    std::vector<Sharding> shardings;
-    for (OpOperand &operand : op->getOpOperands())
-      shardings.push_back(valueSharding(
-          operand.get(), space.dimLoops[operand.getOperandNumber()], option));
-    for (OpResult result : op->getResults())
-      shardings.push_back(valueSharding(
-          result, space.dimLoops[op->getNumOperands() + result.getResultNumber()],
-          option));
-    return shardings;
+    return shardingsOf(op, space, option);
   }
 
   LogicalResult addShardingAnnotations(Operation *op, OpBuilder &b,
@@ -490,11 +497,10 @@ struct LoopSpaceShardingModel
         loopSplits(op, space, operandShardings, resultShardings);
     // The shardings around the op must be the ones its option gives: the
     // propagation annotated them so, and the partition resharded to them.
-    FailureOr<std::vector<Sharding>> expected =
-        getShardingAnnotations(op, option);
+    std::vector<Sharding> expected = shardingsOf(op, space, option);
     for (auto [index, sharding] : llvm::enumerate(operandShardings))
-      if (sharding && (*expected)[index] &&
-          !sharding.equalSplitAxes((*expected)[index]))
+      if (sharding && expected[index] &&
+          !sharding.equalSplitAxes(expected[index]))
         return op->emitOpError("operand ")
                << index << " is sharded across loops the op splits otherwise";
     SmallVector<GridAxis> reductionAxes;
