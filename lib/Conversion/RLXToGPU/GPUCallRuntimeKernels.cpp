@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Conversion/BufferAddress.h"
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Conversion/RLXToGPU/RuntimeKernels.h"
 #include "RLX/Runtime/Common/GPURuntime.h"
@@ -140,26 +141,19 @@ struct ArgBuilder {
       auto module = global->getParentOfType<ModuleOp>();
       auto fnType = b.getFunctionType({ptrType, b.getI64Type()}, {ptrType});
       declareRuntimeFunction(module, "rlxGpuConstant", fnType);
-      Value host = LLVM::IntToPtrOp::create(b, loc, ptrType,
-                                            alignedPointer(global.getResult()));
+      Value host = rlx::alignedPointer(b, loc, global.getResult());
       Value copy = func::CallOp::create(b, loc, "rlxGpuConstant", ptrType,
                                         ValueRange{host, i64(bytes)})
                        .getResult(0);
       base = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), copy);
     } else {
-      base = alignedPointer(buffer);
+      base = rlx::alignedPointerWord(b, loc, buffer);
     }
     if (offset != 0) {
       int64_t bytes = offset * type.getElementTypeBitWidth() / 8;
       base = arith::AddIOp::create(b, loc, base, i64(bytes));
     }
     return LLVM::IntToPtrOp::create(b, loc, ptrType, base);
-  }
-  /// The aligned pointer of `buffer` as an i64.
-  Value alignedPointer(Value buffer) {
-    Value index =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
   }
   Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
   Value i32(int32_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }

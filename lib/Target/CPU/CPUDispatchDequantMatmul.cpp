@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RLX/Conversion/BufferAddress.h"
 #include "RLX/Dialect/MIR/IR/RLXOps.h"
 #include "RLX/Runtime/CPU/CPUDequantMatmul.h"
 #include "RLX/Target/CPU/Passes.h"
@@ -195,23 +196,16 @@ struct CPUCallDequantMatmulPass
       dynamicSizes.push_back(memref::DimOp::create(b, loc, x, 0));
     Value out = memref::AllocOp::create(b, loc, resultType, dynamicSizes,
                                         b.getI64IntegerAttr(64));
-    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-    auto address = [&](Value buffer) -> Value {
-      Value index =
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-      Value word = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-      return LLVM::IntToPtrOp::create(b, loc, ptrType, word);
-    };
     auto extent = [&](Value buffer, int64_t dim) -> Value {
       Value size = memref::DimOp::create(b, loc, buffer, dim);
       return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
     };
-    Value xAddress = address(x);
+    Value xAddress = rlx::alignedPointer(b, loc, x);
     Value m = extent(x, 0);
     Value k = extent(x, 1);
-    Value packedAddress = address(packed);
+    Value packedAddress = rlx::alignedPointer(b, loc, packed);
     Value n = extent(packed, 0);
-    Value outAddress = address(out);
+    Value outAddress = rlx::alignedPointer(b, loc, out);
     Value code = arith::ConstantIntOp::create(b, loc, scheme, 32);
     auto callee = declareRuntimeFunction(fn->getParentOfType<ModuleOp>());
     func::CallOp::create(
