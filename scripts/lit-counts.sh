@@ -9,10 +9,16 @@
 # Sourced by scripts/test.sh and scripts/test-sanitized.sh.
 #
 #     read -r passed failed <<<"$(lit_counts LOG STATUS)"
+#     lit_failures LOG
+#     lit_failure_tails LOG
 #
 # The tests lit's log LOG counts as passed and as failed (failed,
 # unresolved, unexpectedly passed, timed out); a run that exited with a
-# non-zero STATUS but counted no failure counts one.
+# non-zero STATUS but counted no failure counts one. lit_failures prints
+# the names lit's summary lists under "Failed Tests", "Timed Out Tests",
+# "Unresolved Tests" and "Unexpectedly Passed Tests", one per line;
+# lit_failure_tails the last 40 lines of each failed test's output in a
+# `lit -v` log.
 #
 #===----------------------------------------------------------------------===#
 
@@ -30,4 +36,18 @@ lit_counts() {
     failed=1
   fi
   echo "${passed:-0} $failed"
+}
+
+lit_failures() {
+  awk '/^(Failed|Timed Out|Unresolved|Unexpectedly Passed) Tests \(/ { on = 1; next }
+       on && /^  / { print; next }
+       { on = 0 }' "$1"
+}
+
+lit_failure_tails() {
+  awk '/^\*+ TEST .* (FAILED|TIMEOUT) \*+$/ { on = 1; n = 0; print; next }
+       on && /^\*+$/ { start = n > 40 ? n - 40 : 0
+                        for (i = start; i < n; i++) print body[i]
+                        print; on = 0; next }
+       on { body[n++] = $0 }' "$1"
 }

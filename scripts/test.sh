@@ -65,6 +65,25 @@ if [ "${RLX_SKIP_SANITIZERS:-0}" = "0" ]; then
   failed=$((failed + sf))
 fi
 
+# CI keeps the tail of this output: name what failed right above the count.
+if [ "$failed" -ne 0 ]; then
+  echo "== what failed"
+  logs=("$LOG" "$PLUGIN_LOG")
+  if [ "${RLX_SKIP_SANITIZERS:-0}" = "0" ]; then
+    SAN_DIR="${RLX_SAN_BUILD_DIR:-$ROOT/build-san}"
+    logs+=("$SAN_DIR/lit-sanitized.log" "$BUILD_DIR/lit-check-bounds.log")
+    grep -h "^fuzz: " "$SAN_DIR/fuzz.log" 2>/dev/null |
+      grep -v "no finding" || true
+  fi
+  for log in "${logs[@]}"; do
+    if [ -f "$log" ]; then lit_failure_tails "$log"; fi
+  done
+  for log in "${logs[@]}"; do
+    if [ -f "$log" ]; then
+      lit_failures "$log" | sed "s|^ *|$(basename "$log"): |"
+    fi
+  done
+fi
 echo "$passed passed, $failed failed"
 if [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
   exit 1

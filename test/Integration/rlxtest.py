@@ -101,6 +101,24 @@ TOL = {"f32": (1e-5, 1e-6), "f64": (1e-12, 1e-13), "f16": (1e-2, 1e-3),
        "complex<f64>": (1e-12, 1e-13)}
 
 
+# Unit roundoff of each float type: one rounding errs by at most this
+# fraction of the rounded value.
+UNIT_ROUNDOFF = {"f16": 2.0 ** -11, "bf16": 2.0 ** -8, "f32": 2.0 ** -24,
+                 "f64": 2.0 ** -53, "complex<f32>": 2.0 ** -24,
+                 "complex<f64>": 2.0 ** -53}
+
+
+def sum_tolerance(elem, magnitude, roundings):
+    """(rtol, atol) of a sum computed in `elem` with up to `roundings`
+    roundings of partial sums no larger than `magnitude` (the sum of the
+    terms' absolute values): atol covers them all, so a sum that cancels
+    to near zero is not held to a relative bound its rounding cannot
+    meet. Never tighter than TOL."""
+    rtol, atol = TOL.get(elem, (0, 0))
+    u = UNIT_ROUNDOFF.get(elem, 0.0)
+    return rtol, max(atol, 1.01 * roundings * u * magnitude)
+
+
 def matmul_tolerance(elem, k):
     """(rtol, atol) of a product of operands in [-1, 1) over a reduction
     of length k, against float64: rounding grows as sqrt(k); f16 and bf16
