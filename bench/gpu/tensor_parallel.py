@@ -34,6 +34,9 @@ SHAPE = dict(batch=8, seq=2048, hidden=4096, heads=32, kv_heads=8,
              head_dim=128, ffn=14336)
 # The tensor-parallel widths compiled (one program each).
 WIDTHS = (2, 4)
+# The batch cut into these many micro-batches too (programs ordered so that
+# one micro-batch's all-reduces overlap another's compute).
+MICRO_BATCHES = (2, 4)
 # bf16 layer against float32 (max error over max |ref|): PyTorch's own bf16
 # layer is printed beside it for scale.
 TOL = 3e-2
@@ -42,15 +45,21 @@ TOL = 3e-2
 def compile_programs(out):
     import rlx
     import rlx.megatron
-    programs = [("tp%d" % n, SHAPE, [n]) for n in WIDTHS]
-    programs += [("one", SHAPE, None)]
+    programs = [("tp%d" % n, SHAPE, [n], 1) for n in WIDTHS]
+    # The batch in two micro-batches: each one's all-reduces run while the
+    # other computes (the CUDA pipeline orders the program for overlap).
+    programs += [("tp%d_mb%d" % (n, m), SHAPE, [n], m) for n in WIDTHS
+                 for m in MICRO_BATCHES]
+    programs += [("one", SHAPE, None, 1)]
     # What one device of N computes, alone: the layer at 1/N of the heads
     # and of the FFN, without collectives (the time the split's compute
     # takes; the rest of the N-GPU time is communication and waiting).
-    programs += [("local%d" % n, local_shape(n), None) for n in WIDTHS]
-    for name, shape, grid in programs:
+    programs += [("local%d" % n, local_shape(n), None, 1) for n in WIDTHS]
+    programs += [("local%d_mb%d" % (n, m), local_shape(n), None, m)
+                 for n in WIDTHS for m in MICRO_BATCHES]
+    for name, shape, grid, micro in programs:
         text = rlx.megatron.llama_layers(**shape, grid=grid, dtype="bf16",
-                                         name="layer")
+                                         name="layer", micro_batches=micro)
         program = rlx.compile(rlx.Module.parse(text), target="cuda",
                               function="layer",
                               out_dir=os.path.join(out, name))
@@ -229,7 +238,18 @@ def run(out, flags):
     failures += check_collectives(torch, dist, tp._lib, rank, world)
 
     t_tp = timed(torch, lambda: tp(x, *mine))
+    t_mb, y_mb = {}, {}
+    for m in MICRO_BATCHES:
+        mb = rlx.cuda.load(os.path.join(out, "tp%d_mb%d" % (world, m),
+                                        "librlx_layer.so"))
+        y_mb[m] = mb(x, *mine)
+        t_mb[m] = timed(torch, lambda: mb(x, *mine))
     t_local = timed(torch, lambda: local(x, *mine))
+    t_local_mb = {}
+    for m in MICRO_BATCHES:
+        local_mb = rlx.cuda.load(os.path.join(
+            out, "local%d_mb%d" % (world, m), "librlx_layer.so"))
+        t_local_mb[m] = timed(torch, lambda: local_mb(x, *mine))
     bw = bus_bandwidth(torch, dist, tp._lib, rank, world,
                        SHAPE["batch"] * SHAPE["seq"] * SHAPE["hidden"])
     dist.barrier()
@@ -240,15 +260,17 @@ def run(out, flags):
         yb = torch_layer(torch, x, ws, torch.bfloat16)
         scale = ref.abs().max().item()
         err = {name: ((v.float() - ref).abs().max().item() / scale)
-               for name, v in (("rlx N GPUs", y), ("rlx 1 GPU", y1),
-                               ("PyTorch bf16", yb))}
+               for name, v in [("rlx N GPUs", y), ("rlx 1 GPU", y1),
+                               ("PyTorch bf16", yb)] +
+               [("rlx N GPUs mb%d" % m, y_mb[m]) for m in MICRO_BATCHES]}
         two_vs_one = (y.float() - y1.float()).abs().max().item() / scale
         for name, e in err.items():
-            print("layer %-12s max error %.2e of max |ref| (float32)" %
+            print("layer %-14s max error %.2e of max |ref| (float32)" %
                   (name, e))
         print("layer %d GPUs vs 1 GPU: max difference %.2e of max |ref|" %
               (world, two_vs_one))
-        failures += err["rlx N GPUs"] > TOL or err["rlx 1 GPU"] > TOL
+        failures += sum(e > TOL for name, e in err.items()
+                        if name.startswith("rlx"))
         t_one = timed(torch, lambda: one(x, *ws))
         t_eager = timed(torch, lambda: torch_layer(torch, x, ws,
                                                    torch.bfloat16))
@@ -261,9 +283,15 @@ def run(out, flags):
         print("| rlx, 1 GPU | %.2f | 1.00 |" % t_one)
         print("| rlx, %d GPUs (tensor parallel) | %.2f | %.2f |" %
               (world, t_tp, t_one / t_tp))
+        for m in MICRO_BATCHES:
+            print("| rlx, %d GPUs, %d micro-batches (overlapped all-reduces)"
+                  " | %.2f | %.2f |" % (world, m, t_mb[m], t_one / t_mb[m]))
         print("| one GPU's share alone (no collectives) | %.2f | %.2f |" %
               (t_local, t_one / t_local))
-        print("| the same before NCCL was loaded | %.2f | %.2f |" %
+        for m in MICRO_BATCHES:
+            print("| the share alone, %d micro-batches | %.2f | %.2f |" %
+                  (m, t_local_mb[m], t_one / t_local_mb[m]))
+        print("| the share before NCCL was loaded | %.2f | %.2f |" %
               (t_local_first, t_one / t_local_first))
         print("| PyTorch eager, 1 GPU | %.2f | %.2f |" %
               (t_eager, t_one / t_eager))

@@ -207,6 +207,15 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
         reinterpret_cast<void *>(&rlxCollectiveReduceScatter));
     add("rlxCollectiveAllToAll",
         reinterpret_cast<void *>(&rlxCollectiveAllToAll));
+    add("rlxCollectiveAllReduceAsync",
+        reinterpret_cast<void *>(&rlxCollectiveAllReduceAsync));
+    add("rlxCollectiveAllGatherAsync",
+        reinterpret_cast<void *>(&rlxCollectiveAllGatherAsync));
+    add("rlxCollectiveReduceScatterAsync",
+        reinterpret_cast<void *>(&rlxCollectiveReduceScatterAsync));
+    add("rlxCollectiveAllToAllAsync",
+        reinterpret_cast<void *>(&rlxCollectiveAllToAllAsync));
+    add("rlxCollectiveWait", reinterpret_cast<void *>(&rlxCollectiveWait));
     add("rlxCollectiveGetLastError",
         reinterpret_cast<void *>(&rlxCollectiveGetLastError));
     add("rlxCollectiveClearError",

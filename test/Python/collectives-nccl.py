@@ -3,9 +3,10 @@
 # The CUDA runtime's collectives (NCCLCollectives.cpp) against stand-ins
 # for the driver and NCCL (test/Runtime/FakeNCCL.cpp; no GPU in CI), in
 # jobs started by rlx.distributed: the NCCL id that rank 0 publishes and
-# the others read, non-blocking communicators (the world's, then one split
-# per group), the calls' arguments (types, reductions, all_to_all as
-# sends and receives), the device of each process, and the failures: a
+# the others read, the communicators (the world's non-blocking, then a
+# blocking one split per group), the calls' arguments (types, reductions,
+# all_to_all as sends and receives), the device of each process, the
+# asynchronous calls' streams, and the failures: a
 # peer that never joins (timeout, then ncclCommAbort, then the group's
 # later calls fail at once), a rank 0 that never publishes the id, groups
 # whose processes disagree, no NCCL at all.
@@ -59,6 +60,28 @@ def child(scenario):
         # A group of one, in place: nothing to do, no NCCL.
         lib.rlxCollectiveAllReduce(F32, SUM, 0x1000, 0x1000, 9, 4, rank, 0,
                                    1)
+        error()
+    elif scenario == "async":
+        # Started on the communication stream after the caller's work,
+        # joined back by the wait; a wait for nothing started, and one
+        # after a synchronous call (group of one), do nothing.
+        for name in ("AllReduce", "ReduceScatter"):
+            getattr(lib, "rlxCollective%sAsync" % name).argtypes = [
+                i32, i32, ptr, ptr, i64, i64, i64, i64, i64]
+        for name in ("AllGather", "AllToAll"):
+            getattr(lib, "rlxCollective%sAsync" % name).argtypes = [
+                i32, ptr, ptr, i64, i64, i64, i64, i64]
+        lib.rlxCollectiveWait.argtypes = [ptr, ptr]
+        lib.rlxCollectiveAllReduceAsync(F32, SUM, 0x1000, 0x2000, 7, 1, 0,
+                                        rank, size)
+        lib.rlxCollectiveAllGatherAsync(F16, 0x3000, 0x4000, 4, 1, 0, rank,
+                                        size)
+        lib.rlxCollectiveWait(0x4000, 0x3000)
+        lib.rlxCollectiveWait(0x2000, 0x1000)
+        lib.rlxCollectiveWait(0x2000, 0x1000)
+        lib.rlxCollectiveAllReduceAsync(F32, SUM, 0x1000, 0x1000, 9, 4, rank,
+                                        0, 1)
+        lib.rlxCollectiveWait(0x1000, 0x1000)
         error()
     elif scenario == "again":
         # Two calls after a failure: the second fails at once.
@@ -171,7 +194,7 @@ def main():
                *(["ncclGetUniqueId"] if rank == 0 else []),
                "ncclCommInitRankConfig 0x100 ranks 2 rank %d id fake-id-of-"
                % rank,
-               "ncclCommSplit 0x100 color 0 key %d -> 0x200 blocking 0" % rank,
+               "ncclCommSplit 0x100 color 0 key %d -> 0x200 blocking 1" % rank,
                # f32 max, bf16 sum (in place), f16, i32 product.
                "ncclAllReduce 0x1000 -> 0x2000 count 7 type 7 op 2 comm 0x200 "
                "stream (nil)",
@@ -201,6 +224,26 @@ def main():
                rank)
         if rank == 1:
             absent(what, log, "ncclGetUniqueId")
+
+    for rank, log in enumerate(job(2, "async")):
+        what = "async, rank %d" % rank
+        expect(what, log, "error: None",
+               "ncclAllReduce 0x1000 -> 0x2000 count 7 type 7 op 0 comm 0x200 "
+               "stream 0x",
+               "ncclAllGather 0x3000 -> 0x4000 count 4 type 6 comm 0x200 "
+               "stream 0x",
+               "cuStreamCreate 0x",
+               "cuStreamWaitEvent 0x",
+               "cuStreamWaitEvent (nil) for 0x",
+               "cuStreamWaitEvent (nil) for 0x")
+        # The comm stream once; each collective after the caller's stream
+        # (two waits on the comm stream), each wait once on the caller's.
+        waits = [l for l in log.splitlines() if "cuStreamWaitEvent" in l]
+        if (sum("(nil)" in l for l in waits) != 2 or len(waits) != 4 or
+                log.count("cuStreamCreate") != 1):
+            print("%s: stream ordering not as expected:\n%s" % (what, log),
+                  file=sys.stderr)
+            failures += 1
 
     # A peer that never joins: the world's creation times out and is
     # aborted; the next call fails at once.

@@ -151,7 +151,10 @@ def train_child(folder):
     module = rlx.Module.parse(TRAIN_STEP, rlx.Context())
     # Small buckets: the loss and the first gradient alone, the rest in one.
     module.run_pipeline("rlx-data-parallel{grid-size=4 bucket-bytes=2048}")
-    step = rlx.compile(module, function="step")
+    # Ordered for overlap: each bucket's all-reduce starts once its
+    # gradients exist, amid the rest of the backward.
+    step = rlx.compile(module, function="step",
+                       options="overlap-collectives=true")
     rows = slice(16 * rank, 16 * (rank + 1))
     out = step(case["x"][rows], case["labels"][rows], case["w1"],
                case["b1"], case["w2"], case["b2"])
@@ -168,7 +171,8 @@ def child(folder):
     text = str(case["text"])
     if os.environ.get("RLX_TEST_DIE") == str(rank):
         sys.exit(3)
-    program = rlx.compile(rlx.Module.parse(text, rlx.Context()))
+    program = rlx.compile(rlx.Module.parse(text, rlx.Context()),
+                          options=str(case["options"]))
     elem = np.float64 if "xf64>" in text else np.float32
     x = case["x"].astype(elem)
     if len(grid) == 2:
@@ -182,11 +186,11 @@ def child(folder):
 
 
 def run_case(name, text, grid, x, weights, splits, reference, rtol,
-             timeout=600):
+             timeout=600, options=""):
     with tempfile.TemporaryDirectory() as folder:
         np.savez(os.path.join(folder, "case.npz"), text=text,
                  grid=np.array(grid), x=x, splits=np.array(splits, object),
-                 weights=np.array(weights, object))
+                 weights=np.array(weights, object), options=options)
         n = int(np.prod(grid))
         codes = distributed.launch(n, [sys.executable, HERE, "child", folder],
                                    timeout=timeout)
@@ -218,6 +222,24 @@ def main():
              megatron.llama_layers(B, S, E, H, Hkv, D, F, 2, grid=[2]), [2],
              x, ws, megatron.LAYER_SPLITS, llama_reference(x, ws, H, Hkv, D),
              2e-5)
+
+    # The same in 2 micro-batches (sliced and joined along the batch),
+    # compiled for overlapped collectives: the schedule interleaves the
+    # micro-batches' stages and each all-reduce is started and waited for
+    # apart (completed at once by the CPU runtime).
+    run_case("llama 2 layers, tp 2, 2 micro-batches, overlap order",
+             megatron.llama_layers(B, S, E, H, Hkv, D, F, 2, grid=[2],
+                                   micro_batches=2), [2],
+             x, ws, megatron.LAYER_SPLITS, llama_reference(x, ws, H, Hkv, D),
+             2e-5, options="overlap-collectives=true")
+
+    for bad, why in [(dict(micro_batches=3), "must divide the batch"),
+                     (dict(micro_batches=2, grid=[2, 1]), "2-D grid")]:
+        try:
+            megatron.llama_layers(B, S, E, H, Hkv, D, F, **bad)
+            raise AssertionError("llama_layers took %r" % bad)
+        except ValueError as e:
+            assert why in str(e), e
 
     # Twelve layers in one function on a 2 x 2 grid: data parallel over the
     # batch (axis 0), tensor parallel (axis 1).
@@ -269,7 +291,7 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         np.savez(os.path.join(folder, "case.npz"), text=text,
                  grid=np.array([2]), x=x, splits=np.array([1, 0, 0], object),
-                 weights=np.array([w1, b1, w2], object))
+                 weights=np.array([w1, b1, w2], object), options="")
         env = dict(os.environ, RLX_TEST_DIE="1", RLX_COLLECTIVE_TIMEOUT="3")
         proc = subprocess.run(
             [sys.executable, "-m", "rlx.distributed", "-n", "2", "--",

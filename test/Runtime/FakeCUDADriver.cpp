@@ -147,6 +147,10 @@ int cuEventCreate(void **event, unsigned) {
 }
 int cuEventDestroy_v2(void *) { return 0; }
 int cuEventRecord(void *, void *) { return 0; }
+int cuStreamWaitEvent(void *stream, void *event, unsigned) {
+  log("cuStreamWaitEvent %p for %p", stream, event);
+  return 0;
+}
 int cuEventSynchronize(void *) { return 0; }
 // The elapsed times, in milliseconds, are $FAKE_CUDA_ELAPSED's
 // comma-separated values in turn (then 1).

@@ -40,6 +40,21 @@ def LowerCollectivesPass : Pass<"rlx-lower-collectives", "::mlir::ModuleOp"> {
     as contiguous memrefs (bufferization copies a strided view first). The
     `shard.grid` symbols go last.
 
+    With `overlap`, each block holding collectives is first reordered
+    (dependencies and the order of ops with memory effects kept): stage by
+    stage, a stage ending at the collectives, and within a stage the work
+    that feeds the earliest collective first. So a program written one
+    micro-batch after another computes the next micro-batch while the
+    previous one's all-reduce runs, and a data-parallel backward starts
+    each gradient bucket's all-reduce once its gradients exist. Each
+    collective whose input nothing else reads (so that no later op takes
+    its buffer to write in place) then calls the `Async` entry point, and
+    a call of
+    `rlxCollectiveWait(out, in)` goes before the first reader of its
+    result (its use of the input buffer keeps that buffer alive until
+    then). The CUDA runtime runs these on a communication stream; the
+    CPU's completes them at once.
+
     Errors, at the op: an element type the ABI lacks (f32, f64, bf16, f16,
     i32 and i64 are carried), a reduction other than sum, product, max and
     min, a dynamic shape, any other `shard` op; any collective where
@@ -59,6 +74,12 @@ def LowerCollectivesPass : Pass<"rlx-lower-collectives", "::mlir::ModuleOp"> {
            "The target compiled for (named in errors)">,
     Option<"carried", "carried", "bool", "true",
            "The target's runtime carries collectives">,
+    Option<"overlap", "overlap", "bool", "false",
+           "Start each collective as soon as its operand is computed "
+           "(`rlxCollective*Async`) and wait for it "
+           "(`rlxCollectiveWait`) only before the first reader of its "
+           "result, with the block reordered so that independent work "
+           "runs in between">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

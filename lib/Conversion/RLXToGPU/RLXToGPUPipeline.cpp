@@ -89,6 +89,10 @@ void rlx::buildRLXToGPUPipeline(
   LowerCollectivesPassOptions collectives;
   collectives.target = target.name;
   collectives.carried = target.runtimeCollectives;
+  // A runtime that carries collectives on a GPU runs them on a stream of
+  // their own: worth ordering the program for. Not with an arena, whose
+  // plan knows nothing of a buffer read past its last use.
+  collectives.overlap = target.runtimeCollectives && !choices.arena;
   pm.addPass(createLowerCollectivesPass(collectives));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

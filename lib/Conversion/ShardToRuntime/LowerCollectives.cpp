@@ -20,6 +20,7 @@
 #include "RLX/Conversion/BufferAddress.h"
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Runtime/Common/Collectives.h"
+#include "ScheduleCollectives.h"
 
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -91,6 +92,18 @@ SmallVector<ReassociationIndices> mergeWithNext(int64_t rank, int64_t dim) {
   return groups;
 }
 
+/// The first op of `op`'s block that reads `op`'s results (itself or in its
+/// regions), else the block's terminator.
+Operation *firstReader(Operation *op) {
+  Block *block = op->getBlock();
+  Operation *first = block->getTerminator();
+  for (Operation *user : op->getUsers())
+    if (Operation *reader = block->findAncestorOpInBlock(*user))
+      if (reader->isBeforeInBlock(first))
+        first = reader;
+  return first;
+}
+
 /// Builds the calls of one collective.
 struct CallBuilder {
   OpBuilder &b;
@@ -154,13 +167,12 @@ struct CallBuilder {
     return {i64(id), linear(off), linear(on), i64(size)};
   }
 
-  /// `tensor` as a contiguous buffer's address.
-  Value readAddress(Value tensor) {
+  /// `tensor` as a contiguous buffer (read only).
+  Value contiguous(Value tensor) {
     auto type = cast<RankedTensorType>(tensor.getType());
     auto memref = MemRefType::get(type.getShape(), type.getElementType());
-    Value buffer = bufferization::ToBufferOp::create(b, loc, memref, tensor,
-                                                     /*read_only=*/true);
-    return address(buffer);
+    return bufferization::ToBufferOp::create(b, loc, memref, tensor,
+                                             /*read_only=*/true);
   }
 
   Value address(Value buffer) { return rlx::alignedPointer(b, loc, buffer); }
@@ -243,6 +255,17 @@ struct LowerCollectivesPass
       return grid;
     };
 
+    if (overlap) {
+      SmallVector<Block *> blocks;
+      module.walk([&](Operation *op) {
+        if (rlx::isShardCollective(op) &&
+            !llvm::is_contained(blocks, op->getBlock()))
+          blocks.push_back(op->getBlock());
+      });
+      for (Block *block : blocks)
+        rlx::scheduleForOverlap(*block);
+    }
+
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       if (isa<shard::ShardDialect>(op->getDialect()) && !isa<shard::GridOp>(op))
@@ -276,12 +299,14 @@ struct LowerCollectivesPass
                                                    FlatSymbolRefAttr,
                                                    int64_t &)>
                       gridOf) {
-    if (!isa<shard::AllReduceOp, shard::AllGatherOp, shard::ReduceScatterOp,
-             shard::AllToAllOp>(op))
+    if (!rlx::isShardCollective(op))
       return op->emitOpError("has no lowering to RLX's runtimes: only "
                              "all_reduce, all_gather, reduce_scatter, "
                              "all_to_all and process_linear_index do");
     Value input = op->getOperand(0);
+    // Only an input that nothing else reads may stay in use past the call:
+    // a later op could otherwise take its buffer to write in place.
+    bool async = overlap && input.hasOneUse();
     auto inType = dyn_cast<RankedTensorType>(input.getType());
     auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!inType || !outType || !inType.hasStaticShape() ||
@@ -304,57 +329,73 @@ struct LowerCollectivesPass
     SmallVector<shard::GridAxis> gridAxes(axes.asArrayRef());
     int64_t parts = shard::collectiveProcessGroupSize(gridAxes, grid);
     SmallVector<Value> group = call.group(grid, gridIndex, gridAxes);
-    Value result;
-
+    // What each kind calls: its input as a contiguous buffer, the buffer
+    // it writes, the call's arguments between them, and how the result is
+    // read from the written buffer.
+    Value inBuffer, outBuffer;
+    StringRef name;
+    SmallVector<Value> leading, trailing;
+    std::function<Value(Value)> read = [](Value out) { return out; };
     if (auto reduce = dyn_cast<shard::AllReduceOp>(op)) {
       FailureOr<int32_t> reduction = reductionCode(op, reduce.getReduction());
       if (failed(reduction))
         return failure();
-      Value in = call.readAddress(input);
-      Value out = call.alloc(outType.getShape(), element);
-      call.call("rlxCollectiveAllReduce",
-                {call.i32(type), call.i32(*reduction), in, call.address(out),
-                 call.i64(inType.getNumElements()), group[0], group[1],
-                 group[2], group[3]});
-      result = call.asTensor(out);
+      name = "rlxCollectiveAllReduce";
+      inBuffer = call.contiguous(input);
+      outBuffer = call.alloc(outType.getShape(), element);
+      leading = {call.i32(type), call.i32(*reduction)};
+      trailing = {call.i64(inType.getNumElements())};
     } else if (auto gather = dyn_cast<shard::AllGatherOp>(op)) {
       int64_t axis = gather.getGatherAxis().getSExtValue();
       SmallVector<int64_t> blocks = llvm::to_vector(inType.getShape());
       blocks.insert(blocks.begin(), parts);
-      Value in = call.readAddress(input);
-      Value out = call.alloc(blocks, element);
-      call.call("rlxCollectiveAllGather",
-                {call.i32(type), in, call.address(out),
-                 call.i64(inType.getNumElements()), group[0], group[1],
-                 group[2], group[3]});
-      result = call.blocksAlong(call.asTensor(out), axis);
+      name = "rlxCollectiveAllGather";
+      inBuffer = call.contiguous(input);
+      outBuffer = call.alloc(blocks, element);
+      leading = {call.i32(type)};
+      trailing = {call.i64(inType.getNumElements())};
+      read = [&call, axis](Value out) { return call.blocksAlong(out, axis); };
     } else if (auto scatter = dyn_cast<shard::ReduceScatterOp>(op)) {
       FailureOr<int32_t> reduction =
           reductionCode(op, scatter.getReduction());
       if (failed(reduction))
         return failure();
       int64_t axis = scatter.getScatterAxis().getSExtValue();
-      Value in = call.readAddress(call.blocksFirst(input, axis, parts));
-      Value out = call.alloc(outType.getShape(), element);
-      call.call("rlxCollectiveReduceScatter",
-                {call.i32(type), call.i32(*reduction), in, call.address(out),
-                 call.i64(outType.getNumElements()), group[0], group[1],
-                 group[2], group[3]});
-      result = call.asTensor(out);
+      name = "rlxCollectiveReduceScatter";
+      inBuffer = call.contiguous(call.blocksFirst(input, axis, parts));
+      outBuffer = call.alloc(outType.getShape(), element);
+      leading = {call.i32(type), call.i32(*reduction)};
+      trailing = {call.i64(outType.getNumElements())};
     } else {
       auto toAll = cast<shard::AllToAllOp>(op);
       int64_t split = toAll.getSplitAxis().getSExtValue();
       int64_t concat = toAll.getConcatAxis().getSExtValue();
       Value blocks = call.blocksFirst(input, split, parts);
       auto blocksType = cast<RankedTensorType>(blocks.getType());
-      Value in = call.readAddress(blocks);
-      Value out = call.alloc(blocksType.getShape(), element);
-      call.call("rlxCollectiveAllToAll",
-                {call.i32(type), in, call.address(out),
-                 call.i64(inType.getNumElements() / parts), group[0],
-                 group[1], group[2], group[3]});
-      result = call.blocksAlong(call.asTensor(out), concat);
+      name = "rlxCollectiveAllToAll";
+      inBuffer = call.contiguous(blocks);
+      outBuffer = call.alloc(blocksType.getShape(), element);
+      leading = {call.i32(type)};
+      trailing = {call.i64(inType.getNumElements() / parts)};
+      read = [&call, concat](Value out) {
+        return call.blocksAlong(out, concat);
+      };
     }
+    SmallVector<Value> args = leading;
+    args.append({call.address(inBuffer), call.address(outBuffer)});
+    args.append(trailing);
+    args.append(group);
+    call.call(async ? (name + "Async").str() : name.str(), args);
+    if (async) {
+      // The result is read, and the input may be reused, only after the
+      // collective: the wait goes before the first reader, and its use of
+      // the input keeps that buffer alive (unfreed, unplanned over) until
+      // then.
+      call.b.setInsertionPoint(firstReader(op));
+      call.call("rlxCollectiveWait",
+                {call.address(outBuffer), call.address(inBuffer)});
+    }
+    Value result = read(call.asTensor(outBuffer));
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
     return success();

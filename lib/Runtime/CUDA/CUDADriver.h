@@ -58,11 +58,14 @@ struct Driver {
   CUresult (*cuEventSynchronize)(Handle);
   CUresult (*cuEventElapsedTime)(float *, Handle, Handle);
   CUresult (*cuGetErrorName)(CUresult, const char **);
-  // Only the collectives (NCCLCollectives.cpp) use these two, and they
-  // check for null: looked up apart from the others so that the unit
-  // tests' fake driver, which has neither, still loads.
+  // Only the collectives (NCCLCollectives.cpp) use these five, and they
+  // check for null: looked up apart from the others so that a driver
+  // without them (the unit tests' fake has only the last) still loads.
   CUresult (*cuStreamQuery)(Handle);
   CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, Handle);
+  CUresult (*cuStreamWaitEvent)(Handle, Handle, unsigned);
+  CUresult (*cuStreamCreateWithPriority)(Handle *, unsigned, int);
+  CUresult (*cuCtxGetStreamPriorityRange)(int *, int *);
 };
 
 /// CUDA_ERROR_NOT_READY: cuStreamQuery's "still running".

@@ -75,6 +75,14 @@ const Driver *driver() {
         dlsym(lib.handle, "cuStreamQuery"));
     d.cuMemcpyAsync = reinterpret_cast<decltype(d.cuMemcpyAsync)>(
         dlsym(lib.handle, "cuMemcpyAsync"));
+    d.cuStreamWaitEvent = reinterpret_cast<decltype(d.cuStreamWaitEvent)>(
+        dlsym(lib.handle, "cuStreamWaitEvent"));
+    d.cuStreamCreateWithPriority =
+        reinterpret_cast<decltype(d.cuStreamCreateWithPriority)>(
+            dlsym(lib.handle, "cuStreamCreateWithPriority"));
+    d.cuCtxGetStreamPriorityRange =
+        reinterpret_cast<decltype(d.cuCtxGetStreamPriorityRange)>(
+            dlsym(lib.handle, "cuCtxGetStreamPriorityRange"));
     return bind.ok();
   }();
   return loaded ? &d : nullptr;

@@ -21,9 +21,12 @@
 // gave up).
 // Each `group` gets its own communicator at its first call,
 // ncclCommSplit(world, color, key), every process of the job taking part
-// (programs are SPMD). Even a group of the whole job is split: only there
-// do its keys (its axis order) decide the ranks, and the processes could
-// not agree locally whether they match the world's.
+// (programs are SPMD), under the same timeout. Even a group of the whole
+// job is split: only there do its keys (its axis order) decide the ranks,
+// and the processes could not agree locally whether they match the
+// world's. The group's communicators block (their calls return once
+// enqueued, in the caller's thread); a peer that dies after the group
+// formed can still hold the first call that connects to it.
 //
 // Calls run on the stream set by rlxCudaSetStream, else on the legacy
 // default stream, as the other rlx* functions: then the call waits for the
@@ -33,6 +36,15 @@
 // fails its later calls at once. On a caller's stream a call returns once
 // enqueued; a failure NCCL notices later is reported at the group's next
 // call.
+//
+// The *Async calls run on a communication stream of the process (created
+// at the first), after an event of the caller's stream, and return once
+// enqueued; rlxCollectiveWait makes the caller's stream wait for an event
+// recorded after the collective. So the work the caller enqueues between
+// the two overlaps the collective. No host wait: a peer that dies during
+// one is noticed at the group's next call, or by the caller's own
+// synchronization. A driver that cannot order streams (no
+// cuStreamWaitEvent) runs them as the others.
 //
 // Errors go to rlxCollectiveGetLastError and to rlxCudaGetLastError.
 //
@@ -50,6 +62,7 @@
 #include <mutex>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 using namespace rlx::runtime::collective;
 using namespace rlx::nccl;
@@ -137,13 +150,21 @@ std::string describe(const Library &n, Result result) {
 bool settle(const Library &n, Comm comm, Clock::time_point deadline,
             std::string &error) {
   Result state = kInProgress;
-  bool done = waitUntil(
-      [&] {
-        if (Result r = n.ncclCommGetAsyncError(comm, &state); r != kSuccess)
-          state = r;
-        return state != kInProgress;
-      },
-      deadline);
+  auto ready = [&] {
+    if (Result r = n.ncclCommGetAsyncError(comm, &state); r != kSuccess)
+      state = r;
+    return state != kInProgress;
+  };
+  // NCCL's thread finishes an enqueue within microseconds to a few
+  // milliseconds: spin (yielding) that long before backing off, or each
+  // call would sleep past it while the GPU runs dry.
+  Clock::time_point spinUntil =
+      std::min(deadline, Clock::now() + std::chrono::milliseconds(20));
+  bool done = false;
+  while (!(done = ready()) && Clock::now() < spinUntil)
+    sched_yield();
+  if (!done)
+    done = waitUntil(ready, deadline);
   if (!done)
     error = "timed out after " + timeoutText();
   else if (state != kSuccess)
@@ -298,7 +319,14 @@ Communicator *groupCommunicator(const Library &n, const Call &call,
     return nullptr;
   }
   Clock::time_point deadline = Clock::now() + timeout();
-  Config config = nonBlocking();
+  // The group's communicator blocks (as PyTorch's do): on a non-blocking
+  // one NCCL hands each collective to a thread of its own, and the caller
+  // waited about 1.7 ms per call for it on the H200s, longer than the
+  // computation an overlapped collective hides behind. Its creation, a
+  // call on the world's non-blocking communicator, still settles under
+  // the timeout.
+  Config config;
+  config.blocking = 1;
   Comm comm = nullptr;
   int count = 0;
   Result r = n.ncclCommSplit(parent->comm, int(call.color), int(call.key),
@@ -397,7 +425,86 @@ bool finish(const Driver &d, const Library &n, Comm comm,
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// Collectives that overlap the caller's work (the *Async entry points)
+//===----------------------------------------------------------------------===//
+
+/// The process's communication stream, its events, and the collectives
+/// started on it that no rlxCollectiveWait has joined yet (by their `out`);
+/// under commMutex.
+rlx::cuda::Handle commStream = nullptr;
+std::vector<rlx::cuda::Handle> freeEvents;
+std::map<void *, rlx::cuda::Handle> started;
+
+rlx::cuda::Handle takeEvent(const Driver &d) {
+  if (!freeEvents.empty()) {
+    rlx::cuda::Handle e = freeEvents.back();
+    freeEvents.pop_back();
+    return e;
+  }
+  rlx::cuda::Handle e = nullptr;
+  // CU_EVENT_DISABLE_TIMING: the cheapest kind, for ordering only.
+  if (!rlx::cuda::check(d.cuEventCreate(&e, 2), "cuEventCreate"))
+    return nullptr;
+  return e;
+}
+
+/// Makes `waiter` wait for the work `signaller` holds so far.
+bool order(const Driver &d, rlx::cuda::Handle signaller,
+           rlx::cuda::Handle waiter, rlx::cuda::Handle event) {
+  return rlx::cuda::check(d.cuEventRecord(event, signaller),
+                          "cuEventRecord") &&
+         rlx::cuda::check(d.cuStreamWaitEvent(waiter, event, 0),
+                          "cuStreamWaitEvent");
+}
+
+/// Creates the communication stream: CU_STREAM_NON_BLOCKING (no implicit
+/// ordering with the legacy stream, which the caller may compute on), at
+/// the highest priority the device has, so that the collective's blocks
+/// are scheduled as soon as SMs free up rather than after every block of a
+/// large kernel already queued.
+bool createCommStream(const Driver &d) {
+  int least = 0, greatest = 0;
+  if (d.cuStreamCreateWithPriority && d.cuCtxGetStreamPriorityRange &&
+      d.cuCtxGetStreamPriorityRange(&least, &greatest) == 0)
+    return rlx::cuda::check(
+        d.cuStreamCreateWithPriority(&commStream, 1, greatest),
+        "cuStreamCreateWithPriority");
+  return rlx::cuda::check(d.cuStreamCreate(&commStream, 1), "cuStreamCreate");
+}
+
+/// The stream an asynchronous collective runs on, after what `stream`
+/// holds so far; null (run it on `stream`, synchronously) where the driver
+/// cannot order streams.
+rlx::cuda::Handle startOn(const Driver &d, rlx::cuda::Handle stream) {
+  if (!d.cuStreamWaitEvent)
+    return nullptr;
+  if (!commStream && !createCommStream(d))
+    return nullptr;
+  rlx::cuda::Handle ready = takeEvent(d);
+  if (!ready)
+    return nullptr;
+  bool ordered = order(d, stream, commStream, ready);
+  freeEvents.push_back(ready);
+  return ordered ? commStream : nullptr;
+}
+
 } // namespace
+
+void rlx::runtime::collective::wait(void *out, const void *) {
+  std::lock_guard<std::mutex> lock(commMutex);
+  auto it = started.find(out);
+  if (it == started.end())
+    return; // ran synchronously, or failed (its error is recorded)
+  const Driver *d = rlx::cuda::ready();
+  if (d && !rlx::cuda::check(d->cuStreamWaitEvent(rlx::cuda::userStream(),
+                                                  it->second, 0),
+                             "cuStreamWaitEvent"))
+    recordError("rlxCollectiveWait: cuStreamWaitEvent failed");
+  // An event may be recorded again once a wait on it is enqueued.
+  freeEvents.push_back(it->second);
+  started.erase(it);
+}
 
 void rlx::runtime::collective::run(Kind kind, const Call &call) {
   if (std::string wrong = checkArguments(call); !wrong.empty())
@@ -441,6 +548,12 @@ void rlx::runtime::collective::run(Kind kind, const Call &call) {
   if (!group)
     return recordError(where + error);
   Clock::time_point deadline = Clock::now() + timeout();
+  // An asynchronous call runs on the communication stream, after the
+  // caller's work so far; rlxCollectiveWait joins it back.
+  rlx::cuda::Handle caller = stream;
+  rlx::cuda::Handle comm = call.async ? startOn(*d, caller) : nullptr;
+  if (comm)
+    stream = comm;
   int type = ncclType(call.type), op = ncclOp(call.reduction);
   Result r = kSuccess;
   switch (kind) {
@@ -485,7 +598,23 @@ void rlx::runtime::collective::run(Kind kind, const Call &call) {
     error = describe(*n, r);
   else if (r == kInProgress && !settle(*n, group->comm, deadline, error))
     error = "enqueueing: " + error;
-  else if (!stream && !finish(*d, *n, group->comm, deadline, error))
+  else if (comm) {
+    rlx::cuda::Handle done = takeEvent(*d);
+    if (done && rlx::cuda::check(d->cuEventRecord(done, comm),
+                                 "cuEventRecord")) {
+      started[call.out] = done;
+      return;
+    }
+    // Not joinable: join it now.
+    if (done)
+      freeEvents.push_back(done);
+    rlx::cuda::Handle join = takeEvent(*d);
+    if (join && order(*d, comm, caller, join)) {
+      freeEvents.push_back(join);
+      return;
+    }
+    error = "joining the communication stream failed";
+  } else if (!stream && !finish(*d, *n, group->comm, deadline, error))
     error = "running: " + error;
   else
     return;

@@ -55,6 +55,44 @@ void rlxCollectiveAllToAll(int32_t type, const void *in, void *out,
        0, in, out, count, group, color, key, groupSize});
 }
 
+void rlxCollectiveAllReduceAsync(int32_t type, int32_t reduction,
+                                 const void *in, void *out, int64_t count,
+                                 int64_t group, int64_t color, int64_t key,
+                                 int64_t groupSize) {
+  run(Kind::AllReduce,
+      {"rlxCollectiveAllReduceAsync", /*reduces=*/true, 1, 1, type, reduction,
+       in, out, count, group, color, key, groupSize, /*async=*/true});
+}
+
+void rlxCollectiveAllGatherAsync(int32_t type, const void *in, void *out,
+                                 int64_t count, int64_t group, int64_t color,
+                                 int64_t key, int64_t groupSize) {
+  run(Kind::AllGather,
+      {"rlxCollectiveAllGatherAsync", /*reduces=*/false, 1, groupSize, type, 0,
+       in, out, count, group, color, key, groupSize, /*async=*/true});
+}
+
+void rlxCollectiveReduceScatterAsync(int32_t type, int32_t reduction,
+                                     const void *in, void *out, int64_t count,
+                                     int64_t group, int64_t color, int64_t key,
+                                     int64_t groupSize) {
+  run(Kind::ReduceScatter,
+      {"rlxCollectiveReduceScatterAsync", /*reduces=*/true, groupSize, 1, type,
+       reduction, in, out, count, group, color, key, groupSize,
+       /*async=*/true});
+}
+
+void rlxCollectiveAllToAllAsync(int32_t type, const void *in, void *out,
+                                int64_t count, int64_t group, int64_t color,
+                                int64_t key, int64_t groupSize) {
+  run(Kind::AllToAll,
+      {"rlxCollectiveAllToAllAsync", /*reduces=*/false, groupSize, groupSize,
+       type, 0, in, out, count, group, color, key, groupSize,
+       /*async=*/true});
+}
+
+void rlxCollectiveWait(void *out, const void *in) { wait(out, in); }
+
 const char *rlxCollectiveGetLastError(void) { return lastError(); }
 
 void rlxCollectiveClearError(void) { clearError(); }

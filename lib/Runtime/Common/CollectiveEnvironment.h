@@ -155,6 +155,9 @@ struct Call {
   const void *in;
   void *out;
   int64_t count, group, color, key, groupSize;
+  /// May return before the collective completes (the *Async entry points):
+  /// `wait(out, in)` orders what reads `out` or reuses `in` after it.
+  bool async = false;
 
   /// " (group G, color C, key K of N)", for the errors.
   std::string where() const {
@@ -170,6 +173,7 @@ enum class Kind { AllReduce, AllGather, ReduceScatter, AllToAll };
 /// What each runtime implements under the ABI's entry points
 /// (CollectiveEntryPoints.cpp): the collective, and its error record.
 void run(Kind kind, const Call &call);
+void wait(void *out, const void *in);
 const char *lastError();
 void clearError();
 

@@ -68,7 +68,9 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
 
   // Collectives read and write whole buffers: calls on tensors, which
   // bufferization gives contiguous buffers.
-  pm.addPass(createLowerCollectivesPass());
+  LowerCollectivesPassOptions collectives;
+  collectives.overlap = options.overlapCollectives;
+  pm.addPass(createLowerCollectivesPass(collectives));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -158,3 +158,44 @@ func.func @plain(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %y = rlx.exp %x : tensor<8x16xf32>
   return %y : tensor<8x16xf32>
 }
+
+// -----
+
+// Slices and joins along a whole axis (micro-batches of the rows) keep
+// the other axes' splits: the products and their join stay split by
+// columns, with no collective.
+shard.grid @tp(shape = 2)
+// CHECK-LABEL: func.func @micro_batches
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NOT: shard.
+// CHECK: %[[A:.*]] = rlx.narrow %[[X]] axis = 0 start = 0 length = 2 : tensor<4x8xf32>
+// CHECK: %[[B:.*]] = rlx.narrow %[[X]] axis = 0 start = 2 length = 2 : tensor<4x8xf32>
+// CHECK: %[[PA:.*]] = rlx.matmul %[[A]], %[[W]] : tensor<2x8xf32>, tensor<8x8xf32>
+// CHECK: %[[PB:.*]] = rlx.matmul %[[B]], %[[W]] : tensor<2x8xf32>, tensor<8x8xf32>
+// CHECK: rlx.concat %[[PA]], %[[PB]] axis = 0 : tensor<2x8xf32>, tensor<2x8xf32>
+func.func @micro_batches(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %col = shard.sharding @tp split_axes = [[], [0]] : !shard.sharding
+  %ws = shard.shard %w to %col annotate_for_users : tensor<8x16xf32>
+  %a = rlx.narrow %x axis = 0 start = 0 length = 2 : tensor<4x8xf32>
+  %b = rlx.narrow %x axis = 0 start = 2 length = 2 : tensor<4x8xf32>
+  %pa = rlx.matmul %a, %ws : tensor<2x8xf32>, tensor<8x16xf32>
+  %pb = rlx.matmul %b, %ws : tensor<2x8xf32>, tensor<8x16xf32>
+  %y = rlx.concat %pa, %pb axis = 0 : tensor<2x16xf32>, tensor<2x16xf32>
+  %r = shard.shard %y to %col : tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
+// -----
+
+// A split of the joined axis itself is gathered first (the axis is whole
+// for rlx.concat).
+shard.grid @tp(shape = 2)
+// CHECK-LABEL: func.func @join_split_axis
+// CHECK: shard.all_gather
+// CHECK: rlx.concat
+func.func @join_split_axis(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<8x8xf32> {
+  %rows = shard.sharding @tp split_axes = [[0]] : !shard.sharding
+  %xs = shard.shard %x to %rows annotate_for_users : tensor<4x8xf32>
+  %c = rlx.concat %xs, %y axis = 0 : tensor<4x8xf32>, tensor<4x8xf32>
+  return %c : tensor<8x8xf32>
+}

@@ -7,14 +7,22 @@
 // pipeline partitions (rlx-partition), so the entry takes its device's
 // shards, and the all-reduce after the row-split product calls the
 // runtime's collective (NCCL in the CUDA runtime) between the library
-// matmuls.
+// matmuls. On CUDA it is started (on the runtime's communication stream)
+// and waited for before its reader, and the product it reads is freed
+// only after the wait; the CPU's completes in the call.
 // CHECK-LABEL: llvm.func @ffn
 // CHECK: llvm.call @rlxGpuMatmul
+// CHECK: %[[P:.*]] = llvm.call @mgpuMemAlloc
+// CHECK: llvm.call @rlxGpuMatmul
 // CHECK: llvm.call @rlxCollectiveRank
-// CHECK: llvm.call @rlxCollectiveAllReduce
+// CHECK: llvm.call @rlxCollectiveAllReduceAsync
+// CHECK-NOT: llvm.call @mgpuMemFree(%[[P]],
+// CHECK: llvm.call @rlxCollectiveWait
+// CHECK: llvm.call @mgpuMemFree(%[[P]],
 // CHECK-NOT: shard.
 // CPU-LABEL: llvm.func @ffn
-// CPU: llvm.call @rlxCollectiveAllReduce
+// CPU: llvm.call @rlxCollectiveAllReduce(
+// CPU-NOT: rlxCollectiveWait
 // A target whose runtime carries no collectives stops at the first one.
 // VULKAN: error: 'shard.all_reduce' op needs collectives, which the runtime of target 'vulkan' does not carry (the CPU's and CUDA's do)
 shard.grid @tp(shape = 2)

@@ -101,6 +101,29 @@ void rlxCollectiveAllToAll(int32_t type, const void *in, void *out,
                            int64_t count, int64_t group, int64_t color,
                            int64_t key, int64_t groupSize);
 
+/* The same four, which may return before the collective completes (the
+   CUDA runtime runs them on a communication stream after the work the
+   caller's stream holds so far): the caller must not read `out`, nor write
+   or free `in`, before rlxCollectiveWait(out, in), which makes the caller's
+   later work (its stream's, for CUDA) wait for the collective. A runtime
+   that completes collectives at once (the CPU's) makes the wait a no-op.
+   `rlx-lower-collectives{overlap=true}` calls these. */
+void rlxCollectiveAllReduceAsync(int32_t type, int32_t reduction,
+                                 const void *in, void *out, int64_t count,
+                                 int64_t group, int64_t color, int64_t key,
+                                 int64_t groupSize);
+void rlxCollectiveAllGatherAsync(int32_t type, const void *in, void *out,
+                                 int64_t count, int64_t group, int64_t color,
+                                 int64_t key, int64_t groupSize);
+void rlxCollectiveReduceScatterAsync(int32_t type, int32_t reduction,
+                                     const void *in, void *out, int64_t count,
+                                     int64_t group, int64_t color, int64_t key,
+                                     int64_t groupSize);
+void rlxCollectiveAllToAllAsync(int32_t type, const void *in, void *out,
+                                int64_t count, int64_t group, int64_t color,
+                                int64_t key, int64_t groupSize);
+void rlxCollectiveWait(void *out, const void *in);
+
 /* The first error since the last clear, or null. */
 const char *rlxCollectiveGetLastError(void);
 void rlxCollectiveClearError(void);

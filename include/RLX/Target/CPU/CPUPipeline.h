@@ -99,6 +99,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Call the BLAS gemm found at run time for f32/f64 "
                      "matmuls instead of generated loops"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> overlapCollectives{
+      *this, "overlap-collectives",
+      llvm::cl::desc("Order a partitioned program for collectives that "
+                     "overlap computation (rlx-lower-collectives' overlap; "
+                     "the CPU runtime completes them at once, so only the "
+                     "order changes)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> dequantKernels{
       *this, "dequant-kernels",
       llvm::cl::desc("Compute f32 dequant_matmuls of GGUF schemes with the "

@@ -291,7 +291,10 @@ LoopSpace describeLoops(Operation *op) {
       .Case([](rlx::AttentionOp op) { return attentionSpace(op); })
       .Case<rlx::LayerNormOp, rlx::RmsNormOp, rlx::RopeOp>(
           [](Operation *op) { return withWholeAxis(elementwiseSpace(op), -1); })
-      .Case<rlx::SoftmaxOp, rlx::LogSoftmaxOp>([](Operation *op) {
+      // Whole along `axis`: a softmax's reduction, a slice's or a join's
+      // axis; the other dims elementwise (split alike in and out).
+      .Case<rlx::SoftmaxOp, rlx::LogSoftmaxOp, rlx::NarrowOp,
+            rlx::ConcatOp>([](Operation *op) {
         return withWholeAxis(elementwiseSpace(op),
                              op->getAttrOfType<IntegerAttr>("axis").getInt());
       })
@@ -545,8 +548,9 @@ void rlx::registerShardingInterfaceModels(DialectRegistry &registry) {
         RsqrtOp, NegOp, AbsOp, SinOp, CosOp, TanOp, AtanOp, RoundOp, AddOp,
         SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, CmpOp, WhereOp, FmaOp,
         CastOp, StopGradientOp, ExpandOp,
-        // With loops that stay whole.
-        LayerNormOp, RmsNormOp, RopeOp, SoftmaxOp, LogSoftmaxOp,
+        // With a loop that stays whole.
+        LayerNormOp, RmsNormOp, RopeOp, SoftmaxOp, LogSoftmaxOp, NarrowOp,
+        ConcatOp,
         // Their own loop spaces.
         MatmulOp, TransposeOp, ReshapeOp, ReduceOp, AttentionOp>(context);
   });
