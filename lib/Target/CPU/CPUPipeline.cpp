@@ -118,8 +118,11 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   // Threads: the parallel kernels run ranges of their iterations, which
   // the runtime's pool splits (rlx-cpu-call-thread-pool, below).
   bool threads = options.outlineKernels && options.threads != 1;
-  if (options.outlineKernels)
+  if (options.outlineKernels) {
     pm.addPass(createCPUOutlineKernelsPass());
+    // Equal layers outline into equal kernels: one of each is compiled.
+    pm.addPass(createCPUMergeKernelsPass());
+  }
   if (threads)
     pm.addPass(createCPUChunkKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

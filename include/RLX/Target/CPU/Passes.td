@@ -307,6 +307,26 @@ def CPUOutlineKernelsPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def CPUMergeKernelsPass
+    : Pass<"rlx-cpu-merge-kernels", "::mlir::ModuleOp"> {
+  let summary = "Keep one of each set of identical private functions";
+  let description = [{
+    Replaces the calls of every private function whose body, type and
+    attributes (but its name) equal an earlier one's with calls of that
+    one, and erases it. After `rlx-cpu-outline-kernels`, a model written
+    as N equal layers has N copies of each layer's kernels (the weights
+    are arguments, so the bodies are the same): compiled once, the rest of
+    the pipeline and LLVM do a layer's work once instead of N times (the
+    12-layer BERT-base gradient's kernels: see docs/CPU.md).
+
+    ```mlir
+    func.func private @f_kernel0(%a: memref<4xf32>) { ... }
+    func.func private @f_kernel7(%a: memref<4xf32>) { ... } // the same ops
+    // call @f_kernel7(%x) becomes call @f_kernel0(%x); @f_kernel7 is gone
+    ```
+  }];
+}
+
 def CPUResultsInPlacePass
     : Pass<"rlx-cpu-results-in-place", "::mlir::ModuleOp"> {
   let summary = "Return results in the arguments that hold them in place";
