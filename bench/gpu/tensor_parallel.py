@@ -46,8 +46,8 @@ def compile_programs(out):
     import rlx
     import rlx.megatron
     programs = [("tp%d" % n, SHAPE, [n], 1) for n in WIDTHS]
-    # The batch in two micro-batches: each one's all-reduces run while the
-    # other computes (the CUDA pipeline orders the program for overlap).
+    # The batch in micro-batches: each one's all-reduces run while another
+    # computes (overlap-collectives orders the program so).
     programs += [("tp%d_mb%d" % (n, m), SHAPE, [n], m) for n in WIDTHS
                  for m in MICRO_BATCHES]
     programs += [("one", SHAPE, None, 1)]
@@ -62,6 +62,8 @@ def compile_programs(out):
                                          name="layer", micro_batches=micro)
         program = rlx.compile(rlx.Module.parse(text), target="cuda",
                               function="layer",
+                              options="overlap-collectives=true"
+                              if micro > 1 else "",
                               out_dir=os.path.join(out, name))
         print("compiled", program, "into", os.path.join(out, name))
     copy_run_files(out, ["tensor_parallel.py"])

@@ -403,6 +403,27 @@ def GPUCallRuntimeKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUMergeKernelModulesPass
+    : Pass<"rlx-gpu-merge-kernel-modules", "::mlir::ModuleOp"> {
+  let summary = "Keep one of each set of equal GPU kernel modules";
+  let description = [{
+    After kernel outlining each kernel is a `gpu.module` of its own; a
+    model written as N equal layers has N equal modules of each layer's
+    kernels (the weights are arguments). Every `gpu.module` whose
+    attributes and body equal an earlier one's (its name aside) is erased
+    and the launches name the earlier one, so that the device code
+    generator and assembler (ptxas, the AMDGPU linker, the SPIR-V
+    serializer) run once per distinct kernel.
+
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel { ... } }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(...) kernel { ... } }
+    // gpu.launch_func @f_kernel_0::@f_kernel becomes
+    // gpu.launch_func @f_kernel::@f_kernel; @f_kernel_0 is gone
+    ```
+  }];
+}
+
 def DeallocAfterLastUsePass
     : Pass<"rlx-dealloc-after-last-use", "::mlir::func::FuncOp"> {
   let summary = "Free each buffer right after its last use";

@@ -89,10 +89,11 @@ void rlx::buildRLXToGPUPipeline(
   LowerCollectivesPassOptions collectives;
   collectives.target = target.name;
   collectives.carried = target.runtimeCollectives;
-  // A runtime that carries collectives on a GPU runs them on a stream of
-  // their own: worth ordering the program for. Not with an arena, whose
-  // plan knows nothing of a buffer read past its last use.
-  collectives.overlap = target.runtimeCollectives && !choices.arena;
+  // A runtime that carries collectives on a GPU can run them on a stream
+  // of their own, beside the program's work. Not with an arena, whose plan
+  // knows nothing of a buffer read past its last use.
+  collectives.overlap =
+      choices.overlapCollectives && target.runtimeCollectives && !choices.arena;
   pm.addPass(createLowerCollectivesPass(collectives));
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -135,6 +136,9 @@ void rlx::buildRLXToGPUPipeline(
   // Outlining copied the constant globals the kernels read into their
   // modules (rlx-gpu-sink-constants); the host's copies go.
   pm.addPass(createSymbolDCEPass());
+  // Equal layers outline into equal kernel modules: one of each is
+  // compiled and assembled.
+  pm.addPass(createGPUMergeKernelModulesPass());
   if (choices.fastMath)
     pm.addNestedPass<gpu::GPUModuleOp>(createGPUFastMathPass());
 }

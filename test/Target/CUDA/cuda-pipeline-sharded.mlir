@@ -1,5 +1,6 @@
 // REQUIRES: cuda-toolkit
-// RUN: rlx-opt %s --rlx-cuda-pipeline="chip=sm_90 format=isa" | FileCheck %s
+// RUN: rlx-opt %s --rlx-cuda-pipeline="chip=sm_90 format=isa" | FileCheck %s --check-prefix=SYNC
+// RUN: rlx-opt %s --rlx-cuda-pipeline="chip=sm_90 format=isa overlap-collectives=true" | FileCheck %s
 // RUN: rlx-opt %s --rlx-cpu-pipeline | FileCheck %s --check-prefix=CPU
 // RUN: not rlx-compile --target=vulkan %s -o %t.o 2>&1 | FileCheck %s --check-prefix=VULKAN
 
@@ -7,9 +8,13 @@
 // pipeline partitions (rlx-partition), so the entry takes its device's
 // shards, and the all-reduce after the row-split product calls the
 // runtime's collective (NCCL in the CUDA runtime) between the library
-// matmuls. On CUDA it is started (on the runtime's communication stream)
-// and waited for before its reader, and the product it reads is freed
-// only after the wait; the CPU's completes in the call.
+// matmuls. With overlap-collectives on CUDA it is started (on the
+// runtime's communication stream) and waited for before its reader, and
+// the product it reads is freed only after the wait; otherwise (and on
+// the CPU) it completes in the call.
+// SYNC-LABEL: llvm.func @ffn
+// SYNC: llvm.call @rlxCollectiveAllReduce(
+// SYNC-NOT: rlxCollectiveWait
 // CHECK-LABEL: llvm.func @ffn
 // CHECK: llvm.call @rlxGpuMatmul
 // CHECK: %[[P:.*]] = llvm.call @mgpuMemAlloc

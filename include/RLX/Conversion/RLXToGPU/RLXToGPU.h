@@ -99,6 +99,7 @@ struct GPUKernelChoices {
   bool subgroupRows = true;
   bool fastMath = true;
   bool arena = false;
+  bool overlapCollectives = false;
 };
 
 /// The options of GPUKernelChoices, shared by `--rlx-to-gpu` and every GPU
@@ -162,6 +163,15 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
                      "(--rlx-plan-memory): one device allocation per call "
                      "for the intermediates (parameters must be arguments)"),
       llvm::cl::init(false)};
+  Option<bool> overlapCollectives{
+      *this, "overlap-collectives",
+      llvm::cl::desc("Where the runtime carries collectives, start each as "
+                     "soon as its operand is computed and wait for it "
+                     "before its result's first reader, the program "
+                     "ordered so that independent work runs in between "
+                     "(rlx-lower-collectives' overlap; off by default: on 2 "
+                     "H200s it slowed the measured programs)"),
+      llvm::cl::init(false)};
 
   GPUKernelChoices choices() const {
     GPUKernelChoices c;
@@ -173,6 +183,7 @@ struct GPUKernelOptions : public PassPipelineOptions<Derived> {
     c.subgroupRows = subgroupRows;
     c.fastMath = fastMath;
     c.arena = arena;
+    c.overlapCollectives = overlapCollectives;
     return c;
   }
 };
