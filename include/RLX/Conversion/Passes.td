@@ -403,6 +403,25 @@ def GPUCallRuntimeKernelsPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUHostGluePass : Pass<"rlx-gpu-host-glue", "::mlir::ModuleOp"> {
+  let summary = "Compile the host functions of a GPU program unoptimized";
+  let description = [{
+    Once the kernels are outlined, a GPU program's host functions are
+    glue: allocations, launches, runtime calls, with no loop over data.
+    LLVM's optimizer and instruction selection take time superlinear in
+    one such function (a 24-layer gradient's host function is thousands
+    of calls in one block), for code whose speed barely matters. This
+    marks every host `func.func` of more than 500 ops `noinline` and
+    `optnone` (through `passthrough`, which func-to-llvm carries to the
+    `llvm.func`), as `rlx-cpu-outline-kernels` marks the CPU's glue;
+    smaller ones, quick to optimize, stay optimized.
+
+    ```mlir
+    func.func @layers(...) attributes {passthrough = ["noinline", "optnone"]}
+    ```
+  }];
+}
+
 def GPUMergeKernelModulesPass
     : Pass<"rlx-gpu-merge-kernel-modules", "::mlir::ModuleOp"> {
   let summary = "Keep one of each set of equal GPU kernel modules";

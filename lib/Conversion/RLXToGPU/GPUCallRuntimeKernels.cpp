@@ -175,15 +175,21 @@ struct GPUCallRuntimeKernelsPass
     for (auto fn : module.getOps<func::FuncOp>())
       if (fn->hasAttr(kLibraryMatmulTag) || fn->hasAttr(kFlashAttentionTag))
         tagged.push_back(fn);
+    if (tagged.empty())
+      return;
+    // The calls of every function, in one walk (a walk per tagged function
+    // was quadratic: 3.8 s of a 24-layer gradient).
+    DenseMap<StringAttr, SmallVector<func::CallOp>> callsOf;
+    module.walk([&](func::CallOp call) {
+      callsOf[call.getCalleeAttr().getAttr()].push_back(call);
+    });
     for (func::FuncOp fn : tagged) {
-      std::optional<SymbolTable::UseRange> uses = fn.getSymbolUses(module);
-      for (SymbolTable::SymbolUse use : *uses) {
-        auto call = dyn_cast<func::CallOp>(use.getUser());
-        if (!call || failed(checkOperands(call)) ||
+      for (func::CallOp call : callsOf.lookup(fn.getSymNameAttr()))
+        if (failed(checkOperands(call)) ||
             failed(fn->hasAttr(kLibraryMatmulTag) ? callLibraryMatmul(call, fn)
                                              : callFlashAttention(call, fn)))
           return signalPassFailure();
-      }
+      // What else named it (no call) is left to the verifier's symbol check.
       fn.erase();
     }
   }

@@ -139,6 +139,7 @@ void rlx::buildRLXToGPUPipeline(
   // Equal layers outline into equal kernel modules: one of each is
   // compiled and assembled.
   pm.addPass(createGPUMergeKernelModulesPass());
+  pm.addPass(createGPUHostGluePass());
   if (choices.fastMath)
     pm.addNestedPass<gpu::GPUModuleOp>(createGPUFastMathPass());
 }
