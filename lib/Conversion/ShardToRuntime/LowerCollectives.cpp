@@ -177,7 +177,6 @@ struct CallBuilder {
 
   Value address(Value buffer) { return rlx::alignedPointer(b, loc, buffer); }
 
-
   Value alloc(ArrayRef<int64_t> shape, Type element) {
     return memref::AllocOp::create(b, loc, MemRefType::get(shape, element),
                                    b.getI64IntegerAttr(64));

@@ -112,6 +112,8 @@ void mlir::rlx::scheduleForOverlap(Block &block) {
         deps[i].push_back(lastEffect);
       lastEffect = i;
     }
+    llvm::sort(deps[i]);
+    deps[i].erase(llvm::unique(deps[i]), deps[i].end());
   }
 
   // Stages, in the original (topological) order.
@@ -121,7 +123,8 @@ void mlir::rlx::scheduleForOverlap(Block &block) {
       stage[i] = std::max(stage[i], stage[d] + (isShardCollective(ops[d])));
 
   // The earliest collective of its own stage that each op feeds (n: none),
-  // from the last op back.
+  // from the last op back. (Users come out sorted and unique: each op's
+  // dependencies are.)
   SmallVector<SmallVector<int64_t>> users(n);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t d : deps[i])
@@ -143,13 +146,7 @@ void mlir::rlx::scheduleForOverlap(Block &block) {
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> ready;
   SmallVector<int64_t> waiting(n);
   for (int64_t i = 0; i < n; ++i) {
-    llvm::sort(deps[i]);
-    deps[i].erase(llvm::unique(deps[i]), deps[i].end());
     waiting[i] = deps[i].size();
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    llvm::sort(users[i]);
-    users[i].erase(llvm::unique(users[i]), users[i].end());
     if (!waiting[i])
       ready.push({stage[i], feeds[i], i});
   }

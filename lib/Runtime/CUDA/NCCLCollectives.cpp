@@ -150,21 +150,13 @@ std::string describe(const Library &n, Result result) {
 bool settle(const Library &n, Comm comm, Clock::time_point deadline,
             std::string &error) {
   Result state = kInProgress;
-  auto ready = [&] {
-    if (Result r = n.ncclCommGetAsyncError(comm, &state); r != kSuccess)
-      state = r;
-    return state != kInProgress;
-  };
-  // NCCL's thread finishes an enqueue within microseconds to a few
-  // milliseconds: spin (yielding) that long before backing off, or each
-  // call would sleep past it while the GPU runs dry.
-  Clock::time_point spinUntil =
-      std::min(deadline, Clock::now() + std::chrono::milliseconds(20));
-  bool done = false;
-  while (!(done = ready()) && Clock::now() < spinUntil)
-    sched_yield();
-  if (!done)
-    done = waitUntil(ready, deadline);
+  bool done = waitUntil(
+      [&] {
+        if (Result r = n.ncclCommGetAsyncError(comm, &state); r != kSuccess)
+          state = r;
+        return state != kInProgress;
+      },
+      deadline);
   if (!done)
     error = "timed out after " + timeoutText();
   else if (state != kSuccess)
