@@ -242,15 +242,30 @@ struct ExpandPattern : OpConversionPattern<ExpandOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    auto in = cast<RankedTensorType>(adaptor.getInput().getType());
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto in = cast<RankedTensorType>(input.getType());
     int64_t offset = type.getRank() - in.getRank();
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      if (type.isDynamicDim(i) &&
-          (i < offset || !in.isDynamicDim(i - offset)))
+    // Each dynamic result dim: from `like` when given, else from the input
+    // dim it aligns with.
+    SmallVector<Value> dynamicDims;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      if (adaptor.getLike())
+        dynamicDims.push_back(
+            tensor::DimOp::create(rewriter, loc, adaptor.getLike(), i));
+      else if (i >= offset && in.isDynamicDim(i - offset))
+        dynamicDims.push_back(
+            tensor::DimOp::create(rewriter, loc, input, i - offset));
+      else
         return rewriter.notifyMatchFailure(
-            op, "a dynamic result dim must come from a dynamic input dim");
-    Value result = buildElementwiseGeneric(
-        rewriter, op.getLoc(), type, adaptor.getInput(),
+            op, "a dynamic result dim must come from a dynamic input dim "
+                "or from 'like'");
+    }
+    Value result = buildMappedGeneric(
+        rewriter, loc, type, dynamicDims, input,
+        getBroadcastMap(rewriter.getContext(), in, type.getShape()),
         [](OpBuilder &, Location, ValueRange args) { return args[0]; });
     rewriter.replaceOp(op, result);
     return success();

@@ -233,6 +233,25 @@ func.func @expand_dynamic(%c: tensor<?x1xi64>) -> tensor<?x4xi64> {
 
 // -----
 
+// A size-1 dim stretched to a dynamic size takes it from `like` (the
+// gradient of a mean over a dynamic batch).
+// CHECK-DAG: #[[$ROW:map[0-9]*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-LABEL: func.func @expand_like(
+// CHECK-SAME:    %[[C:[^:]+]]: tensor<1x4xf32>, %[[L:[^:]+]]: tensor<?x4xf16>
+// CHECK:         %[[ZERO:.+]] = arith.constant 0 : index
+// CHECK:         %[[DIM:.+]] = tensor.dim %[[L]], %[[ZERO]]
+// CHECK:         %[[INIT:.+]] = tensor.empty(%[[DIM]]) : tensor<?x4xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      indexing_maps = [#[[$ROW]], #{{.+}}]
+// CHECK-SAME:      ins(%[[C]] : tensor<1x4xf32>)
+// CHECK-SAME:      outs(%[[INIT]] : tensor<?x4xf32>)
+func.func @expand_like(%c: tensor<1x4xf32>, %l: tensor<?x4xf16>) -> tensor<?x4xf32> {
+  %0 = rlx.expand %c like %l : tensor<1x4xf32>, tensor<?x4xf16> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
 // gather: a generic over the result that reads the indices through a map
 // and extracts from the table at (index, trailing loop dims).
 // CHECK-DAG: #[[$IDX:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1)>

@@ -311,3 +311,52 @@ func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xf32>,
       -> (tensor<f32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
   return %l, %l2 : tensor<f32>, tensor<f32>
 }
+
+// -----
+
+// A mean over a dynamic batch: the seed is spread `like` the reduced value
+// (its size is known only at run time) and scaled by 1/n, n counted at run
+// time in i64 and inverted in f32 before the cast to f16.
+// CHECK-LABEL: func.func private @mean_dynamic_grad_0(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<?x3xf16>
+// CHECK-DAG:     %[[SEED:.+]] = rlx.constant dense<1.000000e+00> : tensor<1x1xf16>
+// CHECK-DAG:     %[[ONE:.+]] = rlx.constant dense<1> : tensor<i64>
+// CHECK-DAG:     %[[UNIT:.+]] = rlx.constant dense<1.000000e+00> : tensor<f32>
+// CHECK:         %[[SPREAD:.+]] = rlx.expand %[[SEED]] like %[[X]] : tensor<1x1xf16>, tensor<?x3xf16> -> tensor<?x3xf16>
+// CHECK:         %[[ONES:.+]] = rlx.expand %[[ONE]] like %[[X]] : tensor<i64>, tensor<?x3xf16> -> tensor<?x3xi64>
+// CHECK:         %[[N:.+]] = rlx.reduce sum %[[ONES]] axes = [0, 1] : tensor<?x3xi64>
+// CHECK:         %[[NF:.+]] = rlx.cast %[[N]] : tensor<i64> -> tensor<f32>
+// CHECK:         %[[INV:.+]] = rlx.div %[[UNIT]], %[[NF]] : tensor<f32>
+// CHECK:         %[[INVH:.+]] = rlx.cast %[[INV]] : tensor<f32> -> tensor<f16>
+// CHECK:         %[[DX:.+]] = rlx.mul %[[SPREAD]], %[[INVH]] : tensor<?x3xf16>, tensor<f16>
+// CHECK:         return %{{.+}}, %[[DX]]
+func.func @mean_dynamic(%x: tensor<?x3xf16>) -> tensor<f16> {
+  %m = rlx.reduce mean %x axes = [0, 1] : tensor<?x3xf16>
+  return %m : tensor<f16>
+}
+
+func.func @mean_dynamic_main(%x: tensor<?x3xf16>) -> (tensor<f16>, tensor<?x3xf16>) {
+  %l, %dx = rlx.grad @mean_dynamic(%x) wrt [0]
+      : (tensor<?x3xf16>) -> (tensor<f16>, tensor<?x3xf16>)
+  return %l, %dx : tensor<f16>, tensor<?x3xf16>
+}
+
+// -----
+
+// Over the dynamic dim alone: the count is a sum over axis 0, then one
+// of its (equal) elements as rank 0.
+// CHECK-LABEL: func.func private @mean_rows_grad_0(
+// CHECK:         %[[N:.+]] = rlx.reduce sum %{{.+}} axes = [0] : tensor<?x3xi64>
+// CHECK:         %[[N0:.+]] = rlx.reduce max %[[N]] axes = [0] : tensor<3xi64>
+// CHECK:         rlx.cast %[[N0]] : tensor<i64> -> tensor<f64>
+func.func @mean_rows(%x: tensor<?x3xf64>) -> tensor<f64> {
+  %m = rlx.reduce mean %x axes = [0] : tensor<?x3xf64>
+  %s = rlx.reduce sum %m axes = [0] : tensor<3xf64>
+  return %s : tensor<f64>
+}
+
+func.func @mean_rows_main(%x: tensor<?x3xf64>) -> (tensor<f64>, tensor<?x3xf64>) {
+  %l, %dx = rlx.grad @mean_rows(%x) wrt [0]
+      : (tensor<?x3xf64>) -> (tensor<f64>, tensor<?x3xf64>)
+  return %l, %dx : tensor<f64>, tensor<?x3xf64>
+}

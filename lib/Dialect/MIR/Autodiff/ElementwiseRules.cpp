@@ -269,7 +269,7 @@ static void sumJvp(Operation *op, OpBuilder &b, ArrayRef<Value> terms,
   for (Value term : terms)
     sum = addOrNull(b, op->getLoc(), sum, term);
   out.push_back(
-      sum ? broadcastTo(b, op->getLoc(), sum, op->getResult(0).getType())
+      sum ? broadcastTo(b, op->getLoc(), sum, op->getResult(0))
           : Value());
 }
 

@@ -74,7 +74,7 @@ static LogicalResult matmulJvp(MatmulOp op, OpBuilder &b, ValueRange t,
   if (t[1])
     sum = addOrNull(b, loc, sum,
                     MatmulOp::create(b, loc, op.getLhs(), t[1], ta, tb));
-  out.push_back(broadcastTo(b, loc, sum, op.getType()));
+  out.push_back(broadcastTo(b, loc, sum, op.getResult()));
   return success();
 }
 
@@ -106,7 +106,7 @@ static LogicalResult solveJvp(DenseSolveOp op, OpBuilder &b, ValueRange t,
   Value rhs = subOrNull(
       b, loc, t[1],
       t[0] ? Value(MatmulOp::create(b, loc, t[0], op.getResult())) : Value());
-  rhs = broadcastTo(b, loc, rhs, op.getType());
+  rhs = broadcastTo(b, loc, rhs, op.getResult());
   out.push_back(DenseSolveOp::create(b, loc, op.getA(), rhs));
   return success();
 }

@@ -339,7 +339,7 @@ static LogicalResult crossEntropyJvp(SoftmaxCrossEntropyOp op, OpBuilder &b,
                                  MulOp::create(b, loc, diff, t[0]),
                                  ArrayRef<int64_t>{0, 1}, false);
   out.push_back(MulOp::create(b, loc, total,
-                              scalar(b, loc, type, 1.0 / type.getDimSize(0))));
+                              reciprocalCount(b, loc, op.getLogits(), {0})));
   return success();
 }
 
@@ -356,7 +356,7 @@ static LogicalResult crossEntropyBackwardVjp(SoftmaxCrossEntropyBackwardOp op,
                                              SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
   auto type = op.getLogits().getType();
-  Value invN = scalar(b, loc, type, 1.0 / type.getDimSize(0));
+  Value invN = reciprocalCount(b, loc, op.getLogits(), {0});
   Value p = SoftmaxOp::create(b, loc, op.getLogits(), 1);
   Value scaled =
       MulOp::create(b, loc, MulOp::create(b, loc, ct[0], invN), op.getDLoss());
@@ -376,7 +376,7 @@ static LogicalResult crossEntropyBackwardJvp(SoftmaxCrossEntropyBackwardOp op,
                                              SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
   auto type = op.getLogits().getType();
-  Value invN = scalar(b, loc, type, 1.0 / type.getDimSize(0));
+  Value invN = reciprocalCount(b, loc, op.getLogits(), {0});
   Value p = SoftmaxOp::create(b, loc, op.getLogits(), 1);
   Value dr;
   if (t[0]) {

@@ -149,7 +149,7 @@ static LogicalResult fakeQuantizeVjp(FakeQuantizeOp op, OpBuilder &b,
   FakeQuantTerms terms(op, b);
   out.push_back(broadcastTo(
       b, loc, MulOp::create(b, loc, ct[0], terms.steDerivative()),
-      op.getType()));
+      op.getResult()));
   out.push_back(terms.sumToScale(
       MulOp::create(b, loc, ct[0], terms.scaleDerivative())));
   out.push_back(Value());
@@ -170,7 +170,7 @@ static LogicalResult fakeQuantizeJvp(FakeQuantizeOp op, OpBuilder &b,
     sum = addOrNull(b, loc, sum,
                     MulOp::create(b, loc, scaleTangent, scaleDerivative));
   }
-  out.push_back(broadcastTo(b, loc, sum, op.getType()));
+  out.push_back(broadcastTo(b, loc, sum, op.getResult()));
   return success();
 }
 

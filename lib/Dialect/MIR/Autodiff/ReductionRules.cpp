@@ -28,21 +28,13 @@ static SmallVector<int64_t> reducedAxes(ReduceOp op) {
   return axes;
 }
 
-/// The number of elements each output element reduces (static shapes).
-static int64_t reducedCount(ReduceOp op) {
-  int64_t n = 1;
-  for (int64_t axis : reducedAxes(op))
-    n *= op.getInput().getType().getDimSize(axis);
-  return n;
-}
-
 /// For max/min: the share of an output's derivative that each input gets:
 /// 1/k for the k inputs equal to the extremum (as torch.amax), else 0.
 static Value extremumShare(ReduceOp op, OpBuilder &b) {
   Location loc = op.getLoc();
   auto type = op.getInput().getType();
   SmallVector<int64_t> axes = reducedAxes(op);
-  Value y = expandReduced(b, loc, op.getResult(), axes, type);
+  Value y = expandReduced(b, loc, op.getResult(), axes, op.getInput());
   Value hit = CmpOp::create(b, loc, CmpPredicate::EQ, op.getInput(), y);
   Value zero = scalar(b, loc, type, 0.0);
   Value unit = scalar(b, loc, type, 1.0);
@@ -55,13 +47,13 @@ static LogicalResult reduceVjp(ReduceOp op, OpBuilder &b, ValueRange ct,
                                SmallVectorImpl<Value> &out) {
   Location loc = op.getLoc();
   auto type = op.getInput().getType();
-  Value spread = expandReduced(b, loc, ct[0], reducedAxes(op), type);
+  Value spread = expandReduced(b, loc, ct[0], reducedAxes(op), op.getInput());
   switch (op.getKind()) {
   case ReduceKind::Sum:
     break;
   case ReduceKind::Mean:
-    spread = MulOp::create(b, loc, spread,
-                           scalar(b, loc, type, 1.0 / reducedCount(op)));
+    spread = MulOp::create(
+        b, loc, spread, reciprocalCount(b, loc, op.getInput(), reducedAxes(op)));
     break;
   case ReduceKind::Max:
   case ReduceKind::Min:
@@ -69,7 +61,8 @@ static LogicalResult reduceVjp(ReduceOp op, OpBuilder &b, ValueRange ct,
     break;
   case ReduceKind::Prod: {
     // d prod / d x_i = prod / x_i (undefined where x_i = 0).
-    Value y = expandReduced(b, loc, op.getResult(), reducedAxes(op), type);
+    Value y =
+        expandReduced(b, loc, op.getResult(), reducedAxes(op), op.getInput());
     spread =
         MulOp::create(b, loc, spread, DivOp::create(b, loc, y, op.getInput()));
     break;

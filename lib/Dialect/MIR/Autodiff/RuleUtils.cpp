@@ -10,6 +10,7 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/Sequence.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -95,10 +96,12 @@ Value autodiff::unbroadcast(OpBuilder &b, Location loc, Value ct, Type target) {
   return sum;
 }
 
-Value autodiff::broadcastTo(OpBuilder &b, Location loc, Value v, Type target) {
+Value autodiff::broadcastTo(OpBuilder &b, Location loc, Value v, Value like) {
+  auto target = cast<RankedTensorType>(like.getType());
   if (v.getType() == target)
     return v;
-  return ExpandOp::create(b, loc, target, v);
+  return ExpandOp::create(b, loc, target, v,
+                          target.hasStaticShape() ? Value() : like);
 }
 
 Value autodiff::addOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs) {
@@ -141,12 +144,50 @@ int64_t autodiff::normalizeAxis(int64_t axis, int64_t rank) {
 }
 
 Value autodiff::expandReduced(OpBuilder &b, Location loc, Value v,
-                              ArrayRef<int64_t> axes, RankedTensorType full) {
-  SmallVector<int64_t> kept(full.getShape());
+                              ArrayRef<int64_t> axes, Value full) {
+  auto fullType = cast<RankedTensorType>(full.getType());
+  SmallVector<int64_t> kept(fullType.getShape());
   for (int64_t axis : axes)
     kept[axis] = 1;
-  auto keptType = full.clone(kept);
+  auto keptType = fullType.clone(kept);
   if (v.getType() != keptType)
     v = ReshapeOp::create(b, loc, keptType, v);
   return broadcastTo(b, loc, v, full);
+}
+
+Value autodiff::reciprocalCount(OpBuilder &b, Location loc, Value v,
+                                ArrayRef<int64_t> axes) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t n = 1;
+  for (int64_t axis : axes)
+    n = type.isDynamicDim(axis) || n == ShapedType::kDynamic
+            ? ShapedType::kDynamic
+            : n * type.getDimSize(axis);
+  if (n != ShapedType::kDynamic)
+    return scalar(b, loc, type, 1.0 / double(n));
+  // rlx has no op reading a dim's size: sum ones of v's shape in i64
+  // (exact), then take the reciprocal in at least f32, so that n is not
+  // rounded to a narrow float before it is inverted.
+  auto i64 = b.getI64Type();
+  Value one = ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, i64), int64_t(1)));
+  Value ones = ExpandOp::create(b, loc, type.clone(i64), one, v);
+  // Every element of the sum over `axes` is n: one of them, as rank 0.
+  Value count = ReduceOp::create(b, loc, ReduceKind::Sum, ones, axes,
+                                 /*keepdim=*/false);
+  if (int64_t rank = cast<RankedTensorType>(count.getType()).getRank())
+    count = ReduceOp::create(b, loc, ReduceKind::Max, count,
+                             llvm::to_vector(llvm::seq<int64_t>(0, rank)),
+                             /*keepdim=*/false);
+  auto countType = cast<RankedTensorType>(count.getType());
+  Type part = partType(type.getElementType());
+  Type wide = part.isF64() ? part : b.getF32Type();
+  Value inverse = DivOp::create(
+      b, loc, scalar(b, loc, RankedTensorType::get({}, wide), 1.0),
+      CastOp::create(b, loc, countType.clone(wide), count));
+  if (wide == type.getElementType())
+    return inverse;
+  return CastOp::create(b, loc, countType.clone(type.getElementType()),
+                        inverse);
 }

@@ -79,8 +79,9 @@ Value conj(OpBuilder &b, Location loc, Value v);
 /// over the broadcast dims and reshaped to `target`.
 Value unbroadcast(OpBuilder &b, Location loc, Value ct, Type target);
 
-/// `v` broadcast to `target` (itself when the types agree).
-Value broadcastTo(OpBuilder &b, Location loc, Value v, Type target);
+/// `v` broadcast to the type of `like` (itself when the types agree); the
+/// dynamic sizes that `v` does not carry are read from `like`.
+Value broadcastTo(OpBuilder &b, Location loc, Value v, Value like);
 
 /// a + b where a null Value stands for zero.
 Value addOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs);
@@ -97,9 +98,16 @@ LogicalResult linearJvp(Operation *op, OpBuilder &b, ValueRange tangents,
 int64_t normalizeAxis(int64_t axis, int64_t rank);
 
 /// `v` with the `axes` (sorted, of the result) reinserted as size-1 dims,
-/// then broadcast to `full` (the type before a reduction over `axes`).
+/// then broadcast to the shape of `full` (the value a reduction over
+/// `axes` reduced).
 Value expandReduced(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes,
-                    RankedTensorType full);
+                    Value full);
+
+/// 1/n as a rank-0 tensor of `v`'s element type, n the number of elements
+/// of `v` that a reduction over `axes` (sorted) combines: a constant when
+/// those dims are static, else counted at run time.
+Value reciprocalCount(OpBuilder &b, Location loc, Value v,
+                      ArrayRef<int64_t> axes);
 
 /// Builds a computation from values captured by the callee; returns its
 /// outputs.

@@ -42,9 +42,20 @@ static LogicalResult transposeVjp(TransposeOp op, OpBuilder &b, ValueRange ct,
   return success();
 }
 
+// `like` only gives sizes: its derivative is zero.
 static LogicalResult expandVjp(ExpandOp op, OpBuilder &b, ValueRange ct,
                                SmallVectorImpl<Value> &out) {
   out.push_back(unbroadcast(b, op.getLoc(), ct[0], op.getInput().getType()));
+  if (op.getLike())
+    out.push_back(Value());
+  return success();
+}
+
+static LogicalResult expandJvp(ExpandOp op, OpBuilder &b, ValueRange t,
+                               SmallVectorImpl<Value> &out) {
+  out.push_back(t[0] ? ExpandOp::create(b, op.getLoc(), op.getType(), t[0],
+                                        op.getLike())
+                     : Value());
   return success();
 }
 
@@ -136,7 +147,7 @@ static LogicalResult scatterAddVjp(ScatterAddOp op, OpBuilder &b, ValueRange ct,
 void autodiff::attachShapeRules(MLIRContext *ctx) {
   attach<ReshapeOp, reshapeVjp, linearRule<ReshapeOp>>(ctx);
   attach<TransposeOp, transposeVjp, linearRule<TransposeOp>>(ctx);
-  attach<ExpandOp, expandVjp, linearRule<ExpandOp>>(ctx);
+  attach<ExpandOp, expandVjp, expandJvp>(ctx);
   attach<ReverseOp, reverseVjp, linearRule<ReverseOp>>(ctx);
   attach<NarrowOp, narrowVjp, linearRule<NarrowOp>>(ctx);
   attach<ConcatOp, concatVjp, linearRule<ConcatOp>>(ctx);

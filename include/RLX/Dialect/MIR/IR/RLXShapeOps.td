@@ -121,13 +121,27 @@ def RLX_ExpandOp : RLX_Op<"expand", [Pure]> {
     align at the end, each input dim is 1 or equal to the result dim, and
     the result may add leading dims. An expand to the same type folds away.
 
+    A dynamic result dim takes its size from the input dim it aligns with;
+    where that dim is 1 or absent (a scalar spread over a dynamic batch, as
+    the gradient of a mean does), the optional `like` operand, of the
+    result's rank, gives the result's dynamic sizes (`torch.expand_as`).
+
     ```mlir
     %y = rlx.expand %b : tensor<768xf32> -> tensor<8x128x768xf32>
+    %z = rlx.expand %s like %x : tensor<f32>, tensor<?x768xf16> -> tensor<?x768xf32>
     ```
   }];
-  let arguments = (ins RLX_Tensor:$input);
+  let arguments = (ins RLX_Tensor:$input, Optional<RLX_Tensor>:$like);
   let results = (outs RLX_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$input), [{
+      build($_builder, $_state, result, input, Value());
+    }]>
+  ];
+  let assemblyFormat = [{
+    $input (`like` $like^)? attr-dict `:` type($input) (`,` type($like)^)?
+    `->` type($result)
+  }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
