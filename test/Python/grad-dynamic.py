@@ -6,9 +6,10 @@
 # only at run time), a mean over the sequence alone, a max over a dynamic
 # axis (ties share the gradient), a bias broadcast over dynamic dims (its
 # gradient sums over them), layer_norm, GELU, softmax, matmul and
-# softmax_cross_entropy with a dynamic batch. float64 programs against
-# float64 PyTorch at rtol 1e-9; one float32 program against float64
-# PyTorch at rtol 1e-4 (f32 sums of up to 17 * 8 * 16 terms).
+# softmax_cross_entropy with a dynamic batch, and an
+# nn.TransformerEncoderLayer imported with a dynamic batch and sequence.
+# float64 programs against float64 PyTorch at rtol 1e-9; one float32 program against float64 PyTorch at
+# rtol 1e-4 (f32 sums of up to 17 * 8 * 16 terms).
 import os
 
 import numpy as np
@@ -171,6 +172,53 @@ for batch in (1, 6, 33):
     y = rng.integers(0, 5, batch).astype(np.int64)
     check("classifier b%d" % batch, program, classifier_torch, [x, w, b, y],
           [0, 1, 2], 1e-9)
+
+# A model imported from PyTorch with a dynamic batch and sequence
+# (rlx.from_torch(..., dynamic_dims=), parameters as arguments): the mean
+# square of an nn.TransformerEncoderLayer's output, differentiated with
+# respect to every parameter (the slices of the fused QKV projection pad
+# their cotangents with zeros of dynamic size). float64, 1e-9 of each
+# gradient's max |ref|. rlx.layer_norm's epsilon is an f32 attribute, so
+# PyTorch's layer norms get the same value (float32(1e-5)); with its f64
+# 1e-5 the gradients differ by 2.5e-8 of their scale.
+
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer = torch.nn.TransformerEncoderLayer(
+            H, 4, 2 * H, dropout=0.0, batch_first=True)
+
+    def forward(self, x):
+        return self.layer(x).pow(2).mean()
+
+
+encoder = Encoder().double().eval()
+encoder.layer.norm1.eps = encoder.layer.norm2.eps = float(np.float32(1e-5))
+imported = rlx.from_torch(encoder, (torch.randn(2, 5, H, dtype=torch.float64),),
+                          params_as_args=True,
+                          dynamic_dims={0: {0: "batch", 1: "seq"}})
+n_params = len(imported.param_args)
+program = rlx.compile(rlx.grad(imported.function,
+                               wrt=range(1, n_params + 1)))
+named = dict(encoder.named_parameters())
+for batch, seq in ((1, 1), (3, 17), (2, 40)):
+    x = torch.tensor(rng.uniform(-2, 2, (batch, seq, H)))
+    value, *grads = program(x.numpy(), *imported.param_list())
+    encoder.zero_grad()
+    loss = encoder(x)
+    loss.backward()
+    errs = [abs(float(value) - loss.item()) / abs(loss.item())]
+    for name, g in zip(imported.param_args, grads):
+        want = named[name].grad.numpy()
+        want = want.T if name in imported.transposed else want
+        errs.append(np.abs(g - want).max() / np.abs(want).max()
+                    if g.shape == want.shape else float("inf"))
+    name = "imported encoder b%d s%d" % (batch, seq)
+    if not max(errs) <= 1e-9:
+        FAILURES.append("%s: max error %.3g of max |ref| (rtol 1e-9)" %
+                        (name, max(errs)))
+    print("%s: max error %.2g" % (name, max(errs)))
 
 if FAILURES:
     print("seed %d" % SEED)

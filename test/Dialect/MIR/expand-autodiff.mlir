@@ -360,3 +360,25 @@ func.func @mean_rows_main(%x: tensor<?x3xf64>) -> (tensor<f64>, tensor<?x3xf64>)
       : (tensor<?x3xf64>) -> (tensor<f64>, tensor<?x3xf64>)
   return %l, %dx : tensor<f64>, tensor<?x3xf64>
 }
+
+// -----
+
+// A slice of a dynamic-batch value: its cotangent is padded with zeros
+// that take the batch size from the sliced value.
+// CHECK-LABEL: func.func private @narrow_dynamic_grad_0(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<?x6xf32>
+// CHECK:         %[[Z:.+]] = rlx.constant dense<0.000000e+00> : tensor<f32>
+// CHECK:         %[[PAD:.+]] = rlx.expand %[[Z]] like %[[X]] : tensor<f32>, tensor<?x6xf32> -> tensor<?x2xf32>
+// CHECK:         %[[DX:.+]] = rlx.concat %[[PAD]], %{{.+}} axis = 1 : tensor<?x2xf32>, tensor<?x4xf32>
+// CHECK:         return %{{.+}}, %[[DX]]
+func.func @narrow_dynamic(%x: tensor<?x6xf32>) -> tensor<f32> {
+  %n = rlx.narrow %x axis = 1 start = 2 length = 4 : tensor<?x6xf32>
+  %s = rlx.reduce sum %n axes = [0, 1] : tensor<?x4xf32>
+  return %s : tensor<f32>
+}
+
+func.func @narrow_dynamic_main(%x: tensor<?x6xf32>) -> (tensor<f32>, tensor<?x6xf32>) {
+  %l, %dx = rlx.grad @narrow_dynamic(%x) wrt [0]
+      : (tensor<?x6xf32>) -> (tensor<f32>, tensor<?x6xf32>)
+  return %l, %dx : tensor<f32>, tensor<?x6xf32>
+}

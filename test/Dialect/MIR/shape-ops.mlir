@@ -255,14 +255,17 @@ func.func @expand_dynamic_and_types(%d: tensor<?x1xi1>, %e: tensor<1x8xbf16>, %c
   return %0, %1, %2, %3 : tensor<2x?x4xi1>, tensor<?x8xbf16>, tensor<4x3xi1>, tensor<2x3xcomplex<f32>>
 }
 
-// `like` gives the dynamic sizes that the input cannot (any element type).
+// `like` gives the dynamic sizes that the input cannot (any element type;
+// its dims where the result is static do not matter).
 // CHECK-LABEL: func.func @expand_like
 // CHECK-SAME:    (%[[S:[^:]+]]: tensor<f32>, %[[X:[^:]+]]: tensor<?x?x8xi64>)
-func.func @expand_like(%s: tensor<f32>, %x: tensor<?x?x8xi64>) -> tensor<?x?x8xf32> {
+func.func @expand_like(%s: tensor<f32>, %x: tensor<?x?x8xi64>) -> (tensor<?x?x8xf32>, tensor<?x2x3xf32>) {
   // CHECK: %[[A:.+]] = rlx.expand %[[S]] like %[[X]] : tensor<f32>, tensor<?x?x8xi64> -> tensor<?x?x8xf32>
   %0 = rlx.expand %s like %x : tensor<f32>, tensor<?x?x8xi64> -> tensor<?x?x8xf32>
-  // CHECK: return %[[A]]
-  return %0 : tensor<?x?x8xf32>
+  // CHECK: %[[B:.+]] = rlx.expand %[[S]] like %[[X]] : tensor<f32>, tensor<?x?x8xi64> -> tensor<?x2x3xf32>
+  %1 = rlx.expand %s like %x : tensor<f32>, tensor<?x?x8xi64> -> tensor<?x2x3xf32>
+  // CHECK: return %[[A]], %[[B]]
+  return %0, %1 : tensor<?x?x8xf32>, tensor<?x2x3xf32>
 }
 
 //===----------------------------------------------------------------------===//

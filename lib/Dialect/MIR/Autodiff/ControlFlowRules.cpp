@@ -34,7 +34,7 @@ static FailureOr<SmallVector<Value>>
 orZeros(OpBuilder &b, Location loc, ValueRange values, ValueRange like) {
   SmallVector<Value> filled;
   for (auto [v, l] : llvm::zip(values, like)) {
-    filled.push_back(v ? v : splat(b, loc, l.getType(), 0.0));
+    filled.push_back(v ? v : splat(b, loc, l.getType(), 0.0, l));
     if (!filled.back())
       return failure();
   }

@@ -103,7 +103,7 @@ static LogicalResult reverseSweep(ArrayRef<Operation *> ops, OpBuilder &b,
       return failure();
     for (auto [result, ct] : llvm::zip(op->getResults(), resultCts))
       if (!ct && isDifferentiable(result.getType()))
-        if (!(ct = splat(b, op->getLoc(), result.getType(), 0.0)))
+        if (!(ct = splat(b, op->getLoc(), result.getType(), 0.0, result)))
           return failure();
     SmallVector<Value> operandCts;
     if (failed(rule.buildVJP(b, resultCts, operandCts)) ||
@@ -279,7 +279,8 @@ LogicalResult rlx::appendGradient(func::FuncOp fn, ArrayRef<int64_t> wrt,
                << i << " named in 'wrt' does not affect the loss of '"
                << user->getAttrOfType<FlatSymbolRefAttr>("callee").getValue()
                << "' (unused-wrt=error)";
-      grad = splat(b, fn.getLoc(), body.getArgument(i).getType(), 0.0);
+      grad = splat(b, fn.getLoc(), body.getArgument(i).getType(), 0.0,
+                   body.getArgument(i));
       if (!grad)
         return failure();
     }
@@ -310,7 +311,7 @@ LogicalResult rlx::appendTangents(func::FuncOp fn, Operation *user) {
   SmallVector<Value> results(ret.getOperands());
   for (Value result : ret.getOperands()) {
     Value t = tangents.lookup(result);
-    if (!t && !(t = splat(b, fn.getLoc(), result.getType(), 0.0)))
+    if (!t && !(t = splat(b, fn.getLoc(), result.getType(), 0.0, result)))
       return failure();
     results.push_back(t);
   }

@@ -46,8 +46,14 @@ Value autodiff::scalar(OpBuilder &b, Location loc, Type like, double value) {
   return castIfComplex(b, loc, real, partTensor.clone(element));
 }
 
-Value autodiff::splat(OpBuilder &b, Location loc, Type type, double value) {
+Value autodiff::splat(OpBuilder &b, Location loc, Type type, double value,
+                      Value like) {
   auto tensor = cast<RankedTensorType>(type);
+  if (!tensor.hasStaticShape() && like &&
+      cast<RankedTensorType>(like.getType()).getRank() == tensor.getRank()) {
+    Value element = splat(b, loc, tensor.clone(ArrayRef<int64_t>{}), value);
+    return element ? ExpandOp::create(b, loc, tensor, element, like) : Value();
+  }
   if (!tensor.hasStaticShape()) {
     emitError(loc) << "autodiff needs a static shape for a constant of type "
                    << type;
@@ -128,7 +134,8 @@ LogicalResult autodiff::linearJvp(Operation *op, OpBuilder &b,
     if (!isDifferentiable(operand.getType()))
       continue;
     Value t =
-        tangent ? tangent : splat(b, op->getLoc(), operand.getType(), 0.0);
+        tangent ? tangent
+                : splat(b, op->getLoc(), operand.getType(), 0.0, operand);
     if (!t)
       return failure();
     mapping.map(operand, t);

@@ -67,10 +67,12 @@ bool isDifferentiable(Type type);
 /// zero imaginary part); binary rlx ops broadcast it.
 Value scalar(OpBuilder &b, Location loc, Type like, double value);
 
-/// A constant of type `type` (static shape) filled with `value` (complex:
-/// with a zero imaginary part); null, with an error at `loc`, for a
-/// dynamic shape.
-Value splat(OpBuilder &b, Location loc, Type type, double value);
+/// A tensor of type `type` filled with `value` (complex: with a zero
+/// imaginary part): a constant for a static shape; for a dynamic one, the
+/// value expanded with the dynamic sizes of `like` (same rank), or null
+/// with an error at `loc` when there is no `like`.
+Value splat(OpBuilder &b, Location loc, Type type, double value,
+            Value like = {});
 
 /// The complex conjugate of `v`; `v` itself when it is real.
 Value conj(OpBuilder &b, Location loc, Value v);

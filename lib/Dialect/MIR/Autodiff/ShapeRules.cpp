@@ -77,7 +77,7 @@ static LogicalResult narrowVjp(NarrowOp op, OpBuilder &b, ValueRange ct,
   auto zeros = [&](int64_t n) -> LogicalResult {
     SmallVector<int64_t> shape(in.getShape());
     shape[axis] = n;
-    Value z = splat(b, loc, in.clone(shape), 0.0);
+    Value z = splat(b, loc, in.clone(shape), 0.0, op.getInput());
     if (!z)
       return failure();
     pieces.push_back(z);
@@ -119,7 +119,7 @@ static LogicalResult gatherVjp(GatherOp op, OpBuilder &b, ValueRange ct,
   auto table = op.getTable().getType();
   auto indices = op.getIndices().getType();
   int64_t axis = normalizeAxis(op.getAxis(), table.getRank());
-  Value zeros = splat(b, loc, table, 0.0);
+  Value zeros = splat(b, loc, table, 0.0, op.getTable());
   if (!zeros)
     return failure();
   Value idx = op.getIndices(), upd = ct[0];

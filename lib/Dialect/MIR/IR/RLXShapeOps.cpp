@@ -184,12 +184,6 @@ LogicalResult ExpandOp::verify() {
   if (like.getRank() != out.getRank())
     return emitOpError("'like' has rank ")
            << like.getRank() << " where the result has rank " << out.getRank();
-  for (int64_t i = 0; i < out.getRank(); ++i)
-    if (!dimsCompatible(like.getDimSize(i), out.getDimSize(i)))
-      return emitOpError("'like' dim ")
-             << i << " (" << dimStr(like.getDimSize(i))
-             << ") differs from result dim " << i << " ("
-             << dimStr(out.getDimSize(i)) << ")";
   return success();
 }
 

@@ -124,11 +124,13 @@ def RLX_ExpandOp : RLX_Op<"expand", [Pure]> {
     A dynamic result dim takes its size from the input dim it aligns with;
     where that dim is 1 or absent (a scalar spread over a dynamic batch, as
     the gradient of a mean does), the optional `like` operand, of the
-    result's rank, gives the result's dynamic sizes (`torch.expand_as`).
+    result's rank, gives the result's dynamic sizes: each is the size of
+    `like`'s dim at the same position (its other dims do not matter, so
+    zeros to pad a slice of `like` can take their sizes from it).
 
     ```mlir
     %y = rlx.expand %b : tensor<768xf32> -> tensor<8x128x768xf32>
-    %z = rlx.expand %s like %x : tensor<f32>, tensor<?x768xf16> -> tensor<?x768xf32>
+    %z = rlx.expand %s like %x : tensor<f32>, tensor<?x768xf16> -> tensor<?x64xf32>
     ```
   }];
   let arguments = (ins RLX_Tensor:$input, Optional<RLX_Tensor>:$like);
