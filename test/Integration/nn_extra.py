@@ -84,11 +84,12 @@ suite.run(cases)
 # --------------------------------------------------------------------------
 
 
-def gn_case(name, elem, shape, groups, eps=None, offset=0.0, tol=None):
+def gn_case(name, elem, shape, groups, eps=None, offset=0.0, tol=None,
+            dims=None):
     C = shape[1]
     x = rlxtest.as_elem(rand(r, shape, "f64", -2, 2) + offset, elem)
     g, b = rand(r, (C,), elem, 0.5, 1.5), rand(r, (C,), elem, -1, 1)
-    tx, tg = T(shape, elem), T((C,), elem)
+    tx, tg = T(dims or shape, elem), T((C,), elem)
     e = F.group_norm(f64(x), groups, f64(g), f64(b),
                      eps_value(eps)).numpy()
     body = "%y = rlx.group_norm %x, %g, %b{} : {}, {}".format(
@@ -109,6 +110,10 @@ cases += [gn_case("eps", "f32", (2, 4, 3, 3), 2, eps=0.5),
           gn_case("rank5", "f32", (2, 6, 3, 2, 4), 3),
           gn_case("n1", "f32", (1, 12, 16, 16), 4),
           gn_case("odd", "f32", (3, 15, 7), 5),
+          # A dynamic batch and spatial dims (the channels stay static).
+          gn_case("dyn", "f32", (3, 8, 5, 5), 4, dims=(None, 8, 5, 5)),
+          gn_case("dyn2", "f32", (2, 6, 7, 3), 3, dims=(None, 6, None, None)),
+          gn_case("dyn_n1", "bf16", (1, 4, 9), 2, dims=(None, 4, None)),
           # A mean of 100 over a spread of ~1: a one-pass E[x^2] - E[x]^2
           # variance would lose the variance in f32.
           gn_case("large_mean", "f32", (2, 4, 8, 8), 2, offset=100.0,

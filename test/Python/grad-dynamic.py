@@ -5,7 +5,7 @@
 # over a dynamic batch and sequence (its gradient divides by a count known
 # only at run time), a mean over the sequence alone, a max over a dynamic
 # axis (ties share the gradient), a bias broadcast over dynamic dims (its
-# gradient sums over them), layer_norm, GELU, softmax, matmul and
+# gradient sums over them), layer_norm, group_norm, GELU, softmax, matmul and
 # softmax_cross_entropy with a dynamic batch, and an
 # nn.TransformerEncoderLayer imported with a dynamic batch and sequence.
 # float64 programs against float64 PyTorch at rtol 1e-9; one float32 program against float64 PyTorch at
@@ -109,6 +109,34 @@ func.func @main(%x: tensor<?x16xf64>, %w: tensor<16x5xf64>, %b: tensor<5xf64>,
 """
 
 
+# group_norm over a dynamic batch (its gradient is taken through its
+# decomposition, which needs the other dims static).
+GROUPED = """
+func.func @loss(%x: tensor<?x8x3x5xf64>, %g: tensor<8xf64>, %b: tensor<8xf64>)
+    -> tensor<f64> {
+  %y = rlx.group_norm %x, %g, %b {num_groups = 4 : i64}
+      : tensor<?x8x3x5xf64>, tensor<8xf64>
+  %t = rlx.tanh %y : tensor<?x8x3x5xf64>
+  %l = rlx.reduce mean %t axes = [0, 1, 2, 3] : tensor<?x8x3x5xf64>
+  return %l : tensor<f64>
+}
+func.func @main(%x: tensor<?x8x3x5xf64>, %g: tensor<8xf64>, %b: tensor<8xf64>)
+    -> (tensor<f64>, tensor<?x8x3x5xf64>, tensor<8xf64>, tensor<8xf64>) {
+  %r:4 = rlx.grad @loss(%x, %g, %b) wrt [0, 1, 2]
+      : (tensor<?x8x3x5xf64>, tensor<8xf64>, tensor<8xf64>)
+      -> (tensor<f64>, tensor<?x8x3x5xf64>, tensor<8xf64>, tensor<8xf64>)
+  return %r#0, %r#1, %r#2, %r#3
+      : tensor<f64>, tensor<?x8x3x5xf64>, tensor<8xf64>, tensor<8xf64>
+}
+"""
+
+
+def grouped_torch(x, g, b):
+    # rlx.group_norm's epsilon is an f32 attribute.
+    eps = float(np.float32(1e-5))
+    return torch.tanh(torch.nn.functional.group_norm(x, 4, g, b, eps)).mean()
+
+
 def classifier_torch(x, w, b, y):
     return torch.nn.functional.cross_entropy(x @ w + b, y)
 
@@ -163,6 +191,12 @@ for batch, seq in ((1, 1), (4, 3), (7, 17)):
 x = np.repeat(rng.uniform(-2, 2, (1, 3, H)), 4, axis=0)
 check("pooled ties b4 s3", program, pooled_torch, [x, rng.uniform(-1, 1, H)],
       [0, 1], 1e-9)
+
+program = compiled(GROUPED)
+for batch in (1, 5):
+    check("group_norm b%d" % batch, program, grouped_torch,
+          [rng.uniform(-2, 2, (batch, 8, 3, 5)), rng.uniform(0.5, 1.5, 8),
+           rng.uniform(-0.5, 0.5, 8)], [0, 1, 2], 1e-9)
 
 program = compiled(CLASSIFIER)
 for batch in (1, 6, 33):

@@ -369,19 +369,35 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
     MLIRContext *ctx = rewriter.getContext();
     Value x = adaptor.getInput();
     auto type = cast<RankedTensorType>(x.getType());
-    if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "group_norm needs static shapes");
+    // The batch and the spatial dims may be dynamic; the channels are split
+    // into groups, so their count must be known.
+    if (type.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(op, "group_norm needs static channels");
     int64_t rank = type.getRank();
-    int64_t n = type.getDimSize(0), c = type.getDimSize(1);
+    int64_t c = type.getDimSize(1);
     int64_t groups = op.getNumGroups(), perGroup = c / groups;
-    int64_t count = type.getNumElements() / (n * groups);
     Type element = type.getElementType();
     Type acc = getAccumulatorType(element);
-    // The [N, G, K] view of x.
-    auto viewType = RankedTensorType::get({n, groups, count}, element);
-    Value view = reshapeStatic(rewriter, loc, x, viewType);
+    // The [N, G, K] view of x: channels split into [G, C/G], then C/G
+    // merged with the spatial dims (K = C/G * spatial).
+    SmallVector<int64_t> split = {type.getDimSize(0), groups, perGroup};
+    SmallVector<OpFoldResult> splitSizes = {
+        getAsOpFoldResult(getDimSize(rewriter, loc, x, 0)),
+        rewriter.getIndexAttr(groups), rewriter.getIndexAttr(perGroup)};
+    SmallVector<ReassociationIndices> splitGroups = {{0}, {1, 2}};
+    SmallVector<ReassociationIndices> mergeGroups = {{0}, {1}, {2}};
+    for (int64_t d = 2; d < rank; ++d) {
+      split.push_back(type.getDimSize(d));
+      splitSizes.push_back(getAsOpFoldResult(getDimSize(rewriter, loc, x, d)));
+      splitGroups.push_back({d + 1});
+      mergeGroups.back().push_back(d + 1);
+    }
+    Value grouped = tensor::ExpandShapeOp::create(
+        rewriter, loc, type.clone(split), x, splitGroups, splitSizes);
+    Value view = tensor::CollapseShapeOp::create(rewriter, loc, grouped,
+                                                 mergeGroups);
     Value zero = createScalarConstant(rewriter, loc, acc, 0);
-    Value countF = createScalarConstant(rewriter, loc, acc, double(count));
+    Value countF = getCountAsFloat(rewriter, loc, view, {2}, acc);
     Value sum = buildReduction(
         rewriter, loc, view, 2, acc, zero,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -398,7 +414,8 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
     Value squares =
         linalg::GenericOp::create(
             rewriter, loc, statType, ValueRange{view, sum},
-            createFilled(rewriter, loc, statType, {}, zero),
+            createFilled(rewriter, loc, statType,
+                         getDynamicDims(rewriter, loc, sum), zero),
             ArrayRef<AffineMap>{id3, row3, row3}, it3,
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value v = castScalar(b, l, args[0], acc, false, false);
@@ -417,7 +434,7 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
     AffineMap channel = singleDimMap(ctx, rank, 1);
     double eps = op.getEpsilon().convertToDouble();
     Value result = buildMappedGeneric(
-        rewriter, loc, type, {},
+        rewriter, loc, type, getDynamicDims(rewriter, loc, x),
         ValueRange{x, sum, squares, adaptor.getGamma(), adaptor.getBeta()},
         {rewriter.getMultiDimIdentityMap(rank), groupMap, groupMap, channel,
          channel},

@@ -240,3 +240,23 @@ func.func @conv_transpose2d(%x: tensor<2x4x5x6xf32>, %w: tensor<4x3x3x3xf32>) ->
   %0 = rlx.conv_transpose2d %x, %w strides = [2, 2] padding = [1, 0, 1, 1] output_padding = [1, 1] groups = 2 : tensor<2x4x5x6xf32>, tensor<4x3x3x3xf32>
   return %0 : tensor<2x6x11x12xf32>
 }
+
+// -----
+
+// group_norm over a dynamic batch and spatial dim: the [N, G, K] view
+// splits the (static) channels into groups, then merges each group's
+// channels with the spatial dims; K is counted at run time.
+// CHECK-LABEL: func.func @group_norm_dynamic(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<?x8x?x5xf32>
+// CHECK:         %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x8x?x5xf32>
+// CHECK:         %[[H:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x8x?x5xf32>
+// CHECK:         %[[G:.+]] = tensor.expand_shape %[[X]] {{\[}}[0], [1, 2], [3], [4]] output_shape [%[[N]], 4, 2, %[[H]], 5] : tensor<?x8x?x5xf32> into tensor<?x4x2x?x5xf32>
+// CHECK:         %[[V:.+]] = tensor.collapse_shape %[[G]] {{\[}}[0], [1], [2, 3, 4]] : tensor<?x4x2x?x5xf32> into tensor<?x4x?xf32>
+// CHECK:         %[[K:.+]] = tensor.dim %[[V]], %{{.+}} : tensor<?x4x?xf32>
+// CHECK:         arith.sitofp
+// CHECK-COUNT-3: linalg.generic
+// CHECK:         return
+func.func @group_norm_dynamic(%x: tensor<?x8x?x5xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<?x8x?x5xf32> {
+  %0 = rlx.group_norm %x, %g, %b {num_groups = 4 : i64} : tensor<?x8x?x5xf32>, tensor<8xf32>
+  return %0 : tensor<?x8x?x5xf32>
+}

@@ -66,3 +66,12 @@ func.func @conv2d_backward_input_dynamic(%dy: tensor<?x4x6x6xf32>, %w: tensor<4x
   %0 = rlx.conv2d_backward_input %dy, %w : tensor<?x4x6x6xf32>, tensor<4x2x3x3xf32> -> tensor<?x2x8x8xf32>
   return %0 : tensor<?x2x8x8xf32>
 }
+
+// -----
+
+// group_norm splits the channels into groups: their count must be static.
+func.func @group_norm_dynamic_channels(%x: tensor<2x?x4xf32>, %g: tensor<?xf32>) -> tensor<2x?x4xf32> {
+  // expected-error @+1 {{failed to legalize operation 'rlx.group_norm' that was explicitly marked illegal}}
+  %0 = rlx.group_norm %x, %g, %g {num_groups = 2 : i64} : tensor<2x?x4xf32>, tensor<?xf32>
+  return %0 : tensor<2x?x4xf32>
+}

@@ -106,3 +106,20 @@ func.func @main(%q: tensor<1x3x2x4xf32>, %k: tensor<1x3x2x4xf32>, %v: tensor<1x3
       : (tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>, tensor<1x2x4x4xf32>) -> (tensor<f32>, tensor<1x3x2x4xf32>)
   return %dq : tensor<1x3x2x4xf32>
 }
+
+// -----
+
+// group_norm differentiates through its decomposition, which takes a
+// dynamic batch but not dynamic spatial dims.
+func.func @gn(%x: tensor<?x4x?xf32>, %g: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'rlx.group_norm' op differentiates with a dynamic batch only; dim 2 of 'tensor<?x4x?xf32>' is dynamic}}
+  %y = rlx.group_norm %x, %g, %g {num_groups = 2 : i64} : tensor<?x4x?xf32>, tensor<4xf32>
+  %l = rlx.reduce sum %y axes = [0, 1, 2] : tensor<?x4x?xf32>
+  return %l : tensor<f32>
+}
+
+func.func @main(%x: tensor<?x4x?xf32>, %g: tensor<4xf32>) -> tensor<4xf32> {
+  %l, %dg = rlx.grad @gn(%x, %g) wrt [1]
+      : (tensor<?x4x?xf32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+  return %dg : tensor<4xf32>
+}

@@ -53,8 +53,10 @@ Value autodiff::decomposeGroupNorm(OpBuilder &b, Location loc, Value x,
                                    Value gamma, Value beta, int64_t groups,
                                    double epsilon) {
   auto type = cast<RankedTensorType>(x.getType());
-  int64_t n = type.getDimSize(0);
-  auto grouped = type.clone({n, groups, type.getNumElements() / n / groups});
+  int64_t perSample = 1;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    perSample *= type.getDimSize(d);
+  auto grouped = type.clone({type.getDimSize(0), groups, perSample / groups});
   Value xg = ReshapeOp::create(b, loc, grouped, x);
   Value xc = SubOp::create(b, loc, xg, meanLast(b, loc, xg));
   Value var = meanLast(b, loc, MulOp::create(b, loc, xc, xc));

@@ -29,7 +29,8 @@ Value decomposeLayerNorm(OpBuilder &b, Location loc, Value x, Value gamma,
 Value decomposeRmsNorm(OpBuilder &b, Location loc, Value x, Value gamma,
                        double epsilon);
 
-/// group_norm(x [N, C, ...], gamma, beta) with `groups` channel groups.
+/// group_norm(x [N, C, ...], gamma, beta) with `groups` channel groups;
+/// N may be dynamic, the other dims must be static.
 Value decomposeGroupNorm(OpBuilder &b, Location loc, Value x, Value gamma,
                          Value beta, int64_t groups, double epsilon);
 

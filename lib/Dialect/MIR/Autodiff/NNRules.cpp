@@ -104,6 +104,11 @@ static FailureOr<SmallVector<Value>> rmsNormBackward(OpBuilder &b,
 }
 
 static FailureOr<SmallVector<Value>> groupNorm(OpBuilder &b, GroupNormOp op) {
+  auto type = op.getInput().getType();
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      return op.emitOpError("differentiates with a dynamic batch only; dim ")
+             << d << " of " << type << " is dynamic";
   return SmallVector<Value>{decomposeGroupNorm(
       b, op.getLoc(), op.getInput(), op.getGamma(), op.getBeta(),
       op.getNumGroups(), epsilonOf(op.getEpsilon()))};
