@@ -55,7 +55,8 @@ class Config:
     dtype: str = "float32"  # NumPy's name; float64 for exact comparisons
     # How rlx looks up the token embeddings: "gather" (rlx.gather, whose
     # gradient is rlx.scatter_add), or "onehot" (a one-hot [.., vocab]
-    # matrix times the table, for targets without scatter_add: CUDA).
+    # matrix times the table, for targets without scatter_add: Vulkan,
+    # Metal).
     embedding: str = "gather"
 
 

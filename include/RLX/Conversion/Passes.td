@@ -351,6 +351,72 @@ def CopyRepeatedResultsPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def GPUOutlineScatterAddPass
+    : Pass<"rlx-gpu-outline-scatter-add", "::mlir::ModuleOp"> {
+  let summary = "Outline each rlx.scatter_add for a generated atomic kernel";
+  let description = [{
+    The first half of `rlx.scatter_add` on a GPU: each op moves into a
+    private function tagged `rlx.gpu_scatter_add` (with its `axis`) whose
+    arguments bufferization may not write, so that its call bufferizes to
+    one call with the result as an out-parameter;
+    `rlx-gpu-expand-scatter-add` then replaces the call with the kernels.
+    Its body (the CPU's loop over the indices) only stands for the op.
+    Complex values, which GPU atomics cannot add, are an error at the op.
+
+    ```mlir
+    %r = rlx.scatter_add %t, %i, %u axis = 0
+        : tensor<100x16xf32>, tensor<8xi64>, tensor<8x16xf32>
+    // becomes
+    %r = call @scatter_add(%t, %i, %u) : (...) -> tensor<100x16xf32>
+    func.func private @scatter_add(%t: tensor<100x16xf32>
+        {bufferization.writable = false}, ...) -> tensor<100x16xf32>
+        attributes {rlx.gpu_scatter_add = {axis = 0 : i64}}
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
+def GPUExpandScatterAddPass
+    : Pass<"rlx-gpu-expand-scatter-add", "::mlir::ModuleOp"> {
+  let summary = "Replace outlined scatter-adds with a copy and an atomic "
+                "kernel";
+  let description = [{
+    After bufferization (results as out-parameters), replaces each call of
+    a function that `rlx-gpu-outline-scatter-add` outlined, `(base, indices,
+    updates, out)`, with a copy of `base` into `out` (a `linalg.generic`,
+    which `rlx-gpu-map-linalg` maps) and a `gpu.launch` with one thread per
+    element of `updates` that adds it into `out` at its index along the
+    axis with `memref.atomic_rmw` (float `addf`, integer `addi`), and
+    erases the tagged functions. An index outside `[0, size of the axis)`
+    adds nothing (the CPU's loop reads out of bounds there). Repeated
+    indices add in an unspecified order: float sums may differ from the
+    CPU's in the last bits.
+
+    ```mlir
+    call @scatter_add(%t, %i, %u, %out) : (memref<100x16xf32>,
+        memref<8xi64>, memref<8x16xf32>, memref<100x16xf32>) -> ()
+    // becomes
+    linalg.generic ... ins(%t) outs(%out)          // out = base
+    gpu.launch blocks(...) in (%gx = %c1, ...) threads(...) in (%tx = %c128,
+        ...) {
+      // thread t < 128: j = t / 16, c = t % 16
+      %row = memref.load %i[%j] ...
+      memref.atomic_rmw addf %v, %out[%row, %c] ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block of the atomic kernel">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUCallRuntimeKernelsPass
     : Pass<"rlx-gpu-call-runtime-kernels", "::mlir::ModuleOp"> {
   let summary = "Call the GPU runtime's kernels for the ops outlined for "

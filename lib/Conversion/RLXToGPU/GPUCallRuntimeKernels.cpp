@@ -38,6 +38,7 @@ namespace rlx {
 using namespace mlir;
 using rlx::kLibraryMatmulTag;
 using rlx::kFlashAttentionTag;
+using rlx::elideResultCopy;
 
 namespace {
 
@@ -408,51 +409,6 @@ struct GPUCallRuntimeKernelsPass
     if (Operation *alloc = temporary.getDefiningOp();
         alloc && alloc->use_empty())
       alloc->erase();
-  }
-
-  /// Where the call's result should be written. Buffer-results-to-out-
-  /// params gives a call's result a temporary that is then copied to the
-  /// caller's out-parameter; where the copy follows the call and the
-  /// temporary has no other use, the call writes to the copy's target
-  /// instead (one pass over the result less); the copy and deallocations
-  /// of the temporary go here, the temporary with the call. A result
-  /// returned through a collapse_shape (an attention's heads merged back
-  /// into one hidden dim) is written to the target expanded back.
-  Value elideResultCopy(func::CallOp call) {
-    Value out = call.getOperands().back();
-    auto alloc = out.getDefiningOp<memref::AllocOp>();
-    auto collapse =
-        dyn_cast_or_null<memref::CollapseShapeOp>(call->getNextNode());
-    if (collapse && (collapse.getSrc() != out || !collapse->hasOneUse()))
-      collapse = nullptr;
-    Value copied = collapse ? collapse.getResult() : out;
-    auto copy = dyn_cast_or_null<memref::CopyOp>(
-        (collapse ? collapse.getOperation() : call.getOperation())
-            ->getNextNode());
-    if (!alloc || !copy || copy.getSource() != copied ||
-        copy.getTarget().getType() != copied.getType() ||
-        llvm::is_contained(call.getOperands(), copy.getTarget()))
-      return out;
-    SmallVector<Operation *> deallocs;
-    for (Operation *user : alloc->getUsers()) {
-      if (isa<memref::DeallocOp>(user))
-        deallocs.push_back(user);
-      else if (user != call && user != copy && user != collapse)
-        return out;
-    }
-    Value target = copy.getTarget();
-    if (collapse) {
-      OpBuilder b(call);
-      target =
-          memref::ExpandShapeOp::create(b, call.getLoc(), out.getType(), target,
-                                        collapse.getReassociationIndices());
-    }
-    copy.erase();
-    if (collapse)
-      collapse.erase();
-    for (Operation *dealloc : deallocs)
-      dealloc->erase();
-    return target;
   }
 };
 

@@ -49,6 +49,10 @@ void rlx::buildRLXToGPUPipeline(
   LegalizePassOptions legalize;
   legalize.target = target.name;
   pm.addPass(createLegalizePass(legalize));
+  // No kernel of the linalg mapper scatters: each rlx.scatter_add goes
+  // into a function whose call becomes atomic kernels after bufferization.
+  if (!choices.arena)
+    pm.addPass(createGPUOutlineScatterAddPass());
   bool flash = choices.attention == GPUAttention::Flash;
   if (flash) {
     // Attention that the runtime's fused kernel takes is one call of it,
@@ -111,6 +115,8 @@ void rlx::buildRLXToGPUPipeline(
   pm.addPass(createConvertBufferizationToMemRefPass());
   if (flash || library)
     pm.addPass(createGPUCallRuntimeKernelsPass());
+  if (!choices.arena)
+    pm.addPass(createGPUExpandScatterAddPass());
 
   pm.addNestedPass<func::FuncOp>(createGPUInlineSplatConstantsPass());
   if (beforeKernels)

@@ -8,6 +8,7 @@
 
 #include "RLX/Conversion/RLXToGPU/RuntimeKernels.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -16,7 +17,8 @@ using namespace mlir;
 bool rlx::isInRuntimeKernelFunction(Operation *op) {
   auto fn = op->getParentOfType<func::FuncOp>();
   return fn &&
-         (fn->hasAttr(kLibraryMatmulTag) || fn->hasAttr(kFlashAttentionTag));
+         (fn->hasAttr(kLibraryMatmulTag) || fn->hasAttr(kFlashAttentionTag) ||
+          fn->hasAttr(kScatterAddTag));
 }
 
 func::CallOp rlx::outlineForRuntimeKernel(ArrayRef<Operation *> ops,
@@ -47,4 +49,41 @@ func::CallOp rlx::outlineForRuntimeKernel(ArrayRef<Operation *> ops,
 
   OpBuilder b(ops.back());
   return func::CallOp::create(b, loc, fn, args);
+}
+
+Value rlx::elideResultCopy(func::CallOp call) {
+  Value out = call.getOperands().back();
+  auto alloc = out.getDefiningOp<memref::AllocOp>();
+  auto collapse =
+      dyn_cast_or_null<memref::CollapseShapeOp>(call->getNextNode());
+  if (collapse && (collapse.getSrc() != out || !collapse->hasOneUse()))
+    collapse = nullptr;
+  Value copied = collapse ? collapse.getResult() : out;
+  auto copy = dyn_cast_or_null<memref::CopyOp>(
+      (collapse ? collapse.getOperation() : call.getOperation())
+          ->getNextNode());
+  if (!alloc || !copy || copy.getSource() != copied ||
+      copy.getTarget().getType() != copied.getType() ||
+      llvm::is_contained(call.getOperands(), copy.getTarget()))
+    return out;
+  SmallVector<Operation *> deallocs;
+  for (Operation *user : alloc->getUsers()) {
+    if (isa<memref::DeallocOp>(user))
+      deallocs.push_back(user);
+    else if (user != call && user != copy && user != collapse)
+      return out;
+  }
+  Value target = copy.getTarget();
+  if (collapse) {
+    OpBuilder b(call);
+    target =
+        memref::ExpandShapeOp::create(b, call.getLoc(), out.getType(), target,
+                                      collapse.getReassociationIndices());
+  }
+  copy.erase();
+  if (collapse)
+    collapse.erase();
+  for (Operation *dealloc : deallocs)
+    dealloc->erase();
+  return target;
 }

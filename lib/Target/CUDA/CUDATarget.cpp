@@ -9,9 +9,10 @@
 // `cuda` claims what `rlx-cuda-pipeline` compiles: what cpu claims but the
 // ops that carry buffers through host loops or read a value back to choose
 // what runs (rlx.if, rlx.while, rlx.scan, rlx.selective_scan, rlx.topk,
-// rlx.scatter_add, rlx.dense_solve; rlx-legalize rewrites rlx.if into
-// rlx.where and unrolls a bounded rlx.while, the rest is an error), with
-// int8 products (cuBLASLt's int8 kernels or generated ones). Static shapes
+// rlx.dense_solve; rlx-legalize rewrites rlx.if into rlx.where and unrolls
+// a bounded rlx.while, the rest is an error), with int8 products
+// (cuBLASLt's int8 kernels or generated ones) and rlx.scatter_add (atomic
+// kernels, rlx-gpu-expand-scatter-add). Static shapes
 // only (the GPU front's kernels have static sizes), so that a dynamic shape
 // is an error at its op rather than in rlx-gpu-map-linalg.
 //
@@ -30,6 +31,7 @@ void rlx::registerCUDATarget() {
   info.ops.name = "cuda";
   SmallVector<OpGroup> groups = kernelOpGroups();
   groups.push_back(OpGroup::Int8Matmul);
+  groups.push_back(OpGroup::Scatter);
   info.ops.ops = opsOfGroups(groups);
   info.ops.staticShapes = true;
   info.summary = "NVIDIA GPUs: NVVM kernels as a cubin in a host object "

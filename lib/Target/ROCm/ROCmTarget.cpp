@@ -8,6 +8,7 @@
 //
 // `rocm` claims what `rlx-rocm-pipeline` compiles: the cuda target's GPU
 // front, so what cuda claims but rlx.int8_matmul; static shapes only.
+// rlx.scatter_add's atomic adds are LLVM atomicrmw instructions there too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +22,9 @@ using namespace mlir::rlx;
 void rlx::registerROCmTarget() {
   TargetInfo info;
   info.ops.name = "rocm";
-  info.ops.ops = opsOfGroups(kernelOpGroups());
+  SmallVector<OpGroup> groups = kernelOpGroups();
+  groups.push_back(OpGroup::Scatter);
+  info.ops.ops = opsOfGroups(groups);
   info.ops.staticShapes = true;
   info.summary = "AMD GPUs: ROCDL kernels as an HSA code object in a host "
                  "object (rlx-rocm-pipeline), run by librlx_rocm_runtime";

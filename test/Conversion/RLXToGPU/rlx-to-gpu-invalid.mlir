@@ -15,7 +15,7 @@ func.func @dynamic_rows(%x: tensor<?x256xf32>) -> tensor<?x256xf32> {
 // Ops the cuda target does not claim are errors at the op (rlx-legalize
 // target=cuda at the front of the pipeline), not failures deep in
 // bufferization or kernel mapping: a scan carries buffers through a host
-// loop, topk and scatter_add too.
+// loop, topk too.
 func.func @scan(%h0: tensor<4xf32>, %x: tensor<10x4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'rlx.scan' is not supported by target 'cuda'}}
   %h, %ys = rlx.scan init(%h0 : tensor<4xf32>) xs(%x : tensor<10x4xf32>)

@@ -32,9 +32,10 @@
 // CPU-NOT: rlx.
 
 // CUDA claims what rlx-cuda-pipeline compiles: no host loops over buffers
-// and no value read back to choose what runs; int8 products; static
-// shapes only (the GPU front's kernels have static sizes).
-// CUDA: // target 'cuda' claims 77 ops
+// and no value read back to choose what runs; int8 products; scatter_add
+// (atomic kernels); static shapes only (the GPU front's kernels have
+// static sizes).
+// CUDA: // target 'cuda' claims 78 ops
 // CUDA-NEXT: // broadcasts: general
 // CUDA-NEXT: // shapes: static only
 // CUDA-NOT: rlx.decode_attention
@@ -50,7 +51,7 @@
 // CUDA-NOT: rlx.lora_matmul
 // CUDA-NOT: rlx.sample
 // CUDA-NOT: rlx.scan
-// CUDA-NOT: rlx.scatter_add
+// CUDA: rlx.scatter_add
 // CUDA-NOT: rlx.selective_scan
 // CUDA: rlx.softmax
 // CUDA-NOT: rlx.topk
@@ -58,7 +59,7 @@
 // CUDA: rlx.yield
 // ROCM claims what CUDA claims (the same GPU front) but rlx.int8_matmul,
 // static shapes only.
-// ROCM: // target 'rocm' claims 76 ops
+// ROCM: // target 'rocm' claims 77 ops
 // ROCM-NEXT: // broadcasts: general
 // ROCM-NEXT: // shapes: static only
 // ROCM-NOT: rlx.decode_attention
@@ -74,7 +75,7 @@
 // ROCM-NOT: rlx.lora_matmul
 // ROCM-NOT: rlx.sample
 // ROCM-NOT: rlx.scan
-// ROCM-NOT: rlx.scatter_add
+// ROCM: rlx.scatter_add
 // ROCM-NOT: rlx.selective_scan
 // ROCM: rlx.softmax
 // ROCM-NOT: rlx.topk

@@ -32,6 +32,10 @@ namespace rlx {
 constexpr llvm::StringLiteral kLibraryMatmulTag = "rlx.library_matmul";
 /// The tag of a function outlined for rlxFlashAttention.
 constexpr llvm::StringLiteral kFlashAttentionTag = "rlx.flash_attention";
+/// The tag of a function outlined for the atomic kernels that
+/// rlx-gpu-expand-scatter-add generates (not a runtime kernel, but outlined
+/// and replaced after bufferization the same way).
+constexpr llvm::StringLiteral kScatterAddTag = "rlx.gpu_scatter_add";
 
 /// Whether `op` is in a function outlined for a runtime kernel (whose body
 /// only stands for the kernel: no pass needs to rewrite it).
@@ -48,6 +52,17 @@ func::CallOp outlineForRuntimeKernel(ArrayRef<Operation *> ops, ValueRange args,
                                      ValueRange results, StringRef name,
                                      StringRef tag, DictionaryAttr problem,
                                      SymbolTable &symbols, IRMapping &map);
+
+/// Where the result of `call` (after bufferization, its last operand is the
+/// result's out-parameter) should be written. Buffer-results-to-out-params
+/// gives a call's result a temporary that is then copied to the caller's
+/// out-parameter; where the copy follows the call and the temporary has no
+/// other use, the call writes to the copy's target instead (one pass over
+/// the result less): the copy and the deallocations of the temporary go
+/// here, the temporary with the call (its caller erases it once unused). A
+/// result returned through a collapse_shape (an attention's heads merged
+/// back into one hidden dim) is written to the target expanded back.
+Value elideResultCopy(func::CallOp call);
 
 } // namespace rlx
 } // namespace mlir
