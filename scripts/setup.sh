@@ -22,7 +22,7 @@ PACKAGES=(
   cmake ninja-build g++ ccache
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   python3 python3-numpy python3-pytest python3-torch python3-onnx python3-sklearn
-  python3-sentencepiece python3-torchvision
+  python3-sentencepiece python3-torchvision python3-matplotlib
   libopenblas0-pthread
   python3-pip python3-setuptools
   libclang-rt-22-dev

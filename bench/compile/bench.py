@@ -14,9 +14,12 @@ long for 24 layers as for 12.
 
   bench.py [--targets cpu,cuda,rocm,vulkan,metal] [--layers 1,2,4,12,24]
            [--modes forward,grad] [--timeout 600] [--rlx-compile PATH]
+           [--plot FILE.svg|FILE.png]
 
 Each compile runs once (compile times of seconds do not need repeats);
-a compile that fails or runs past --timeout is reported as such.
+a compile that fails or runs past --timeout is reported as such. --plot
+draws the seconds of the compiles that succeeded, each against the
+fastest target's of the same program (bench/plot.py).
 """
 import argparse
 import os
@@ -27,6 +30,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+import plot  # noqa: E402
 
 
 def compile_once(rlx_compile, target, source, out, timeout):
@@ -70,6 +75,8 @@ def main():
     p.add_argument("--timeout", type=float, default=600)
     p.add_argument("--rlx-compile",
                    default=os.path.join(ROOT, "build", "bin", "rlx-compile"))
+    p.add_argument("--plot", type=plot.plot_file, metavar="FILE",
+                   help="also draw the table (.svg or .png)")
     a = p.parse_args()
     layers = [int(n) for n in a.layers.split(",")]
     print("rlx-compile of BERT-base (hidden 768, 12 heads, FFN 3072, "
@@ -77,6 +84,7 @@ def main():
     print("%-7s %-8s %6s %10s %10s %12s  %s" %
           ("target", "mode", "layers", "seconds", "peak MiB",
            "s / layer", "status"))
+    rows = []  # (program, target, seconds) of the compiles that succeeded
     with tempfile.TemporaryDirectory() as tmp:
         for mode in a.modes.split(","):
             for n in layers:
@@ -94,6 +102,13 @@ def main():
                     print("%-7s %-8s %6d %10.2f %10.0f %12.3f  %s" %
                           (target, mode, n, seconds, peak, seconds / n,
                            status), flush=True)
+                    if status == "ok":
+                        rows.append(("%s, %d layers" % (mode, n), target,
+                                     seconds))
+    if a.plot:
+        plot.write_ratio_plot(
+            a.plot, "rlx-compile of BERT-base (sequence %d): seconds per "
+            "target" % a.seq, rows, unit="s")
 
 
 if __name__ == "__main__":

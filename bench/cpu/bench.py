@@ -19,6 +19,8 @@
 # the BLAS library, the seeds' kernel-dispatch policy). "bert-base step b2"
 # is one SGD step of bench/gpu/train_step.py's @step (forward, backward
 # through rlx.grad, update) against the same step with torch.autograd.
+# `--plot FILE` (.svg or .png) draws the medians of rlx, rlx --blas and
+# torch against the fastest of each workload (bench/plot.py).
 #
 # ===---------------------------------------------------------------------=== #
 import os
@@ -29,18 +31,25 @@ import tempfile
 import time
 
 
-def thread_count(argv):
-    """--threads=N (default 1): RLX's threads (RLX_NUM_THREADS) and
-    PyTorch's, its BLAS included; set before torch loads OpenBLAS, which
-    reads OPENBLAS_NUM_THREADS once."""
-    for arg in argv:
-        if arg.startswith("--threads="):
-            argv.remove(arg)
-            return int(arg.split("=", 1)[1])
-    return 1
+def take_option(argv, name):
+    """The value of `name=VALUE` or `name VALUE` in argv, taken out of it
+    (the arguments left pick workloads), or None."""
+    for k, arg in enumerate(argv):
+        if arg.startswith(name + "="):
+            del argv[k]
+            return arg.split("=", 1)[1]
+        if arg == name and k + 1 < len(argv):
+            value = argv[k + 1]
+            del argv[k:k + 2]
+            return value
+    return None
 
 
-THREADS = thread_count(sys.argv)
+# --threads=N (default 1): RLX's threads (RLX_NUM_THREADS) and PyTorch's,
+# its BLAS included; set before torch loads OpenBLAS, which reads
+# OPENBLAS_NUM_THREADS once.
+THREADS = int(take_option(sys.argv, "--threads") or 1)
+PLOT = take_option(sys.argv, "--plot")
 os.environ["RLX_NUM_THREADS"] = str(THREADS)
 os.environ["OPENBLAS_NUM_THREADS"] = str(THREADS)
 
@@ -55,6 +64,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RLX_RUN = os.environ.get("RLX_RUN", os.path.join(ROOT, "build", "bin", "rlx-run"))
 RUNS = int(os.environ.get("RLX_BENCH_RUNS", "20"))
 F = torch.nn.functional
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import plot  # noqa: E402
 
 
 def unary(name, body, n=4096):
@@ -158,6 +169,9 @@ def main():
          bert_step_torch(2, bert_step(2)[1])),
     ]
     only = sys.argv[1:]
+    if PLOT:
+        plot.plot_file(PLOT)  # before the runs rather than after them
+    rows = []  # (workload, peer, median ms) for the plot
     print("CPU: %s, torch %s with %d threads, rlx-run with %s threads, "
           "median / min of %d runs" % (os.uname().machine, torch.__version__,
                                        torch.get_num_threads(),
@@ -184,6 +198,13 @@ def main():
         print("%-20s %16s %16s %16s %11s %11s" % (
             name, pair(rlx_ms), pair(blas_ms), pair(torch_ms),
             ratio(torch_ms, rlx_ms), ratio(torch_ms, blas_ms)))
+        rows += [(name, peer, ms[0]) for peer, ms in (
+            ("rlx", rlx_ms), ("rlx --blas", blas_ms), ("torch", torch_ms))
+            if ms]
+    if PLOT:
+        plot.write_ratio_plot(
+            PLOT, "RLX vs PyTorch on the CPU (%s), threads: %d; median ms" %
+            (os.uname().machine, THREADS), rows, unit="ms")
 
 if __name__ == "__main__":
     main()

@@ -5,6 +5,7 @@ Run on the GPU machine from the folder bench/gpu/build.sh fills (it holds
 librlx_bench_kernels.so, librlx_cuda_runtime.so, gpu_peers.py and this file):
 
     python3 bench.py [--json out.json] [--dtypes float32,bfloat16,float16]
+                     [--rows-json rows.json]
 
 For each workload and dtype: fresh random inputs (a new seed every run,
 printed), our output poisoned with NaN, one call, the runtime's error
@@ -18,6 +19,9 @@ The matmul and attention workloads (FLOP_WORKLOADS: cuBLASLt with its
 epilogue; the runtime's flash-attention kernel, or in f32 two cuBLASLt
 products around a masked softmax) are checked the same way and reported
 in TFLOP/s. --only takes comma-separated parts of workload names.
+--rows-json writes every row's ms of ours, eager and compile in the form
+bench/plot.py draws on a machine with matplotlib (this one may lack it):
+python3 bench/plot.py rows.json plot.svg.
 """
 import argparse, ctypes, json, os, sys
 
@@ -173,6 +177,8 @@ def main():
     ap.add_argument("--dtypes", default="float32,bfloat16,float16")
     ap.add_argument("--kernels", default="librlx_bench_kernels.so",
                     help="the kernels library (a variant built for tuning)")
+    ap.add_argument("--rows-json", metavar="FILE",
+                    help="the tables' ms for bench/plot.py")
     a = ap.parse_args()
     dtypes = [getattr(torch, d) for d in a.dtypes.split(",")]
 
@@ -229,6 +235,16 @@ def main():
         json.dump({"device": dev, "seed": seed, "ceilings": ceil, "rows": rows,
                    "matmul_rows": mm_rows, "layer_rows": layer_rows},
                   open(a.json, "w"), indent=1)
+    if a.rows_json:
+        json.dump({"title": f"{dev}: ms against the fastest of ours, eager "
+                   f"and torch.compile (seed {seed})",
+                   "lower_is_better": True, "unit": "ms",
+                   "rows": [[f"{r['workload']} {r['dtype']}"
+                             f"{'' if r['ok'] else ' FAIL'}", peer,
+                             r[peer + "_ms"]]
+                            for r in rows + mm_rows + layer_rows
+                            for peer in ("ours", "eager", "compile")]},
+                  open(a.rows_json, "w"), indent=1)
     sys.exit(1 if failures else 0)
 
 

@@ -22,12 +22,20 @@ a near tie may part them late). Shapes: tiny (2 layers, hidden 64); 160m
 dim 64, ffn 8192, vocab 128256, tied; 4.9 GB of float32 weights twice).
 --quant TYPE stores every matrix in a GGUF block type (Q4_0, Q8_0, Q4_K,
 Q5_K, Q6_K) that our program multiplies by packed (rlx.dequant_matmul);
-PyTorch gets the same weights dequantized to float32."""
+PyTorch gets the same weights dequantized to float32. --plot FILE (.svg
+or .png) draws both sides' tokens/s, the prompt step's as prompt tokens
+over its time, against the faster side (bench/plot.py)."""
 
 import argparse
+import os
+import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+import plot  # noqa: E402
 
 SHAPES = {
     "tiny": dict(vocab=300, hidden=64, n_layers=2, n_heads=4, n_kv_heads=2,
@@ -154,8 +162,9 @@ def main():
     parser.add_argument("--threads", type=int, default=0,
                         help="threads of both sides (default: every CPU "
                         "of the process; RLX reads RLX_NUM_THREADS)")
+    parser.add_argument("--plot", type=plot.plot_file, metavar="FILE",
+                        help="also draw the figures (.svg or .png)")
     args = parser.parse_args()
-    import os
     threads = args.threads or len(os.sched_getaffinity(0))
     os.environ["RLX_NUM_THREADS"] = str(threads)
     import torch
@@ -216,6 +225,17 @@ def main():
           (their_prefill, their_rate))
     print("ratio (rlx / pytorch decode tokens/s): %.2f; greedy tokens "
           "equal: %d of %d" % (our_rate / their_rate, same, len(ours)))
+    if args.plot:
+        prompt_step = "prompt step, %d tokens" % args.prompt
+        decode = "decode, %d tokens" % args.tokens
+        title = "Greedy generation on the CPU, shape %s%s, threads: %d" % (
+            args.shape, ", " + args.quant if args.quant else "", threads)
+        plot.write_ratio_plot(
+            args.plot, title,
+            [(prompt_step, "rlx", args.prompt / our_prefill),
+             (prompt_step, "pytorch", args.prompt / their_prefill),
+             (decode, "rlx", our_rate), (decode, "pytorch", their_rate)],
+            lower_is_better=False, unit="tokens/s")
 
 
 if __name__ == "__main__":

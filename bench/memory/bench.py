@@ -11,6 +11,10 @@ The MLP training step comes twice: with the backward that rlx.grad
 generates (bench/memory/mlp_train_step_grad.mlir, planned after
 --rlx-expand-autodiff and --inline) and with a backward written by hand in MIR
 (bench/memory/mlp_train_step.mlir), to show what the generated one costs.
+
+--plot FILE (.svg or .png) draws each workload's lower bound, greedy,
+best-fit and naive sizes against the least of them, the lower bound
+(bench/plot.py).
 """
 
 import argparse
@@ -23,6 +27,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import plot  # noqa: E402
 RLX_OPT = os.environ.get("RLX_OPT", os.path.join(ROOT, "build/bin/rlx-opt"))
 TRAIN_STEP = os.path.join(ROOT, "bench/memory/mlp_train_step_grad.mlir")
 TRAIN_PASSES = ["--rlx-expand-autodiff", "--inline", "--symbol-dce"]
@@ -75,6 +81,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--markdown", action="store_true",
                         help="print the table as Markdown")
+    parser.add_argument("--plot", type=plot.plot_file, metavar="FILE",
+                        help="also draw the table (.svg or .png)")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp()
     stack = os.path.join(tmp, "bert12.mlir")
@@ -120,6 +128,13 @@ def main():
         for n, r in rows))
     worst = max(r["ratio"] for _, r in rows)
     print("worst chosen / lower bound: %.4f (target <= 1.05)" % worst)
+    if args.plot:
+        plot.write_ratio_plot(
+            args.plot, "Arena per planner against the lower bound",
+            [(name, peer, r[key] / 2**20) for name, r in rows
+             for peer, key in (("lower bound", "lower_bound"),
+                               ("greedy", "greedy"), ("best-fit", "best_fit"),
+                               ("naive", "naive"))], unit="MiB")
 
 
 if __name__ == "__main__":
