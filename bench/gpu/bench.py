@@ -113,7 +113,9 @@ def rel_err(out, ref):
 def check_and_time(ours, name, fn_name, dtype, args, ref, tol, peer):
     """Ours once on a NaN-poisoned output, checked against the float64
     `ref` (relative error below `tol`; NaN never passes), then ours, `peer`
-    eager and torch.compile(peer) timed on `args`. Returns the row."""
+    eager and torch.compile(peer) timed on `args`; `peer` may be a dict of
+    variants, each timed both ways, the row keeping the fastest of each
+    column (and their names). Returns the row."""
     out = torch.full(ref.shape, float("nan"), dtype=dtype, device=ref.device)
     run = ours.call(fn_name, args, out)
     run()
@@ -124,12 +126,22 @@ def check_and_time(ours, name, fn_name, dtype, args, ref, tol, peer):
            "rel_err": err, "ok": err < tol}
     row["ours_ms"] = gpu_peers.bench(run)
     ours.check(fn_name + " (timed)")
+    variants = peer if isinstance(peer, dict) else {"": peer}
+    eager, compile_ = {}, {}
     with torch.no_grad():
-        row["eager_ms"] = gpu_peers.bench(lambda: peer(*args))
-        compiled = torch.compile(peer)
-        compiled(*args)
-        torch.cuda.synchronize()
-        row["compile_ms"] = gpu_peers.bench(lambda: compiled(*args))
+        for variant, fn in variants.items():
+            eager[variant] = gpu_peers.bench(lambda: fn(*args))
+            compiled = torch.compile(fn)
+            compiled(*args)
+            torch.cuda.synchronize()
+            compile_[variant] = gpu_peers.bench(lambda: compiled(*args))
+    row["eager_ms"] = min(eager.values())
+    row["compile_ms"] = min(compile_.values())
+    if len(variants) > 1:
+        row["peers"] = "eager: %s, compile: %s (%s)" % (
+            min(eager, key=eager.get), min(compile_, key=compile_.get),
+            ", ".join("%s %.3f/%.3f ms" % (v, eager[v], compile_[v])
+                      for v in variants))
     row["compile/ours"] = row["compile_ms"] / row["ours_ms"]
     print(f"{name:30s} {row['dtype']:8s} err {err:.1e} "
           f"{'ok' if row['ok'] else 'FAIL'}  ours {row['ours_ms']:.3f} ms"

@@ -4,8 +4,11 @@ torch.compile of the same layer, on the same inputs, in one run.
 The Llama decoder layer is @llama_layer_hir of examples/llama_layer_hir.mlir
 (hidden 512, 8 query heads of 64 sharing 2 key/value heads, SwiGLU FFN
 1376, pre-RMSNorm, neox rope, causal mask) at batch 32 and sequence 128,
-in f32 (@llama_layer_f32) and bf16 (@llama_layer_bf16); its peers use
-F.scaled_dot_product_attention(is_causal=True, enable_gqa=True).
+in f32 (@llama_layer_f32) and bf16 (@llama_layer_bf16). Its peers run
+the layer twice, eager and under torch.compile: with
+F.scaled_dot_product_attention(is_causal=True, enable_gqa=True), and with
+the key/value heads repeated to the query heads and plain causal SDPA
+(enable_gqa is a slow path in PyTorch 2.11); each column is the faster.
 
 The BERT-base encoder layer is examples/bert_encoder_layer.mlir at batch 32
 and sequence 128 (post-LN, 12 heads of 64, FFN 3072, erf GELU), compiled by
@@ -112,6 +115,17 @@ def sdpa_gqa(q, k, v):
     return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
 
 
+def sdpa_repeated_kv(q, k, v):
+    repeat = L_HEADS // L_KV_HEADS
+    return F.scaled_dot_product_attention(
+        q, k.repeat_interleave(repeat, dim=1),
+        v.repeat_interleave(repeat, dim=1), is_causal=True)
+
+
+def llama_layer_repeated_kv(*args):
+    return llama_layer(*args, attention=sdpa_repeated_kv)
+
+
 def causal_gqa_f64(q, k, v):
     """The reference's attention, written out (float64): rlx.attention's
     definition, as attention_check.py checks the kernel against."""
@@ -162,6 +176,10 @@ LAYERS = {
     "llama_layer": (llama_inputs, llama_layer, {"attention": causal_gqa_f64},
                     "llama_layer_"),
 }
+# Peers beside a layer's own function, each timed; a row reports the
+# fastest.
+PEER_VARIANTS = {"llama_layer": {"enable_gqa": llama_layer,
+                                 "repeated k/v": llama_layer_repeated_kv}}
 
 
 def run(ours, seed, wanted, dtypes, check_and_time):
@@ -179,7 +197,8 @@ def run(ours, seed, wanted, dtypes, check_and_time):
             with torch.no_grad():
                 ref = layer(*[a.double() for a in args], **ref_kw)
             row = check_and_time(ours, "%s_b%d_s%d" % (name, BATCH, SEQ),
-                                 fn_name, dtype, args, ref, TOL[dtype], layer)
+                                 fn_name, dtype, args, ref, TOL[dtype],
+                                 PEER_VARIANTS.get(name, layer))
             failures += not row["ok"]
             rows.append(row)
             del args, ref
@@ -190,10 +209,10 @@ def run(ours, seed, wanted, dtypes, check_and_time):
 def print_rows(rows, dev, seed):
     print(f"\n{dev}, layers (latency of one layer), seed {seed}")
     print("| layer | dtype | rel err | ours ms | eager ms | compile ms"
-          " | compile/ours |")
-    print("|---|---|---|---|---|---|---|")
+          " | compile/ours | fastest peers |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['workload']} | {r['dtype']} | {r['rel_err']:.1e}"
               f"{'' if r['ok'] else ' FAIL'} | {r['ours_ms']:.3f} "
               f"| {r['eager_ms']:.3f} | {r['compile_ms']:.3f} "
-              f"| {r['compile/ours']:.2f} |")
+              f"| {r['compile/ours']:.2f} | {r.get('peers', '')} |")
