@@ -110,6 +110,18 @@ func.func @identities(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>,
   return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
 
+// `like` goes where the result is static; it stays where it gives a size.
+// CHECK-LABEL: func.func @expand_like
+// CHECK-SAME:    (%[[S:[^:]+]]: tensor<f32>, %[[X:[^:]+]]: tensor<4x6xf32>, %[[D:[^:]+]]: tensor<?x6xf32>)
+// CHECK: %[[A:.+]] = rlx.expand %[[S]] : tensor<f32> -> tensor<4x2xf32>
+// CHECK: %[[B:.+]] = rlx.expand %[[S]] like %[[D]] : tensor<f32>, tensor<?x6xf32> -> tensor<?x2xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @expand_like(%s: tensor<f32>, %x: tensor<4x6xf32>, %d: tensor<?x6xf32>) -> (tensor<4x2xf32>, tensor<?x2xf32>) {
+  %0 = rlx.expand %s like %x : tensor<f32>, tensor<4x6xf32> -> tensor<4x2xf32>
+  %1 = rlx.expand %s like %d : tensor<f32>, tensor<?x6xf32> -> tensor<?x2xf32>
+  return %0, %1 : tensor<4x2xf32>, tensor<?x2xf32>
+}
+
 // A partial narrow stays.
 // CHECK-LABEL: func.func @narrow_kept
 // CHECK: rlx.narrow

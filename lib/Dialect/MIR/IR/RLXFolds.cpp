@@ -213,7 +213,15 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
 OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  return splatAs(adaptor.getInput(), getType());
+  if (Attribute splat = splatAs(adaptor.getInput(), getType()))
+    return splat;
+  // A static result needs no sizes from `like` (and a reader of the op,
+  // rlx-partition's broadcasting model, need not see it).
+  if (getLike() && getType().hasStaticShape()) {
+    getLikeMutable().clear();
+    return getResult();
+  }
+  return {};
 }
 
 /// The axes of a reverse op as a sorted set of non-negative dims.
