@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Conversion/Passes.h"
+#include "RLX/Transforms/HostGlue.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -27,7 +28,6 @@ constexpr int64_t kLargeHostFunction = 500;
 
 struct GPUHostGluePass : rlx::impl::GPUHostGluePassBase<GPUHostGluePass> {
   void runOnOperation() override {
-    Builder b(&getContext());
     // Only the host module's own functions: kernels live in gpu.modules.
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
       if (fn.isExternal())
@@ -35,7 +35,7 @@ struct GPUHostGluePass : rlx::impl::GPUHostGluePassBase<GPUHostGluePass> {
       int64_t ops = 0;
       fn.walk([&](Operation *) { ++ops; });
       if (ops > kLargeHostFunction)
-        fn->setAttr("passthrough", b.getStrArrayAttr({"noinline", "optnone"}));
+        rlx::compileUnoptimized(fn);
     }
   }
 };

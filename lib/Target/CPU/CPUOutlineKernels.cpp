@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RLX/Target/CPU/Passes.h"
+#include "RLX/Transforms/HostGlue.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -174,8 +175,7 @@ struct CPUOutlineKernelsPass
       // code generation; a gradient's 289 results in one aggregate: 15 s),
       // for code whose speed does not matter.
       if (isGlue(fn))
-        fn->setAttr("passthrough",
-                    rewriter.getStrArrayAttr({"noinline", "optnone"}));
+        rlx::compileUnoptimized(fn);
     }
   }
 };
