@@ -17,6 +17,44 @@
 
 using namespace rlx::runtime::collective;
 
+namespace {
+
+// Each kind's call described once, for its entry point and its *Async
+// twin: how many blocks of `count` elements its input and its output hold
+// (a gather's output and a scatter's input hold one per member).
+
+void allReduce(const char *name, bool async, int32_t type, int32_t reduction,
+               const void *in, void *out, int64_t count, int64_t group,
+               int64_t color, int64_t key, int64_t groupSize) {
+  run(Kind::AllReduce, {name, /*reduces=*/true, 1, 1, type, reduction, in, out,
+                        count, group, color, key, groupSize, async});
+}
+
+void allGather(const char *name, bool async, int32_t type, const void *in,
+               void *out, int64_t count, int64_t group, int64_t color,
+               int64_t key, int64_t groupSize) {
+  run(Kind::AllGather, {name, /*reduces=*/false, 1, groupSize, type, 0, in,
+                        out, count, group, color, key, groupSize, async});
+}
+
+void reduceScatter(const char *name, bool async, int32_t type,
+                   int32_t reduction, const void *in, void *out, int64_t count,
+                   int64_t group, int64_t color, int64_t key,
+                   int64_t groupSize) {
+  run(Kind::ReduceScatter,
+      {name, /*reduces=*/true, groupSize, 1, type, reduction, in, out, count,
+       group, color, key, groupSize, async});
+}
+
+void allToAll(const char *name, bool async, int32_t type, const void *in,
+              void *out, int64_t count, int64_t group, int64_t color,
+              int64_t key, int64_t groupSize) {
+  run(Kind::AllToAll, {name, /*reduces=*/false, groupSize, groupSize, type, 0,
+                       in, out, count, group, color, key, groupSize, async});
+}
+
+} // namespace
+
 extern "C" {
 
 int64_t rlxCollectiveRank(void) { return rank(); }
@@ -26,69 +64,59 @@ int64_t rlxCollectiveWorldSize(void) { return worldSize(); }
 void rlxCollectiveAllReduce(int32_t type, int32_t reduction, const void *in,
                             void *out, int64_t count, int64_t group,
                             int64_t color, int64_t key, int64_t groupSize) {
-  run(Kind::AllReduce,
-      {"rlxCollectiveAllReduce", /*reduces=*/true, 1, 1, type, reduction, in,
-       out, count, group, color, key, groupSize});
+  allReduce("rlxCollectiveAllReduce", false, type, reduction, in, out, count,
+            group, color, key, groupSize);
 }
 
 void rlxCollectiveAllGather(int32_t type, const void *in, void *out,
                             int64_t count, int64_t group, int64_t color,
                             int64_t key, int64_t groupSize) {
-  run(Kind::AllGather,
-      {"rlxCollectiveAllGather", /*reduces=*/false, 1, groupSize, type, 0, in,
-       out, count, group, color, key, groupSize});
+  allGather("rlxCollectiveAllGather", false, type, in, out, count, group,
+            color, key, groupSize);
 }
 
 void rlxCollectiveReduceScatter(int32_t type, int32_t reduction, const void *in,
                                 void *out, int64_t count, int64_t group,
                                 int64_t color, int64_t key, int64_t groupSize) {
-  run(Kind::ReduceScatter,
-      {"rlxCollectiveReduceScatter", /*reduces=*/true, groupSize, 1, type,
-       reduction, in, out, count, group, color, key, groupSize});
+  reduceScatter("rlxCollectiveReduceScatter", false, type, reduction, in, out,
+                count, group, color, key, groupSize);
 }
 
 void rlxCollectiveAllToAll(int32_t type, const void *in, void *out,
                            int64_t count, int64_t group, int64_t color,
                            int64_t key, int64_t groupSize) {
-  run(Kind::AllToAll,
-      {"rlxCollectiveAllToAll", /*reduces=*/false, groupSize, groupSize, type,
-       0, in, out, count, group, color, key, groupSize});
+  allToAll("rlxCollectiveAllToAll", false, type, in, out, count, group, color,
+           key, groupSize);
 }
 
 void rlxCollectiveAllReduceAsync(int32_t type, int32_t reduction,
                                  const void *in, void *out, int64_t count,
                                  int64_t group, int64_t color, int64_t key,
                                  int64_t groupSize) {
-  run(Kind::AllReduce,
-      {"rlxCollectiveAllReduceAsync", /*reduces=*/true, 1, 1, type, reduction,
-       in, out, count, group, color, key, groupSize, /*async=*/true});
+  allReduce("rlxCollectiveAllReduceAsync", true, type, reduction, in, out,
+            count, group, color, key, groupSize);
 }
 
 void rlxCollectiveAllGatherAsync(int32_t type, const void *in, void *out,
                                  int64_t count, int64_t group, int64_t color,
                                  int64_t key, int64_t groupSize) {
-  run(Kind::AllGather,
-      {"rlxCollectiveAllGatherAsync", /*reduces=*/false, 1, groupSize, type, 0,
-       in, out, count, group, color, key, groupSize, /*async=*/true});
+  allGather("rlxCollectiveAllGatherAsync", true, type, in, out, count, group,
+            color, key, groupSize);
 }
 
 void rlxCollectiveReduceScatterAsync(int32_t type, int32_t reduction,
                                      const void *in, void *out, int64_t count,
                                      int64_t group, int64_t color, int64_t key,
                                      int64_t groupSize) {
-  run(Kind::ReduceScatter,
-      {"rlxCollectiveReduceScatterAsync", /*reduces=*/true, groupSize, 1, type,
-       reduction, in, out, count, group, color, key, groupSize,
-       /*async=*/true});
+  reduceScatter("rlxCollectiveReduceScatterAsync", true, type, reduction, in,
+                out, count, group, color, key, groupSize);
 }
 
 void rlxCollectiveAllToAllAsync(int32_t type, const void *in, void *out,
                                 int64_t count, int64_t group, int64_t color,
                                 int64_t key, int64_t groupSize) {
-  run(Kind::AllToAll,
-      {"rlxCollectiveAllToAllAsync", /*reduces=*/false, groupSize, groupSize,
-       type, 0, in, out, count, group, color, key, groupSize,
-       /*async=*/true});
+  allToAll("rlxCollectiveAllToAllAsync", true, type, in, out, count, group,
+           color, key, groupSize);
 }
 
 void rlxCollectiveWait(void *out, const void *in) { wait(out, in); }
