@@ -520,7 +520,7 @@ def DeallocAfterLastUsePass
     computed from it (views, the pointers a runtime library call takes,
     kernels that capture it), so that a program of many kernels (a
     gradient) holds only its live buffers. The GPU front runs it after
-    `rlx-gpu-map-linalg`. A buffer from which a value leaves the block (through a
+    `rlx-gpu-map-linalg`, the CPU pipeline after outlining its kernels. A buffer from which a value leaves the block (through a
     terminator or a use in another block) keeps its dealloc where it is.
 
     ```mlir

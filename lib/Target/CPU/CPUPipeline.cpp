@@ -123,6 +123,9 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
     // Equal layers outline into equal kernels: one of each is compiled.
     pm.addPass(createCPUMergeKernelsPass());
   }
+  // Upstream's deallocation frees at the end of the block: a gradient
+  // would hold every intermediate until it returns.
+  pm.addNestedPass<func::FuncOp>(createDeallocAfterLastUsePass());
   if (threads)
     pm.addPass(createCPUChunkKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

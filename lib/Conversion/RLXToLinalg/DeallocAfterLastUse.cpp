@@ -17,7 +17,9 @@
 // op of the block that uses the buffer or any value computed from it
 // (views, the pointers that runtime library calls take, kernels that
 // capture it). The GPU front runs it once the kernels are formed, so that
-// the deallocs do not stand between the ops of a row group.
+// the deallocs do not stand between the ops of a row group, and the CPU
+// pipeline once its kernels are outlined (a 12-layer gradient held every
+// intermediate until it returned).
 //
 //===----------------------------------------------------------------------===//
 
