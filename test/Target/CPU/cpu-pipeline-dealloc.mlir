@@ -6,13 +6,13 @@
 // CHECK-LABEL: func.func @chain(
 // CHECK:         memref.copy %{{.+}}, %[[T1:[^ ]+]] :
 // CHECK-NEXT:    call @chain_kernel1(%arg0, %arg1, %[[T1]])
-// CHECK:         call @chain_kernel2(%[[T1]], %[[H:.+]])
+// CHECK:         call @chain_kernel2(%[[T1]], %[[H:[^)]+]])
 // CHECK-NEXT:    memref.dealloc %[[T1]]
 // CHECK:         memref.copy %{{.+}}, %[[T2:[^ ]+]] :
 // CHECK-NEXT:    call @chain_kernel1(%[[H]], %arg1, %[[T2]])
 // CHECK:         call @chain_kernel2(%[[T2]], %[[H]])
 // CHECK-NEXT:    memref.dealloc %[[T2]]
-// CHECK:         call @chain_kernel1(%[[H]], %arg1, %[[OUT:.+]])
+// CHECK:         call @chain_kernel1(%[[H]], %arg1, %[[OUT:[^)]+]])
 // CHECK-NEXT:    memref.dealloc %[[H]]
 // CHECK-NEXT:    return %[[OUT]]
 func.func @chain(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) -> tensor<64x256xf32> {
