@@ -190,9 +190,10 @@ Value autodiff::reciprocalCount(OpBuilder &b, Location loc, Value v,
   auto countType = cast<RankedTensorType>(count.getType());
   Type part = partType(type.getElementType());
   Type wide = part.isF64() ? part : b.getF32Type();
-  Value inverse = DivOp::create(
-      b, loc, scalar(b, loc, RankedTensorType::get({}, wide), 1.0),
-      CastOp::create(b, loc, countType.clone(wide), count));
+  // One op per statement: C++ leaves the order of a call's arguments open.
+  Value unit = scalar(b, loc, RankedTensorType::get({}, wide), 1.0);
+  Value countWide = CastOp::create(b, loc, countType.clone(wide), count);
+  Value inverse = DivOp::create(b, loc, unit, countWide);
   if (wide == type.getElementType())
     return inverse;
   return CastOp::create(b, loc, countType.clone(type.getElementType()),
