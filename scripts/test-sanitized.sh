@@ -1,5 +1,4 @@
 #===- scripts/test-sanitized.sh - sanitized, bounds-checked, fuzzed runs ---===#
-#===- scripts/test-sanitized.sh - the sanitized, bounds-checked and fuzzed runs -===#
 #
 # Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 # Exceptions. See the LICENSE file for license information.
@@ -13,12 +12,15 @@
 #    Sanitizer with the libFuzzer targets (RLX_ENABLE_SANITIZERS,
 #    RLX_ENABLE_FUZZERS) into $RLX_SAN_BUILD_DIR (default build-san) and runs
 #    the whole lit suite with it: any finding fails its test;
-# 2. runs the integration tests once more on the Release build with
+# 2. runs every `rlx-opt %s` RUN line of the lit inputs with the gcc-built
+#    Release rlx-opt and the clang-built one and requires the same output
+#    (scripts/compare-builds.py; one check);
+# 3. runs the integration tests once more on the Release build with
 #    --check-bounds compiled into every program (lit --param check_bounds=1);
-# 3. runs each fuzz target for $RLX_FUZZ_RUNS (default 20000) executions
+# 4. runs each fuzz target for $RLX_FUZZ_RUNS (default 20000) executions
 #    with a fixed seed from its seed corpus (fuzz/run.sh; timed runs that
 #    explore: bash fuzz/run.sh 3600).
-# Ends with "N passed, N failed" over the three.
+# Ends with "N passed, N failed" over the four.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -57,6 +59,18 @@ set +e
 echo "== lit under AddressSanitizer + UndefinedBehaviorSanitizer"
 "$LIT" -sv "$SAN_DIR/test" 2>&1 | tee "$SAN_DIR/lit-sanitized.log"
 tally "$SAN_DIR/lit-sanitized.log" "${PIPESTATUS[0]}"
+
+# C++ leaves the order of a call's arguments open: a builder call with two
+# op-creating arguments orders its ops one way under gcc, another under
+# clang. Both builds must print the same module for every lit input.
+echo "== one compiler output: gcc-built and clang-built rlx-opt"
+python3 "$ROOT/scripts/compare-builds.py" "$BUILD_DIR/bin/rlx-opt" \
+  "$SAN_DIR/bin/rlx-opt" "$ROOT/test" 2>&1 | tee "$SAN_DIR/compare-builds.log"
+if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+fi
 
 echo "== integration tests with --check-bounds (Release build)"
 "$LIT" -sv --param check_bounds=1 "$BUILD_DIR/test/Integration" 2>&1 |

@@ -74,6 +74,7 @@ if [ "$failed" -ne 0 ]; then
     logs+=("$SAN_DIR/lit-sanitized.log" "$BUILD_DIR/lit-check-bounds.log")
     grep -h "^fuzz: " "$SAN_DIR/fuzz.log" 2>/dev/null |
       grep -v "no finding" || true
+    grep -h "^DIFFERS " "$SAN_DIR/compare-builds.log" 2>/dev/null || true
   fi
   for log in "${logs[@]}"; do
     if [ -f "$log" ]; then lit_failure_tails "$log"; fi
