@@ -8,6 +8,7 @@
 
 #include "RLX/ExecutionEngine/CPUProgram.h"
 
+#include "RLX/Conversion/Passes.h"
 #include "RLX/Dialect/HIR/Transforms/Passes.h"
 #include "RLX/Dialect/MIR/IR/NpyDtype.h"
 #include "RLX/Dialect/MIR/Transforms/Passes.h"
@@ -17,7 +18,6 @@
 #include "RLX/Runtime/CPU/CPUThreads.h"
 #include "RLX/Runtime/Common/Collectives.h"
 #include "RLX/Target/CPU/HostTarget.h"
-#include "RLX/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -104,7 +104,7 @@ CPUProgram::compile(ModuleOp module, StringRef entryName,
     return nullptr;
 
   // Results held in place by arguments: checked here, on tensor types, so
-  // that the error names the entry's types; rlx-cpu-results-in-place
+  // that the error names the entry's types; rlx-results-in-place
   // removes them from the compiled function.
   program->resultArguments.assign(program->resultTypes.size(), -1);
   for (unsigned i = 0; i < entry.getNumArguments(); ++i) {

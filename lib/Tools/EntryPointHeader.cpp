@@ -8,7 +8,7 @@
 
 #include "RLX/Tools/EntryPointHeader.h"
 
-#include "RLX/Target/CPU/Passes.h"
+#include "RLX/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
@@ -81,7 +81,7 @@ static LogicalResult writeHeader(ModuleOp module, llvm::raw_ostream &os,
     SmallVector<std::string> args, results;
     std::string resultType;
     // On the CPU, a result an argument holds in place is not returned
-    // (rlx-cpu-results-in-place): the argument's buffer is written.
+    // (rlx-results-in-place): the argument's buffer is written.
     SmallVector<Type> returned(signature.getResults());
     std::string heldNote;
     if (!outParams) {

@@ -296,7 +296,8 @@ def _compile_cuda(module, function, chip, options, out_dir):
             entries.append([list(t.shape), t.dtype])
         signature.append(entries)
     library = cuda.build(module.to_string(), function, signature, chip=chip,
-                         options=options, out_dir=out_dir)
+                         options=options, out_dir=out_dir,
+                         result_arguments=module.result_arguments(function))
     return cuda.load(library)
 
 

@@ -47,7 +47,13 @@ class CudaProgram:
     results on the arguments' device and returns them (one tensor or a
     tuple). It runs on PyTorch's current stream (or `stream=`), so it is
     ordered with PyTorch's work and returns before the GPU finishes, as
-    PyTorch's own ops do."""
+    PyTorch's own ops do.
+
+    A result that an argument holds in place (`rlx.in_place_result` in the
+    function: a KV cache) is written into that argument's tensor, which
+    the call returns as the result: no copy of it is made or allocated.
+    `result_arguments[J]` is that argument's index (None for the
+    others)."""
 
     def __init__(self, library):
         with open(library + ".json") as f:
@@ -55,6 +61,8 @@ class CudaProgram:
         self.name = signature["function"]
         self.argument_types = [(tuple(s), d) for s, d in signature["arguments"]]
         self.result_types = [(tuple(s), d) for s, d in signature["results"]]
+        self.result_arguments = (signature.get("result_arguments") or
+                                 [None] * len(self.result_types))
         self.library = os.path.abspath(library)
         self._lib = None
 
@@ -103,10 +111,16 @@ class CudaProgram:
         if self._lib is None:
             self._load()
         device = tensors[0].device if tensors else torch.device("cuda")
-        results = [torch.empty(shape, dtype=getattr(torch, _TORCH[dtype]),
+        results = [tensors[held] if held is not None else
+                   torch.empty(shape, dtype=getattr(torch, _TORCH[dtype]),
                                device=device)
-                   for shape, dtype in self.result_types]
-        descriptors = [_descriptor(t) for t in list(tensors) + results]
+                   for (shape, dtype), held in zip(self.result_types,
+                                                   self.result_arguments)]
+        # Results held in place are not out-parameters: the program wrote
+        # them into their arguments.
+        outs = [r for r, held in zip(results, self.result_arguments)
+                if held is None]
+        descriptors = [_descriptor(t) for t in list(tensors) + outs]
         if stream is None:
             stream = torch.cuda.current_stream(device).cuda_stream
         # PyTorch's default stream is handle 0, which the runtime reads as
@@ -158,10 +172,12 @@ def load(library):
     return CudaProgram(library)
 
 
-def build(text, function, signature, chip="sm_90", options="", out_dir=None):
+def build(text, function, signature, chip="sm_90", options="", out_dir=None,
+          result_arguments=None):
     """Compiles `function` of the module `text` for `chip` into
-    OUT_DIR/librlx_<function>.so (with its .json signature) and returns the
-    library's path. OUT_DIR defaults to a cache folder named by the inputs'
+    OUT_DIR/librlx_<function>.so (with its .json signature, and which
+    argument holds each result in place, `result_arguments`) and returns
+    the library's path. OUT_DIR defaults to a cache folder named by the inputs'
     hash, so a second build of the same thing is the first one's."""
     tools = os.environ.get("RLX_TOOLS_DIR") or _config.TOOLS_DIR
     libs = os.environ.get("RLX_LIB_DIR") or _config.LIB_DIR
@@ -197,5 +213,6 @@ def build(text, function, signature, chip="sm_90", options="", out_dir=None):
     os.remove(obj)
     with open(library + ".json", "w") as f:
         json.dump({"function": function, "arguments": signature[0],
-                   "results": signature[1]}, f)
+                   "results": signature[1],
+                   "result_arguments": result_arguments}, f)
     return library

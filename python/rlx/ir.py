@@ -273,6 +273,33 @@ class Module:
         finally:
             C.lib.mlirSymbolTableDestroy(table)
 
+    def result_arguments(self, name):
+        """Per result of function @name, the index of the argument marked
+        `rlx.in_place_result` with it (the argument that holds the result
+        in place), or None."""
+        results = len(self.function_type(name)[1])
+        table = C.lib.mlirSymbolTableCreate(self.operation)
+        try:
+            op = C.lib.mlirSymbolTableLookup(table, C.StringRef.of(name))
+            attrs = C.lib.mlirOperationGetAttributeByName(
+                op, C.StringRef.of("arg_attrs"))
+            held = [None] * results
+            count = C.lib.mlirArrayAttrGetNumElements(attrs) if attrs.ptr else 0
+            for i in range(count):
+                entry = C.lib.mlirDictionaryAttrGetElementByName(
+                    C.lib.mlirArrayAttrGetElement(attrs, i),
+                    C.StringRef.of("rlx.in_place_result"))
+                if entry.ptr:
+                    j = C.lib.mlirIntegerAttrGetValueInt(entry)
+                    if not 0 <= j < results or held[j] is not None:
+                        raise RLXError("@%s: argument #%d's "
+                                       "rlx.in_place_result %d is not a "
+                                       "result of its own" % (name, i, j))
+                    held[j] = i
+            return held
+        finally:
+            C.lib.mlirSymbolTableDestroy(table)
+
     def verify(self):
         self.context.take_diagnostics()
         if not C.lib.mlirOperationVerify(self.operation):

@@ -32,6 +32,15 @@
 namespace mlir {
 namespace rlx {
 
+/// On an entry point's argument: the function's result of this index is
+/// the argument updated in place (a KV cache, an optimizer state). The
+/// argument's buffer is written, the result is not returned
+/// (rlx-results-in-place) and the runtime hands the argument back as
+/// the result; no copy of the tensor is made where the program computes
+/// the result in the argument's buffer.
+constexpr llvm::StringLiteral kInPlaceResultAttrName = "rlx.in_place_result";
+
+
 #define GEN_PASS_DECL
 #include "RLX/Conversion/Passes.h.inc"
 

@@ -203,6 +203,88 @@ def GPUDispatchAttentionPass
                            "::mlir::rlx::RLXDialect"];
 }
 
+def GPUDispatchDecodePass : Pass<"rlx-gpu-dispatch-decode", "::mlir::ModuleOp"> {
+  let summary = "Outline KV-cache writes and decode attention for their GPU "
+                "kernels";
+  let description = [{
+    The first half of LLM decoding on a GPU. Both ops read a run-time
+    position or length that lives in device memory, which the linalg
+    lowering would read on the host, so each moves into a private function
+    of its own that bufferizes like any other:
+
+    - `rlx.kv_cache_write` into one tagged `rlx.gpu_kv_cache_write` (with
+      the sequence `axis`) whose cache argument bufferization may write:
+      the call writes the caller's cache in place where the cache has no
+      later reader (the decode loop's case). After bufferization
+      `rlx-gpu-expand-kv-cache-write` replaces the call with a copy kernel.
+    - `rlx.decode_attention` into one tagged `rlx.decode_attention` with
+      the problem (`batch`, `heads`, `kv_heads`, `seq_q`, `max_seq`,
+      `head_dim`, `value_dim`, `window`, `scale`), which
+      `rlx-gpu-call-runtime-kernels` turns into a call of the runtime's
+      `rlxDecodeAttention` (split over the cache: flash decoding).
+
+    Errors, at the op: a decode attention the runtime's kernel does not
+    take (no kernel on the target, dynamic shapes, head dims above 256),
+    since the GPU front has no other lowering for it.
+
+    ```mlir
+    %o = rlx.decode_attention %q, %kc, %vc, %len {num_kv_heads = 2 : i64}
+        : tensor<1x8x1x64xbf16>, tensor<1x512x2x64xbf16>,
+          tensor<1x512x2x64xbf16>, tensor<i64>
+    // becomes
+    %o = call @rlx_decode_attention(%q, %kc, %vc, %len) : (...)
+        -> tensor<1x8x1x64xbf16>
+    func.func private @rlx_decode_attention(...) attributes {
+        rlx.decode_attention = {batch = 1, heads = 8, kv_heads = 2,
+        seq_q = 1, max_seq = 512, head_dim = 64, value_dim = 64,
+        window = 0, scale = 0.125 : f32}} { ... }
+    ```
+  }];
+  let options = [
+    Option<"runtimeKernel", "runtime-kernel", "bool", "true",
+           "The target's runtime has the decode-attention kernel (the "
+           "target description's runtimeDecodeAttention); without it a "
+           "decode attention is an error">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::rlx::RLXDialect"];
+}
+
+def GPUExpandKVCacheWritePass
+    : Pass<"rlx-gpu-expand-kv-cache-write", "::mlir::ModuleOp"> {
+  let summary = "Replace outlined KV-cache writes with a copy kernel";
+  let description = [{
+    After bufferization, with equivalent results dropped from private
+    functions (`drop-equivalent-buffer-results`): replaces each call of a
+    function that `rlx-gpu-dispatch-decode` tagged `rlx.gpu_kv_cache_write`,
+    `(cache, update, position)`, with a `gpu.launch` of one thread per
+    element of `update` that reads the position from device memory and
+    stores the element at its place in `cache` (in place: the call had
+    already been given the caller's cache where that is correct), and
+    erases the tagged functions. A row whose position falls outside the
+    cache is not written (the op calls it undefined behaviour).
+
+    ```mlir
+    call @kv_cache_write(%cache, %new, %pos)
+        : (memref<1x512x2x64xbf16>, memref<1x1x2x64xbf16>, memref<i64>) -> ()
+    // becomes
+    gpu.launch blocks(...) in (%gx = %c1, ...) threads(...) in (%tx = %c128,
+        ...) {
+      %p = memref.load %pos[] : memref<i64>
+      // element t < 128 of %new to %cache[0, %p, t / 64, t mod 64]
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def GPUDispatchMatmulPass : Pass<"rlx-gpu-dispatch-matmul", "::mlir::ModuleOp"> {
   let summary = "Outline matmuls that the runtime's library computes, for "
                 "the GPU";
@@ -507,6 +589,47 @@ def GPUMergeKernelModulesPass
     // gpu.launch_func @f_kernel::@f_kernel; @f_kernel_0 is gone
     ```
   }];
+}
+
+def ResultsInPlacePass
+    : Pass<"rlx-results-in-place", "::mlir::ModuleOp"> {
+  let summary = "Return results in the arguments that hold them in place";
+  let description = [{
+    After bufferization: for each argument of a function marked
+    `rlx.in_place_result = J`, result `J` is the argument updated in place
+    (a KV cache written at a run-time position, a parameter updated by an
+    optimizer step). The result is removed from the function; where the
+    program did not compute it in the argument's buffer (bufferization
+    had to copy), it is copied there before the return. The runtime hands
+    the argument back as result `J` (JAX's donated arguments and
+    input-output aliases; IREE's tied operands), so a decode step costs
+    the rows it writes rather than a copy of the whole cache. The marked
+    arguments stay writable (the CPU's `markCPUEntryPoint`; the GPU front's
+    arguments all are); the pass removes the attribute once it has done its
+    work. The CPU pipeline and the GPU front run it after bufferization.
+
+    Errors: an index out of range or taken twice, an argument whose type
+    is not the result's, a function that is called in the module (only
+    entry points have results the runtime hands back), a dynamic shape
+    where a copy is needed.
+
+    ```mlir
+    // Before (bufferized):
+    func.func @step(%cache: memref<1x64x2x8xf32> {rlx.in_place_result = 0 : i64},
+                    %new: memref<1x1x2x8xf32>, %pos: memref<i64>)
+        -> memref<1x64x2x8xf32> {
+      ... memref.copy %new, %subview_of_cache ...
+      return %cache : memref<1x64x2x8xf32>
+    }
+    // After:
+    func.func @step(%cache: memref<1x64x2x8xf32>, %new: memref<1x1x2x8xf32>,
+                    %pos: memref<i64>) {
+      ... memref.copy %new, %subview_of_cache ...
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def DeallocAfterLastUsePass

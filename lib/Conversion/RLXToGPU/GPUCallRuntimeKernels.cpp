@@ -10,8 +10,9 @@
 // rlx-gpu-dispatch-attention outline; RuntimeKernels.h): after bufferization
 // each call of a function tagged `rlx.library_matmul` becomes a call of the
 // runtime's rlxGpuMatmul (or rlxGpuMatmulFp8), each call of one tagged
-// `rlx.flash_attention` a call of rlxFlashAttention (GPURuntime.h), on the
-// buffers' addresses, and the tagged functions go. Function boundaries
+// `rlx.flash_attention` a call of rlxFlashAttention and each call of one
+// tagged `rlx.decode_attention` a call of rlxDecodeAttention (GPURuntime.h),
+// on the buffers' addresses, and the tagged functions go. Function boundaries
 // bufferize to identity layouts: a strided view passed to one is first copied
 // into a contiguous buffer. The flash kernel reads rows through strides, so a
 // view copied only for its call is passed as it is (q, k and v of a [batch,
@@ -37,6 +38,7 @@ namespace rlx {
 
 using namespace mlir;
 using rlx::kLibraryMatmulTag;
+using rlx::kDecodeAttentionTag;
 using rlx::kFlashAttentionTag;
 using rlx::elideResultCopy;
 
@@ -88,6 +90,17 @@ int32_t flashType(Type element) {
     return RLX_FLASH_ATTENTION_BF16;
   if (element.isF16())
     return RLX_FLASH_ATTENTION_F16;
+  return -1;
+}
+
+/// RlxDecodeAttentionType of `element`, or -1.
+int32_t decodeType(Type element) {
+  if (element.isF32())
+    return RLX_DECODE_ATTENTION_F32;
+  if (element.isF16())
+    return RLX_DECODE_ATTENTION_F16;
+  if (element.isBF16())
+    return RLX_DECODE_ATTENTION_BF16;
   return -1;
 }
 
@@ -174,7 +187,8 @@ struct GPUCallRuntimeKernelsPass
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> tagged;
     for (auto fn : module.getOps<func::FuncOp>())
-      if (fn->hasAttr(kLibraryMatmulTag) || fn->hasAttr(kFlashAttentionTag))
+      if (fn->hasAttr(kLibraryMatmulTag) || fn->hasAttr(kFlashAttentionTag) ||
+          fn->hasAttr(kDecodeAttentionTag))
         tagged.push_back(fn);
     if (tagged.empty())
       return;
@@ -186,13 +200,19 @@ struct GPUCallRuntimeKernelsPass
     });
     for (func::FuncOp fn : tagged) {
       for (func::CallOp call : callsOf.lookup(fn.getSymNameAttr()))
-        if (failed(checkOperands(call)) ||
-            failed(fn->hasAttr(kLibraryMatmulTag) ? callLibraryMatmul(call, fn)
-                                             : callFlashAttention(call, fn)))
+        if (failed(checkOperands(call)) || failed(callRuntimeKernel(call, fn)))
           return signalPassFailure();
       // What else named it (no call) is left to the verifier's symbol check.
       fn.erase();
     }
+  }
+
+  LogicalResult callRuntimeKernel(func::CallOp call, func::FuncOp fn) {
+    if (fn->hasAttr(kLibraryMatmulTag))
+      return callLibraryMatmul(call, fn);
+    if (fn->hasAttr(kFlashAttentionTag))
+      return callFlashAttention(call, fn);
+    return callDecodeAttention(call, fn);
   }
 
   /// The call is on contiguous buffers, with the result as out-parameter.
@@ -393,6 +413,33 @@ struct GPUCallRuntimeKernelsPass
                    a.i64(strides[bshd ? 2 : 1]), a.i64(strides[bshd ? 1 : 2])});
     }
     replaceCall(call, "rlxFlashAttention", args);
+    return success();
+  }
+
+  /// `call(q, k cache, v cache, length, out)` -> rlxDecodeAttention(...,
+  /// addresses): the length stays in device memory, where the kernel reads
+  /// it.
+  LogicalResult callDecodeAttention(func::CallOp call, func::FuncOp fn) {
+    auto problem = fn->getAttrOfType<DictionaryAttr>(kDecodeAttentionTag);
+    auto scale = problem.getAs<FloatAttr>("scale");
+    ValueRange operands = call.getOperands();
+    Type element = cast<MemRefType>(operands.back().getType()).getElementType();
+    int32_t type = decodeType(element);
+    if (operands.size() != 5 || !scale || type < 0)
+      return call.emitError("rlx-gpu-call-runtime-kernels: a decode attention "
+                            "takes q, the k and v caches, the length and its "
+                            "f32, f16 or bf16 result, and a scale");
+    ArgBuilder a{OpBuilder(call), call.getLoc(), problem};
+    Value scaleValue = arith::ConstantOp::create(
+        a.b, a.loc, a.b.getF32FloatAttr(scale.getValueAsDouble()));
+    SmallVector<Value> args = {
+        a.i32(type),         a.i64("batch"),     a.i64("heads"),
+        a.i64("kv_heads"),   a.i64("seq_q"),     a.i64("max_seq"),
+        a.i64("head_dim"),   a.i64("value_dim"), a.i64("window"),
+        scaleValue,          a.address(operands[0]), a.address(operands[1]),
+        a.address(operands[2]), a.address(operands[3]),
+        a.address(elideResultCopy(call))};
+    replaceCall(call, "rlxDecodeAttention", args);
     return success();
   }
 

@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // --rlx-to-gpu: the front of the CPU pipeline (HIR lowering, autodiff,
-// legalization for the GPU, attention that the runtime's flash kernel
+// legalization for the GPU, KV-cache writes and decode attention outlined
+// for their kernels, attention that the runtime's flash kernel
 // computes outlined for it unless attention=decomposed, matmuls that the
 // runtime's library computes outlined for it unless matmul=generated,
 // linalg, elementwise fusion, one-shot bufferization), then results turned
@@ -51,8 +52,15 @@ void rlx::buildRLXToGPUPipeline(
   pm.addPass(createLegalizePass(legalize));
   // No kernel of the linalg mapper scatters: each rlx.scatter_add goes
   // into a function whose call becomes atomic kernels after bufferization.
-  if (!choices.arena)
+  if (!choices.arena) {
     pm.addPass(createGPUOutlineScatterAddPass());
+    // KV-cache writes and decode attention read a position or length in
+    // device memory: each goes into a function whose call becomes a kernel
+    // that reads it there.
+    GPUDispatchDecodePassOptions decode;
+    decode.runtimeKernel = target.runtimeDecodeAttention;
+    pm.addPass(createGPUDispatchDecodePass(decode));
+  }
   bool flash = choices.attention == GPUAttention::Flash;
   if (flash) {
     // Attention that the runtime's fused kernel takes is one call of it,
@@ -105,6 +113,12 @@ void rlx::buildRLXToGPUPipeline(
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // A function that writes an argument in place and returns it (an
+  // outlined KV-cache write) returns nothing: its caller's buffer is the
+  // result. Then the entry point's results that arguments hold in place
+  // (rlx.in_place_result) leave its signature.
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createResultsInPlacePass());
   pm.addNestedPass<func::FuncOp>(createCopyRepeatedResultsPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
@@ -113,10 +127,11 @@ void rlx::buildRLXToGPUPipeline(
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  if (flash || library)
-    pm.addPass(createGPUCallRuntimeKernelsPass());
-  if (!choices.arena)
+  pm.addPass(createGPUCallRuntimeKernelsPass());
+  if (!choices.arena) {
     pm.addPass(createGPUExpandScatterAddPass());
+    pm.addPass(createGPUExpandKVCacheWritePass());
+  }
 
   pm.addNestedPass<func::FuncOp>(createGPUInlineSplatConstantsPass());
   if (beforeKernels)

@@ -18,7 +18,8 @@ bool rlx::isInRuntimeKernelFunction(Operation *op) {
   auto fn = op->getParentOfType<func::FuncOp>();
   return fn &&
          (fn->hasAttr(kLibraryMatmulTag) || fn->hasAttr(kFlashAttentionTag) ||
-          fn->hasAttr(kScatterAddTag));
+          fn->hasAttr(kScatterAddTag) || fn->hasAttr(kDecodeAttentionTag) ||
+          fn->hasAttr(kKVCacheWriteTag));
 }
 
 func::CallOp rlx::outlineForRuntimeKernel(ArrayRef<Operation *> ops,

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The fatbins that nvcc made of FlashAttention.cu and Fp8Quantize.cu,
-// embedded in librlx_cuda_runtime with .incbin (their paths are
-// RLX_FLASH_ATTENTION_FATBIN and RLX_FP8_QUANTIZE_FATBIN, set by CMake
+// The fatbins that nvcc made of FlashAttention.cu, Fp8Quantize.cu and
+// DecodeAttention.cu, embedded in librlx_cuda_runtime with .incbin (their
+// paths are RLX_<NAME>_FATBIN, set by CMake
 // where nvcc was found), so that the library is the one file a program
 // needs.
 //
@@ -46,4 +46,14 @@ rlx::cuda::Image rlx::cuda::fp8QuantizeImage() {
 }
 #else
 rlx::cuda::Image rlx::cuda::fp8QuantizeImage() { return {nullptr, 0}; }
+#endif
+
+#ifdef RLX_DECODE_ATTENTION_FATBIN
+RLX_EMBED_FATBIN(rlxDecodeAttentionFatbin, RLX_DECODE_ATTENTION_FATBIN)
+rlx::cuda::Image rlx::cuda::decodeAttentionImage() {
+  return {rlxDecodeAttentionFatbin,
+          size_t(rlxDecodeAttentionFatbinEnd - rlxDecodeAttentionFatbin)};
+}
+#else
+rlx::cuda::Image rlx::cuda::decodeAttentionImage() { return {nullptr, 0}; }
 #endif

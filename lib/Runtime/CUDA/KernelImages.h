@@ -29,6 +29,7 @@ struct Image {
 /// nvcc.
 Image flashAttentionImage();
 Image fp8QuantizeImage();
+Image decodeAttentionImage();
 
 } // namespace rlx::cuda
 

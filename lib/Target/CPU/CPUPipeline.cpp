@@ -81,7 +81,7 @@ void rlx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   // Before the deallocation pipeline, which would return a copy of an
   // argument's buffer (the caller owns results).
-  pm.addPass(createCPUResultsInPlacePass());
+  pm.addPass(createResultsInPlacePass());
   // Writing into planned buffers leaves copies of a buffer (or row) onto
   // itself through two equal views; CSE makes the views one, and the copy
   // folds away.
@@ -172,7 +172,7 @@ void rlx::markCPUEntryPoint(func::FuncOp fn) {
   MLIRContext *ctx = fn.getContext();
   fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), UnitAttr::get(ctx));
   // The caller's tensors are read only, but for those that hold a result in
-  // place (rlx-cpu-results-in-place).
+  // place (rlx-results-in-place).
   for (unsigned i = 0; i < fn.getNumArguments(); ++i)
     if (isa<TensorType>(fn.getArgument(i).getType()))
       fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,

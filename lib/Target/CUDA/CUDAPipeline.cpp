@@ -49,6 +49,9 @@ rlx::GPUTargetDescription rlx::getCUDATargetDescription(StringRef chip) {
   unsigned arch = 0;
   target.runtimeFp8Matmul =
       chip.consume_front("sm_") && !chip.consumeInteger(10, arch) && arch >= 89;
+  // The decode-attention kernels are sm_80 and sm_90 code and compute_80
+  // PTX (DecodeAttention.cu).
+  target.runtimeDecodeAttention = arch >= 80;
   target.fp8MatmulKMultiple = 16;
   target.fp8MatmulNMultiple = 8;
   return target;

@@ -32,6 +32,7 @@ void rlx::registerCUDATarget() {
   SmallVector<OpGroup> groups = kernelOpGroups();
   groups.push_back(OpGroup::Int8Matmul);
   groups.push_back(OpGroup::Scatter);
+  groups.push_back(OpGroup::KVCache);
   info.ops.ops = opsOfGroups(groups);
   info.ops.staticShapes = true;
   info.summary = "NVIDIA GPUs: NVVM kernels as a cubin in a host object "

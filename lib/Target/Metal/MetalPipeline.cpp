@@ -36,6 +36,7 @@ rlx::GPUTargetDescription rlx::getMetalTargetDescription() {
   // No Metal runtime library kernels (MPS) are called yet.
   target.runtimeMatmul = false;
   target.runtimeFlashAttention = false;
+  target.runtimeDecodeAttention = false;
   return target;
 }
 

@@ -69,6 +69,7 @@ rlx::GPUTargetDescription rlx::getROCmTargetDescription(const ROCmChip &chip) {
   target.maxGridSize = {2147483647, 65535, 65535};
   target.runtimeMatmul = true;
   target.runtimeFlashAttention = false;
+  target.runtimeDecodeAttention = false;
   return target;
 }
 

@@ -53,6 +53,7 @@ rlx::GPUTargetDescription rlx::getVulkanTargetDescription(int64_t subgroupSize) 
   // No vendor matmul or attention library exists for Vulkan here.
   target.runtimeMatmul = false;
   target.runtimeFlashAttention = false;
+  target.runtimeDecodeAttention = false;
   return target;
 }
 

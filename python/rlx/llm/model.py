@@ -402,21 +402,23 @@ class PackedWeight:
 
 class _Emitter:
     """Builds the body of a func.func: one SSA value per emitted op, each
-    remembered with its shape."""
+    remembered with its shape and element type (`float_type` unless
+    given)."""
 
-    def __init__(self):
+    def __init__(self, float_type="f32"):
+        self.float = float_type
         self.lines = []
         self.shapes = {}
         self.dtypes = {}
         self.schemes = {}
         self.count = 0
 
-    def value(self, name, shape, dtype="f32"):
+    def value(self, name, shape, dtype=None):
         self.shapes[name] = tuple(shape)
-        self.dtypes[name] = dtype
+        self.dtypes[name] = dtype or self.float
         return name
 
-    def op(self, text, shape, hint="v", dtype="f32"):
+    def op(self, text, shape, hint="v", dtype=None):
         name = "%%%s%d" % (hint, self.count)
         self.count += 1
         self.lines.append("    %s = %s" % (name, text))
@@ -449,9 +451,9 @@ class _Emitter:
                        self.shapes[x], "norm")
 
     def reshape(self, x, shape):
-        return self.op("rlx.reshape %s : %s -> %s" % (x, self.T(x),
-                                                      _tensor(shape)),
-                       shape, "rs")
+        return self.op("rlx.reshape %s : %s -> %s" % (
+            x, self.T(x), _tensor(shape, self.dtypes[x])), shape, "rs",
+            self.dtypes[x])
 
     def transpose(self, x, perm):
         shape = tuple(self.shapes[x][p] for p in perm)
@@ -465,7 +467,8 @@ class _Emitter:
 
 
 def build_program(config, n=1, batch=1, weights=None,
-                  weights_as_args=True, max_seq=None, caches_in_place=True):
+                  weights_as_args=True, max_seq=None, caches_in_place=True,
+                  dtype="f32"):
     """The MLIR text of a module with `@decode_step`, which runs n new
     tokens of each of `batch` sequences through the decoder:
 
@@ -487,14 +490,17 @@ def build_program(config, n=1, batch=1, weights=None,
     rlx.dequant_matmul. With caches_in_place each cache
     argument holds its updated cache (`rlx.in_place_result`): a step
     writes the n new rows into the arrays passed and returns them, with
-    no copy of the caches."""
+    no copy of the caches. `dtype` ("f32", "bf16", "f16") is the element
+    type of the activations, caches, rope tables, float weights and
+    logits (norms and attention scores accumulate in f32 whatever it
+    is)."""
     c = config
     B, D, H, Hkv = batch, c.head_dim, c.n_heads, c.n_kv_heads
     M = max_seq or c.max_seq
-    e = _Emitter()
+    e = _Emitter(dtype)
     args = []
 
-    def arg(name, shape, dtype="f32", result=None):
+    def arg(name, shape, dtype=dtype, result=None):
         attrs = ""
         if result is not None and caches_in_place:
             attrs = " {rlx.in_place_result = %d : i64}" % result
@@ -513,18 +519,18 @@ def build_program(config, n=1, batch=1, weights=None,
               for i in range(c.n_layers)]
     W = {}
     for name in weight_names(c, weights):
-        shape, dtype = _weight_shape(c, name), "f32"
+        shape, wtype = _weight_shape(c, name), dtype
         packed = weights.get(name) if weights is not None else None
         ident = "w_" + name.replace(".", "_")
         if isinstance(packed, PackedWeight):
-            shape, dtype = packed.data.shape, "ui8"
+            shape, wtype = packed.data.shape, "ui8"
             e.schemes["%" + ident] = packed.scheme
         if weights_as_args:
-            W[name] = arg(ident, shape, dtype)
+            W[name] = arg(ident, shape, wtype)
         else:
-            W[name] = e.value("%" + ident, shape, dtype)
+            W[name] = e.value("%" + ident, shape, wtype)
             e.lines.append('    %%%s = rlx.param "%s" : %s' %
-                           (ident, name, _tensor(shape, dtype)))
+                           (ident, name, _tensor(shape, wtype)))
     i64 = _tensor((), "i64")
     n_const = e.op("rlx.constant dense<%d> : %s" % (n, i64), (), "n",
                    "i64")

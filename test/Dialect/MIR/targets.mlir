@@ -33,12 +33,13 @@
 
 // CUDA claims what rlx-cuda-pipeline compiles: no host loops over buffers
 // and no value read back to choose what runs; int8 products; scatter_add
-// (atomic kernels); static shapes only (the GPU front's kernels have
-// static sizes).
-// CUDA: // target 'cuda' claims 78 ops
+// (atomic kernels); the KV cache's write and decode attention (a copy
+// kernel and the runtime's decode-attention kernel); static shapes only
+// (the GPU front's kernels have static sizes).
+// CUDA: // target 'cuda' claims 80 ops
 // CUDA-NEXT: // broadcasts: general
 // CUDA-NEXT: // shapes: static only
-// CUDA-NOT: rlx.decode_attention
+// CUDA: rlx.decode_attention
 // CUDA-NOT: rlx.dense_solve
 // CUDA: rlx.fft
 // CUDA: rlx.fused_attention_block
@@ -47,7 +48,7 @@
 // CUDA-NOT: rlx.if
 // CUDA: rlx.int8_matmul
 // CUDA: rlx.irfft
-// CUDA-NOT: rlx.kv_cache_write
+// CUDA: rlx.kv_cache_write
 // CUDA-NOT: rlx.lora_matmul
 // CUDA-NOT: rlx.sample
 // CUDA-NOT: rlx.scan
@@ -57,7 +58,8 @@
 // CUDA-NOT: rlx.topk
 // CUDA-NOT: rlx.while
 // CUDA: rlx.yield
-// ROCM claims what CUDA claims (the same GPU front) but rlx.int8_matmul,
+// ROCM claims what CUDA claims (the same GPU front) but rlx.int8_matmul
+// and the KV cache's ops (no decode-attention kernel in its runtime),
 // static shapes only.
 // ROCM: // target 'rocm' claims 77 ops
 // ROCM-NEXT: // broadcasts: general

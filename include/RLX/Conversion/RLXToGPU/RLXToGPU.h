@@ -54,6 +54,8 @@ struct GPUTargetDescription {
   bool runtimeMatmul = true;
   /// Whether the target's runtime offers rlxFlashAttention.
   bool runtimeFlashAttention = true;
+  /// Whether the target's runtime offers rlxDecodeAttention.
+  bool runtimeDecodeAttention = true;
   /// Whether the target's runtime carries collectives (Collectives.h), so
   /// that a partitioned program runs on it.
   bool runtimeCollectives = false;
@@ -222,6 +224,11 @@ struct RLXToGPUOptions : public GPUKernelOptions<RLXToGPUOptions> {
       llvm::cl::desc("The target's runtime offers a flash-attention kernel "
                      "(rlxFlashAttention)"),
       llvm::cl::init(true)};
+  Option<bool> runtimeDecodeAttention{
+      *this, "runtime-decode-attention",
+      llvm::cl::desc("The target's runtime offers a decode-attention kernel "
+                     "(rlxDecodeAttention)"),
+      llvm::cl::init(true)};
 
   Option<bool> runtimeInt8Matmul{
       *this, "runtime-int8-matmul",
@@ -260,6 +267,7 @@ struct RLXToGPUOptions : public GPUKernelOptions<RLXToGPUOptions> {
     d.vectorBytes = vectorBytes;
     d.runtimeMatmul = runtimeMatmul;
     d.runtimeFlashAttention = runtimeFlashAttention;
+    d.runtimeDecodeAttention = runtimeDecodeAttention;
     d.runtimeInt8Matmul = runtimeInt8Matmul;
     d.runtimeFp8Matmul = runtimeFp8Matmul;
     d.int8MatmulKMultiple = int8MatmulKMultiple;

@@ -36,6 +36,11 @@ constexpr llvm::StringLiteral kFlashAttentionTag = "rlx.flash_attention";
 /// rlx-gpu-expand-scatter-add generates (not a runtime kernel, but outlined
 /// and replaced after bufferization the same way).
 constexpr llvm::StringLiteral kScatterAddTag = "rlx.gpu_scatter_add";
+/// The tag of a function outlined for rlxDecodeAttention.
+constexpr llvm::StringLiteral kDecodeAttentionTag = "rlx.decode_attention";
+/// The tag of a function outlined for the copy kernel that
+/// rlx-gpu-expand-kv-cache-write generates (as kScatterAddTag's).
+constexpr llvm::StringLiteral kKVCacheWriteTag = "rlx.gpu_kv_cache_write";
 
 /// Whether `op` is in a function outlined for a runtime kernel (whose body
 /// only stands for the kernel: no pass needs to rewrite it).

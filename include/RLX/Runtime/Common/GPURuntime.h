@@ -127,6 +127,33 @@ void rlxFlashAttention(int32_t type, int32_t mask, int64_t batch, int64_t heads,
                        int64_t vRowStride, void *o, int64_t oBatchStride,
                        int64_t oHeadStride, int64_t oRowStride);
 
+/* What rlxDecodeAttention computes on: its operands' element type. */
+enum RlxDecodeAttentionType {
+  RLX_DECODE_ATTENTION_F32 = 0,
+  RLX_DECODE_ATTENTION_F16 = 1,
+  RLX_DECODE_ATTENTION_BF16 = 2
+};
+
+/* rlx.decode_attention: o = softmax(scale q k^T) v of q [batch, heads,
+   seqQ, headDim] over the first *length positions of the caches k [batch,
+   maxSeq, kvHeads, headDim] and v [batch, maxSeq, kvHeads, valueDim]; o is
+   [batch, heads, seqQ, valueDim]. Contiguous buffers of `type`; `length`
+   points to one int64 in device memory, read when the kernel runs (so a
+   replayed CUDA graph reads each step's), clamped to [0, maxSeq]. Query
+   row s sits at position p = length - seqQ + s and sees the positions
+   j <= p, and only j > p - window for a positive window; query head h
+   reads key/value head h / (heads / kvHeads). A row that sees no position
+   is zero. Scores and the softmax are f32. Taken: head dims 1 to 256,
+   heads a multiple of kvHeads, sizes within int32; anything else is
+   recorded as an error and nothing is launched. Runs on the runtime's
+   current stream. Only runtimes whose target description offers it have
+   it (CUDA's). */
+void rlxDecodeAttention(int32_t type, int64_t batch, int64_t heads,
+                        int64_t kvHeads, int64_t seqQ, int64_t maxSeq,
+                        int64_t headDim, int64_t valueDim, int64_t window,
+                        float scale, const void *q, const void *k,
+                        const void *v, const int64_t *length, void *o);
+
 /* The device copy of the constant host buffer `host` of `bytes` bytes: the
    first call for `host` copies it (synchronously) into a device allocation
    that lives as long as the process, later calls return that allocation.

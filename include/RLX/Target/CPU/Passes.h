@@ -31,14 +31,6 @@ constexpr llvm::StringLiteral kParallelLoopAttrName = "rlx.parallel_loop";
 /// it runs (rlx-cpu-chunk-kernels); rlx-cpu-call-thread-pool splits it.
 constexpr llvm::StringLiteral kChunkedKernelAttrName = "rlx.chunked_kernel";
 
-/// On an entry point's argument: the function's result of this index is
-/// the argument updated in place (a KV cache, an optimizer state). The
-/// argument's buffer is written, the result is not returned
-/// (rlx-cpu-results-in-place) and the runtime hands the argument back as
-/// the result; no copy of the tensor is made where the program computes
-/// the result in the argument's buffer.
-constexpr llvm::StringLiteral kInPlaceResultAttrName = "rlx.in_place_result";
-
 #define GEN_PASS_DECL
 #include "RLX/Target/CPU/Passes.h.inc"
 

@@ -327,46 +327,6 @@ def CPUMergeKernelsPass
   }];
 }
 
-def CPUResultsInPlacePass
-    : Pass<"rlx-cpu-results-in-place", "::mlir::ModuleOp"> {
-  let summary = "Return results in the arguments that hold them in place";
-  let description = [{
-    After bufferization: for each argument of a function marked
-    `rlx.in_place_result = J`, result `J` is the argument updated in place
-    (a KV cache written at a run-time position, a parameter updated by an
-    optimizer step). The result is removed from the function; where the
-    program did not compute it in the argument's buffer (bufferization
-    had to copy), it is copied there before the return. The runtime hands
-    the argument back as result `J` (JAX's donated arguments and
-    input-output aliases; IREE's tied operands), so a decode step costs
-    the rows it writes rather than a copy of the whole cache. The marked
-    arguments stay writable (`markCPUEntryPoint`); the pass removes the
-    attribute once it has done its work.
-
-    Errors: an index out of range or taken twice, an argument whose type
-    is not the result's, a function that is called in the module (only
-    entry points have results the runtime hands back), a dynamic shape
-    where a copy is needed.
-
-    ```mlir
-    // Before (bufferized):
-    func.func @step(%cache: memref<1x64x2x8xf32> {rlx.in_place_result = 0 : i64},
-                    %new: memref<1x1x2x8xf32>, %pos: memref<i64>)
-        -> memref<1x64x2x8xf32> {
-      ... memref.copy %new, %subview_of_cache ...
-      return %cache : memref<1x64x2x8xf32>
-    }
-    // After:
-    func.func @step(%cache: memref<1x64x2x8xf32>, %new: memref<1x1x2x8xf32>,
-                    %pos: memref<i64>) {
-      ... memref.copy %new, %subview_of_cache ...
-      return
-    }
-    ```
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
 def CPUChunkKernelsPass : Pass<"rlx-cpu-chunk-kernels", "::mlir::ModuleOp"> {
   let summary = "Give each parallel kernel a range of iterations to run";
   let description = [{

@@ -85,14 +85,18 @@ static const StringRef kCustomFn[] = {"rlx.custom_fn"};
 static const StringRef kLoops[] = {"rlx.if", "rlx.scan",
                                    "rlx.selective_scan", "rlx.while"};
 
-/// LLM decoding: a KV cache written at a run-time position, attention
-/// over a run-time length of it, the sampling of the next token, MoE
-/// expert products, LoRA products and the gated delta rule's recurrence
-/// (the GPU fronts have no kernels yet; rlx-legalize rewrites
-/// rlx.lora_matmul into matmuls for them).
-static const StringRef kDecode[] = {
-    "rlx.decode_attention", "rlx.gated_delta_net", "rlx.grouped_matmul",
-    "rlx.kv_cache_write",   "rlx.lora_matmul",     "rlx.sample"};
+/// LLM decoding over a KV cache: the cache written at a run-time position
+/// and attention over a run-time length of it.
+static const StringRef kKVCache[] = {"rlx.decode_attention",
+                                     "rlx.kv_cache_write"};
+
+/// The rest of LLM decoding: the sampling of the next token, MoE expert
+/// products, LoRA products and the gated delta rule's recurrence (the GPU
+/// fronts have no kernels yet; rlx-legalize rewrites rlx.lora_matmul into
+/// matmuls for them).
+static const StringRef kDecode[] = {"rlx.gated_delta_net",
+                                    "rlx.grouped_matmul", "rlx.lora_matmul",
+                                    "rlx.sample"};
 
 /// The fused ops that the GPU kernel encoders cover.
 static const StringRef kFusedKernels[] = {
@@ -135,6 +139,8 @@ ArrayRef<StringRef> rlx::opsOfGroup(OpGroup group) {
     return kCustomFn;
   case OpGroup::Loops:
     return kLoops;
+  case OpGroup::KVCache:
+    return kKVCache;
   case OpGroup::Decode:
     return kDecode;
   case OpGroup::FusedKernels:
@@ -162,7 +168,8 @@ SmallVector<OpGroup> rlx::allOpGroups() {
           OpGroup::NN,           OpGroup::Matmul,       OpGroup::DotGeneral,
           OpGroup::Quant,        OpGroup::Int8Matmul,   OpGroup::Backward,
           OpGroup::Spectral,     OpGroup::Solve,        OpGroup::CustomFn,
-          OpGroup::Loops,        OpGroup::Decode,       OpGroup::FusedKernels,
+          OpGroup::Loops,        OpGroup::KVCache,      OpGroup::Decode,
+          OpGroup::FusedKernels,
           OpGroup::FusedAttention, OpGroup::FusedLayer};
 }
 

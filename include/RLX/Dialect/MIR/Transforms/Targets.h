@@ -60,12 +60,16 @@ enum class OpGroup {
   /// Control flow that carries values through loops or chooses a region by
   /// a value: host loops over the kernels where the values live on a GPU.
   Loops,
-  /// LLM decoding over a KV cache (rlx.kv_cache_write at a run-time
-  /// position, rlx.decode_attention over a run-time length), the sampling
-  /// of the next token (rlx.sample), MoE expert products
-  /// (rlx.grouped_matmul), the gated delta rule (rlx.gated_delta_net) and
-  /// LoRA products (rlx.lora_matmul, which rlx-legalize rewrites into
-  /// matmuls for a target that lacks it): no GPU kernels yet.
+  /// A KV cache written at a run-time position (rlx.kv_cache_write) and
+  /// attention over a run-time length of it (rlx.decode_attention): on a
+  /// GPU, a generated copy kernel and the runtime's decode-attention
+  /// kernel, both reading the position from device memory.
+  KVCache,
+  /// The rest of LLM decoding: the sampling of the next token
+  /// (rlx.sample), MoE expert products (rlx.grouped_matmul), the gated
+  /// delta rule (rlx.gated_delta_net) and LoRA products (rlx.lora_matmul,
+  /// which rlx-legalize rewrites into matmuls for a target that lacks it):
+  /// no GPU kernels yet.
   Decode,
   /// The fused ops that the GPU kernel encoders cover.
   FusedKernels,
@@ -82,7 +86,8 @@ std::vector<StringRef> opsOfGroups(ArrayRef<OpGroup> groups);
 /// The groups a GPU front with static kernels compiles: all but those that
 /// carry buffers through host loops or read a value back to choose what
 /// runs (Scatter, TopK, Solve, Loops), but Int8Matmul, which needs a
-/// library's integer products, and but Decode, which has no kernels yet.
+/// library's integer products, but KVCache, which needs the runtime's
+/// decode-attention kernel, and but Decode, which has no kernels yet.
 SmallVector<OpGroup> kernelOpGroups();
 
 /// The groups every backend of the whole vocabulary lowers: all but the

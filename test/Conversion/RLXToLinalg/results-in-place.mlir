@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --rlx-cpu-results-in-place --split-input-file -verify-diagnostics | FileCheck %s
+// RUN: rlx-opt %s --rlx-results-in-place --split-input-file -verify-diagnostics | FileCheck %s
 
 // A result computed in its argument's buffer (a KV cache written at a
 // run-time position): the result goes, nothing is copied.

@@ -1,4 +1,4 @@
-//===- CPUResultsInPlace.cpp - results held by their arguments ------------===//
+//===- ResultsInPlace.cpp - results held by their arguments ---------------===//
 //
 // Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RLX/Target/CPU/Passes.h"
+#include "RLX/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,8 +24,8 @@
 
 namespace mlir {
 namespace rlx {
-#define GEN_PASS_DEF_CPURESULTSINPLACEPASS
-#include "RLX/Target/CPU/Passes.h.inc"
+#define GEN_PASS_DEF_RESULTSINPLACEPASS
+#include "RLX/Conversion/Passes.h.inc"
 } // namespace rlx
 } // namespace mlir
 
@@ -108,8 +108,8 @@ LogicalResult returnInPlace(func::FuncOp fn, ModuleOp module) {
   return success();
 }
 
-struct CPUResultsInPlacePass
-    : rlx::impl::CPUResultsInPlacePassBase<CPUResultsInPlacePass> {
+struct ResultsInPlacePass
+    : rlx::impl::ResultsInPlacePassBase<ResultsInPlacePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto fn : module.getOps<func::FuncOp>())

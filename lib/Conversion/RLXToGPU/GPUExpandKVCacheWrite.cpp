@@ -1,0 +1,108 @@
+//===- GPUExpandKVCacheWrite.cpp - KV-cache writes as a copy kernel -------===//
+//
+// Part of the RLX-MLIR project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The second half of rlx.kv_cache_write on a GPU (rlx-gpu-dispatch-decode
+// is the first): one thread per element of the new rows reads the position
+// from device memory and stores the element into the cache. The cache is
+// the caller's own buffer where one-shot bufferization found the write in
+// place (the function's result was its argument, dropped by
+// drop-equivalent-buffer-results), so a step writes the new rows and
+// nothing else, with no host read of the position.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "RLX/Conversion/Passes.h"
+#include "RLX/Conversion/RLXToGPU/RuntimeKernels.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir {
+namespace rlx {
+#define GEN_PASS_DEF_GPUEXPANDKVCACHEWRITEPASS
+#include "RLX/Conversion/Passes.h.inc"
+} // namespace rlx
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::rlx;
+using namespace mlir::rlx::kernels;
+
+namespace {
+
+/// cache[..., position + s, ...] = update[..., s, ...] for every element of
+/// `update`, one thread each; rows past the cache are not written.
+void writeRows(ImplicitLocOpBuilder &b, Operation *at, Value cache,
+               Value update, Value position, int64_t axis, int64_t blockSize) {
+  auto updType = cast<MemRefType>(update.getType());
+  auto cacheType = cast<MemRefType>(cache.getType());
+  int64_t count = updType.getNumElements();
+  if (count == 0)
+    return;
+  int64_t threads = std::min(blockSize, count);
+  OpBuilder::InsertionGuard guard(b);
+  gpu::LaunchOp launch =
+      createLaunch(b, at, {(count + threads - 1) / threads}, threads);
+  Value linear = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, launch.getBlockIds().x,
+                            indexConstant(b, threads)),
+      launch.getThreadIds().x);
+  auto inside = scf::IfOp::create(b, inRange(b, linear, count));
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  SmallVector<Value> point = delinearize(b, linear, updType.getShape());
+  Value start = arith::IndexCastOp::create(
+      b, b.getIndexType(), memref::LoadOp::create(b, position, ValueRange{}));
+  Value row = arith::AddIOp::create(b, start, point[axis]);
+  // Unsigned: a negative position is past any bound.
+  auto valid =
+      scf::IfOp::create(b, inRange(b, row, cacheType.getDimSize(axis)));
+  b.setInsertionPointToStart(&valid.getThenRegion().front());
+  Value v = memref::LoadOp::create(b, update, point);
+  SmallVector<Value> place(point);
+  place[axis] = row;
+  memref::StoreOp::create(b, v, cache, place);
+}
+
+struct GPUExpandKVCacheWritePass
+    : rlx::impl::GPUExpandKVCacheWritePassBase<GPUExpandKVCacheWritePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<std::pair<func::CallOp, int64_t>> calls;
+    module.walk([&](func::CallOp call) {
+      auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (auto problem = fn ? fn->getAttrOfType<DictionaryAttr>(
+                                  kKVCacheWriteTag)
+                            : DictionaryAttr())
+        calls.push_back(
+            {call, cast<IntegerAttr>(problem.get("axis")).getInt()});
+    });
+    for (auto [call, axis] : calls) {
+      if (call.getNumOperands() != 3 || call.getNumResults() != 0 ||
+          !llvm::all_of(call.getOperandTypes(), llvm::IsaPred<MemRefType>)) {
+        call.emitOpError("expected (cache, update, position) buffers: run "
+                         "after bufferization with equivalent results "
+                         "dropped");
+        return signalPassFailure();
+      }
+      ImplicitLocOpBuilder b(call.getLoc(), call);
+      writeRows(b, call, call.getOperand(0), call.getOperand(1),
+                call.getOperand(2), axis, blockSize);
+      call.erase();
+    }
+    for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (fn->hasAttr(kKVCacheWriteTag))
+        fn.erase();
+  }
+};
+
+} // namespace
