@@ -18,6 +18,8 @@ checked and timed on the GPU machine, in two steps:
   PYTHONPATH=OUT:build/python python3 OUT/decode.py run OUT
 
 `run` checks, and exits 1 if a check fails:
+  - matmuls of 1 to 5 rows (the runtime's skinny kernel, cuBLASLt past
+    4 rows or where k does not fill 16-byte loads) against float64;
   - rlx.decode_attention alone (f32, f16, bf16; head dims 16 to 256; GQA
     groups 1 to 8; 1 to 9 new tokens; windows; lengths 0 to the whole
     cache) against float64 PyTorch on random caches;
@@ -55,6 +57,18 @@ ATTENTION_CASES = [
     ("f32", 1, 4, 1, 2, 33, 32, 32, 0),
 ]
 
+# Matmuls of a few rows by a weight read as [n, k] (the runtime's skinny
+# kernel where it takes them): (dtype, m, n, k, bias).
+MATMUL_CASES = [
+    ("bf16", 1, 4096, 4096, False),
+    ("bf16", 4, 1001, 14336, True),
+    ("f16", 3, 37, 72, True),
+    ("f32", 2, 515, 36, False),
+    ("f32", 1, 7, 20, True),
+    ("bf16", 5, 64, 128, False),
+    ("bf16", 1, 64, 100, False),
+]
+
 TINY_PROMPT = 9
 TINY_NEW = 48
 TINY_MAX_SEQ = 96
@@ -74,6 +88,22 @@ def attention_program(case):
                 t(B, H, S, D), t(B, M, Hkv, D), t(B, M, Hkv, Dv),
                 t(B, H, S, Dv), Hkv, window, t(B, H, S, D), t(B, M, Hkv, D),
                 t(B, M, Hkv, Dv), t(B, H, S, Dv)))
+
+
+def matmul_program(case):
+    dtype, m, n, k, bias = case
+    t = lambda *shape: "tensor<%s%s>" % ("".join("%dx" % d for d in shape),
+                                         dtype)
+    body = ("  %%y = rlx.matmul %%x, %%w transpose_b true : %s, %s\n" %
+            (t(m, k), t(n, k)))
+    result = "%y"
+    if bias:
+        body += "  %%z = rlx.add %%y, %%b : %s, %s\n" % (t(m, n), t(n))
+        result = "%z"
+    return ("func.func @mm(%%x: %s, %%w: %s%s) -> %s {\n%s  return %s : "
+            "%s\n}\n" % (t(m, k), t(n, k),
+                          ", %%b: %s" % t(n) if bias else "", t(m, n), body,
+                          result, t(m, n)))
 
 
 def tiny_configs():
@@ -112,6 +142,12 @@ def compile_all(out):
             {"case": case, "library": build(attention_program(case),
                                             "attention%d" % i)})
 
+    manifest["matmul"] = []
+    for i, case in enumerate(MATMUL_CASES):
+        manifest["matmul"].append(
+            {"case": case, "library": build(matmul_program(case),
+                                            "matmul%d" % i)})
+
     hf_check, configs = tiny_configs()
     rng = np.random.default_rng(int.from_bytes(os.urandom(4), "little"))
     for arch, c in configs.items():
@@ -144,6 +180,15 @@ def compile_all(out):
     np.savez(os.path.join(out, "big_rope.npz"), cos=cos, sin=sin)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+    # Every library folder has its copy of the runtime (rlx.cuda.build);
+    # one copy travels, the others link to it.
+    runtime = "librlx_cuda_runtime.so"
+    shutil.copy(os.path.join(out, "big_bf16_n1", runtime), out)
+    for folder in os.listdir(out):
+        copy = os.path.join(out, folder, runtime)
+        if os.path.isfile(copy) and not os.path.islink(copy):
+            os.remove(copy)
+            os.symlink(os.path.join("..", runtime), copy)
 
 
 # --------------------------------------------------------------------------
@@ -206,6 +251,33 @@ def check_attention(out, manifest):
               "max error %.2e of max |ref| (tolerance %.0e) %s" % (
                   dtype, B, H, Hkv, S, M, D, Dv, window, worst,
                   tolerance[dtype], "ok" if good else "FAILED"))
+    return ok
+
+
+def check_matmul(out, manifest):
+    import torch
+    from rlx import cuda
+    ok = True
+    tolerance = {"f32": 1e-5, "f16": 2e-3, "bf16": 1.6e-2}
+    for entry in manifest["matmul"]:
+        dtype, m, n, k, bias = entry["case"]
+        program = cuda.load(os.path.join(out, entry["library"]))
+        t = torch_dtype(dtype)
+        args = [torch.randn(m, k, device="cuda").to(t),
+                torch.randn(n, k, device="cuda").to(t)]
+        if bias:
+            args.append(torch.randn(n, device="cuda").to(t))
+        got = program(*args)
+        want = args[0].double() @ args[1].double().T
+        if bias:
+            want += args[2].double()
+        err = float((got.double() - want).abs().max() / want.abs().max())
+        good = err <= tolerance[dtype]
+        ok &= good
+        print("matmul %-4s %dx%dx%d%s: max error %.2e of max |ref| "
+              "(tolerance %.0e) %s" % (dtype, m, n, k, " + bias" if bias
+                                       else "", err, tolerance[dtype],
+                                       "ok" if good else "FAILED"))
     return ok
 
 
@@ -390,7 +462,20 @@ def replayed(step_tokens, new):
     return time.perf_counter() - start
 
 
-def time_big(out, manifest):
+def print_profile(name, step):
+    """The GPU time of 8 steps by kernel, largest first (--profile)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(8):
+            step()
+        torch.cuda.synchronize()
+    print("%s: GPU time of 8 steps by kernel" % name)
+    print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=14,
+                                    max_name_column_width=60))
+
+
+def time_big(out, manifest, profile=False):
     import torch
     from rlx import cuda
     big = manifest["big"]
@@ -456,6 +541,8 @@ def time_big(out, manifest):
         rlx_body()
     reset_rlx()
     seconds = replayed(graph.replay, BIG_NEW)
+    if profile:
+        print_profile("RLX", graph.replay)
     rlx_tokens = produced[BIG_PROMPT + 1:BIG_PROMPT + 1 + BIG_NEW].tolist()
     # replay once more than timed (warm-up): positions BIG_PROMPT ..
     rlx_rate = BIG_NEW / seconds
@@ -507,6 +594,8 @@ def time_big(out, manifest):
         compile_s = time.perf_counter() - start
         reset_torch()
         torch_seconds = replayed(torch_body, BIG_NEW)
+        if profile:
+            print_profile("PyTorch", torch_body)
     torch_tokens = produced[BIG_PROMPT + 1:BIG_PROMPT + 1 + BIG_NEW].tolist()
     torch_rate = BIG_NEW / torch_seconds
     same = sum(a == b for a, b in zip(rlx_tokens, torch_tokens))
@@ -522,13 +611,16 @@ def time_big(out, manifest):
         rlx_rate / torch_rate, same, BIG_NEW))
 
 
-def run(out, skip_big):
+def run(out, skip_big, skip_checks, profile):
     with open(os.path.join(out, "manifest.json")) as f:
         manifest = json.load(f)
-    ok = check_attention(out, manifest)
-    ok &= check_tiny(out, manifest)
+    ok = True
+    if not skip_checks:
+        ok &= check_attention(out, manifest)
+        ok &= check_matmul(out, manifest)
+        ok &= check_tiny(out, manifest)
     if not skip_big:
-        time_big(out, manifest)
+        time_big(out, manifest, profile)
     print("all checks passed" if ok else "CHECKS FAILED")
     return 0 if ok else 1
 
@@ -539,11 +631,15 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--checks-only", action="store_true",
                         help="run: skip the 8B-shaped timing")
+    parser.add_argument("--timing-only", action="store_true",
+                        help="run: skip the checks")
+    parser.add_argument("--profile", action="store_true",
+                        help="run: print each side's GPU time by kernel")
     args = parser.parse_args()
     if args.mode == "compile":
         compile_all(args.out)
         return 0
-    return run(args.out, args.checks_only)
+    return run(args.out, args.checks_only, args.timing_only, args.profile)
 
 
 if __name__ == "__main__":

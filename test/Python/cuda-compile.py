@@ -24,7 +24,8 @@ with tempfile.TemporaryDirectory() as out:
         signature = json.load(sig)
     assert signature == {"function": "scale",
                          "arguments": [[[4, 8], "bf16"], [[8], "bf16"]],
-                         "results": [[[4, 8], "bf16"]]}, signature
+                         "results": [[[4, 8], "bf16"]],
+                         "result_arguments": [None]}, signature
     # A second compile of the same function is the first library.
     again = rlx.compile(f, target="cuda", chip="sm_90", out_dir=out)
     assert again.library == program.library
@@ -33,6 +34,38 @@ with tempfile.TemporaryDirectory() as out:
     except TypeError as e:
         print("TypeError:", e)
     # CHECK: TypeError: @scale: argument #0 must be a CUDA torch.Tensor, got 'ndarray'
+
+# A KV cache held in place by its argument (rlx.in_place_result): the
+# signature says which argument holds which result, and the library's
+# function no longer returns it (the program writes the argument's buffer).
+step = rlx.ir.Module.parse("""
+func.func @step(%c: tensor<1x16x2x8xbf16> {rlx.in_place_result = 1 : i64},
+                %u: tensor<1x1x2x8xbf16>, %p: tensor<i64>)
+    -> (tensor<1x1x2x8xbf16>, tensor<1x16x2x8xbf16>) {
+  %c2 = rlx.kv_cache_write %c, %u, %p : tensor<1x16x2x8xbf16>, tensor<1x1x2x8xbf16>, tensor<i64>
+  %e = rlx.exp %u : tensor<1x1x2x8xbf16>
+  return %e, %c2 : tensor<1x1x2x8xbf16>, tensor<1x16x2x8xbf16>
+}
+""", ctx)
+with tempfile.TemporaryDirectory() as out:
+    program = rlx.compile(step, target="cuda", chip="sm_90", out_dir=out)
+    print("result_arguments", program.result_arguments)
+    # CHECK: result_arguments [None, 0]
+    header = open(os.path.join(out, "program.mlir")).read()
+    assert "rlx.in_place_result = 1" in header
+
+bad = rlx.ir.Module.parse("""
+func.func @twice(%a: tensor<4xf32> {rlx.in_place_result = 0 : i64},
+                 %b: tensor<4xf32> {rlx.in_place_result = 0 : i64})
+    -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+""", ctx)
+try:
+    bad.result_arguments("twice")
+except rlx.RLXError as e:
+    print("RLXError:", e)
+# CHECK: RLXError: @twice: argument #1's rlx.in_place_result 0 is not a result of its own
 
 with rlx.Function("dynamic", [ctx.tensor((None, 8))]) as g:
     g.returns(rlx.exp(g.args[0]))

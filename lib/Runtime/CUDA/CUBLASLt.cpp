@@ -22,6 +22,7 @@
 #include "CUBLASLtMatmul.h"
 #include "CUDADriver.h"
 #include "ColumnMajorMatmul.h"
+#include "Gemv.h"
 #include "RLX/Runtime/CUDA/CUDARuntime.h"
 
 #include <algorithm>
@@ -278,6 +279,10 @@ extern "C" void rlxGpuMatmul(int32_t type, int32_t epilogue, int32_t transA,
                 " or epilogue " + std::to_string(epilogue));
     return;
   }
+  // A few rows times a weight: the runtime's own kernel (Gemv.cpp says why).
+  if (rlx::cuda::gemv(type, epilogue, transA, transB, batch, m, n, k, a, b,
+                      bias, c))
+    return;
   Problem problem;
   // int8 products sum in int32 with int32 alpha and beta (cuBLASLt's IMMA
   // path); floats accumulate in f32.

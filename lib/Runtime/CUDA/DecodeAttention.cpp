@@ -37,7 +37,7 @@ namespace {
 constexpr int64_t kTargetBlocks = 264;
 /// The most splits, and the fewest positions one split takes.
 constexpr int64_t kMaxSplits = 128;
-constexpr int64_t kMinPositionsPerSplit = 32;
+constexpr int64_t kMinPositionsPerSplit = 64;
 constexpr int64_t kMaxGridYZ = 65535;
 
 std::mutex kernelMutex;
@@ -197,6 +197,9 @@ extern "C" void rlxDecodeAttention(int32_t type, int64_t batch, int64_t heads,
   params.valueDim = int32_t(valueDim);
   params.window = int32_t(window);
   params.splits = int32_t(splits);
+  size_t elementBytes = type == RLX_DECODE_ATTENTION_F32 ? 4 : 2;
+  params.vectorK = (headDim * elementBytes) % 16 == 0 &&
+                   reinterpret_cast<uintptr_t>(k) % 16 == 0;
   params.scaleLog2 = float(double(scale) * M_LOG2E);
   void *args[] = {&params};
   if (!check(d->cuLaunchKernel(split, unsigned(splits),

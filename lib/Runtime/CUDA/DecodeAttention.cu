@@ -12,10 +12,8 @@
 // softmax (maximum, sum, unnormalised output) per query row; a second
 // kernel merges the splits. The query heads of one key/value head share a
 // block (grouped-query attention reads each cached row once for the whole
-// group, without repeating k/v). Within a block each warp takes every
-// fourth position and its lanes hold strided elements of the head dim, so
-// a cached row is read by one warp in coalesced 32-element steps; the four
-// warps merge through shared memory. Scores and the softmax are f32 (exp2
+// group, without repeating k/v). Within a block the four warps take 32
+// positions at a time each and merge through shared memory at the end. Scores and the softmax are f32 (exp2
 // of log2-scaled scores); `length` is read from device memory, so one
 // launch serves every step of a replayed graph. Layouts and the launch
 // shape: DecodeAttentionKernel.h.
@@ -71,9 +69,56 @@ __device__ inline int64_t globalRow(const DecodeAttentionParams &p, int b,
   return (int64_t(b) * p.heads + head) * p.seqQ + groupRow % p.seqQ;
 }
 
+/// The largest of `x` over the warp, in every lane.
+__device__ inline float warpMax(float x) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2)
+    x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, offset));
+  return x;
+}
+
+/// Elements of T in 16 bytes, and 16 bytes of them widened to f32.
+template <typename T> constexpr int kVector = 16 / sizeof(T);
+template <typename T>
+__device__ inline void widen(uint4 raw, float (&out)[kVector<T>]);
+template <> __device__ inline void widen<float>(uint4 raw, float (&out)[4]) {
+  out[0] = __uint_as_float(raw.x);
+  out[1] = __uint_as_float(raw.y);
+  out[2] = __uint_as_float(raw.z);
+  out[3] = __uint_as_float(raw.w);
+}
+template <> __device__ inline void widen<__half>(uint4 raw, float (&out)[8]) {
+  const __half2 *h = reinterpret_cast<const __half2 *>(&raw);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float2 f = __half22float2(h[i]);
+    out[2 * i] = f.x;
+    out[2 * i + 1] = f.y;
+  }
+}
+template <>
+__device__ inline void widen<__nv_bfloat16>(uint4 raw, float (&out)[8]) {
+  const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&raw);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float2 f = __bfloat1622float2(h[i]);
+    out[2 * i] = f.x;
+    out[2 * i + 1] = f.y;
+  }
+}
+
+// Each warp takes 32 positions at a time, a position per lane: the lane
+// reads its cached key row whole (16-byte loads where rows allow) and
+// takes its scores with every query row of the tile (q in shared memory),
+// the warp updates each row's running softmax, then reads the 32 value
+// rows one at a time, lanes over the value dim, each weighted by its
+// lane's probability (a shuffle).
 template <typename T, int Lanes>
 __device__ void decodeSplit(const DecodeAttentionParams &p) {
-  __shared__ float merge[kWarps][kDecodeRows][2 + 32 * Lanes];
+  constexpr int Width = 32 * Lanes;
+  constexpr int V = kVector<T>;
+  __shared__ float query[kDecodeRows][Width];
+  __shared__ float merge[kWarps][kDecodeRows][2 + Width];
   const int split = blockIdx.x;
   const int b = blockIdx.y / p.kvHeads, kvHead = blockIdx.y % p.kvHeads;
   const int groupRows = (p.heads / p.kvHeads) * p.seqQ;
@@ -86,59 +131,103 @@ __device__ void decodeSplit(const DecodeAttentionParams &p) {
   const int lo = split * chunk, hi = min(end, lo + chunk);
 
   const T *q = static_cast<const T *>(p.q);
-  float qv[kDecodeRows][Lanes], acc[kDecodeRows][Lanes];
-  float maxScore[kDecodeRows], sum[kDecodeRows];
+  for (int e = threadIdx.x; e < kDecodeRows * Width; e += kDecodeThreads) {
+    int i = e / Width, d = e % Width;
+    query[i][d] = i < rows && d < p.headDim
+                      ? toFloat(q[globalRow(p, b, kvHead, row0 + i) *
+                                      p.headDim +
+                                  d]) *
+                            p.scaleLog2
+                      : 0.0f;
+  }
+  __syncthreads();
+
+  float acc[kDecodeRows][Lanes], maxScore[kDecodeRows], sum[kDecodeRows];
   int64_t position[kDecodeRows];
 #pragma unroll
   for (int i = 0; i < kDecodeRows; ++i) {
     maxScore[i] = -INFINITY;
     sum[i] = 0.0f;
-    int groupRow = row0 + (i < rows ? i : 0);
-    position[i] = length - p.seqQ + groupRow % p.seqQ;
-    const T *row = q + globalRow(p, b, kvHead, groupRow) * p.headDim;
+    position[i] = length - p.seqQ + (row0 + (i < rows ? i : 0)) % p.seqQ;
 #pragma unroll
-    for (int t = 0; t < Lanes; ++t) {
-      int d = lane + 32 * t;
-      qv[i][t] = i < rows && d < p.headDim ? toFloat(row[d]) * p.scaleLog2
-                                           : 0.0f;
+    for (int t = 0; t < Lanes; ++t)
       acc[i][t] = 0.0f;
-    }
   }
 
   const T *kCache = static_cast<const T *>(p.k);
   const T *vCache = static_cast<const T *>(p.v);
-  for (int j = lo + warp; j < hi; j += kWarps) {
-    int64_t cached = (int64_t(b) * p.maxSeq + j) * p.kvHeads + kvHead;
-    const T *kRow = kCache + cached * p.headDim;
-    const T *vRow = vCache + cached * p.valueDim;
-    float kv[Lanes], vv[Lanes];
+  const bool vectorK = p.vectorK;
+  for (int base = lo + 32 * warp; base < hi; base += 32 * kWarps) {
+    const int j = base + lane;
+    float score[kDecodeRows];
 #pragma unroll
-    for (int t = 0; t < Lanes; ++t) {
-      int d = lane + 32 * t;
-      kv[t] = d < p.headDim ? toFloat(kRow[d]) : 0.0f;
-      vv[t] = d < p.valueDim ? toFloat(vRow[d]) : 0.0f;
+    for (int i = 0; i < kDecodeRows; ++i)
+      score[i] = 0.0f;
+    if (j < hi) {
+      const T *kRow =
+          kCache + ((int64_t(b) * p.maxSeq + j) * p.kvHeads + kvHead) *
+                       p.headDim;
+      for (int d0 = 0; d0 < p.headDim; d0 += V) {
+        float kv[V];
+        if (vectorK) {
+          widen<T>(*reinterpret_cast<const uint4 *>(kRow + d0), kv);
+        } else {
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            kv[e] = d0 + e < p.headDim ? toFloat(kRow[d0 + e]) : 0.0f;
+        }
+#pragma unroll
+        for (int i = 0; i < kDecodeRows; ++i) {
+          if (i >= rows)
+            break;
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            score[i] += query[i][d0 + e] * kv[e];
+        }
+      }
     }
+    // Each row's running softmax over the warp's 32 positions.
+    float weight[kDecodeRows];
 #pragma unroll
     for (int i = 0; i < kDecodeRows; ++i) {
+      weight[i] = 0.0f;
       if (i >= rows)
         break;
-      float dot = 0.0f;
-#pragma unroll
-      for (int t = 0; t < Lanes; ++t)
-        dot += qv[i][t] * kv[t];
-      float score = warpSum(dot);
-      bool visible = j <= position[i] &&
+      bool visible = j < hi && j <= position[i] &&
                      (p.window <= 0 || j > position[i] - p.window);
-      if (!visible)
+      float s = visible ? score[i] : -INFINITY;
+      float next = fmaxf(maxScore[i], warpMax(s));
+      if (next == -INFINITY)
         continue;
-      float next = fmaxf(maxScore[i], score);
       float rescale = exp2f(maxScore[i] - next);
-      float weight = exp2f(score - next);
-      sum[i] = sum[i] * rescale + weight;
+      weight[i] = exp2f(s - next);
+      sum[i] = sum[i] * rescale + warpSum(weight[i]);
 #pragma unroll
       for (int t = 0; t < Lanes; ++t)
-        acc[i][t] = acc[i][t] * rescale + weight * vv[t];
+        acc[i][t] *= rescale;
       maxScore[i] = next;
+    }
+    const int count = min(32, hi - base);
+#pragma unroll 4
+    for (int jj = 0; jj < count; ++jj) {
+      const T *vRow =
+          vCache + ((int64_t(b) * p.maxSeq + base + jj) * p.kvHeads + kvHead) *
+                       p.valueDim;
+      float vv[Lanes];
+#pragma unroll
+      for (int t = 0; t < Lanes; ++t) {
+        int d = lane + 32 * t;
+        vv[t] = d < p.valueDim ? toFloat(vRow[d]) : 0.0f;
+      }
+#pragma unroll
+      for (int i = 0; i < kDecodeRows; ++i) {
+        if (i >= rows)
+          break;
+        float w = __shfl_sync(0xffffffffu, weight[i], jj);
+#pragma unroll
+        for (int t = 0; t < Lanes; ++t)
+          acc[i][t] += w * vv[t];
+      }
     }
   }
 

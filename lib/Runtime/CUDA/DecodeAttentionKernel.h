@@ -61,6 +61,9 @@ struct DecodeAttentionParams {
   int32_t valueDim;
   int32_t window;
   int32_t splits;
+  /// Whether every cached key row starts 16-byte aligned (the head dim a
+  /// multiple of 16 bytes, the cache aligned): read 16 bytes at a time.
+  int32_t vectorK;
   /// The score scale times log2(e): the softmax is computed with exp2.
   float scaleLog2;
 };

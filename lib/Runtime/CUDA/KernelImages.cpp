@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The fatbins that nvcc made of FlashAttention.cu, Fp8Quantize.cu and
-// DecodeAttention.cu, embedded in librlx_cuda_runtime with .incbin (their
+// The fatbins that nvcc made of FlashAttention.cu, Fp8Quantize.cu,
+// DecodeAttention.cu and Gemv.cu, embedded in librlx_cuda_runtime with .incbin (their
 // paths are RLX_<NAME>_FATBIN, set by CMake
 // where nvcc was found), so that the library is the one file a program
 // needs.
@@ -56,4 +56,13 @@ rlx::cuda::Image rlx::cuda::decodeAttentionImage() {
 }
 #else
 rlx::cuda::Image rlx::cuda::decodeAttentionImage() { return {nullptr, 0}; }
+#endif
+
+#ifdef RLX_GEMV_FATBIN
+RLX_EMBED_FATBIN(rlxGemvFatbin, RLX_GEMV_FATBIN)
+rlx::cuda::Image rlx::cuda::gemvImage() {
+  return {rlxGemvFatbin, size_t(rlxGemvFatbinEnd - rlxGemvFatbin)};
+}
+#else
+rlx::cuda::Image rlx::cuda::gemvImage() { return {nullptr, 0}; }
 #endif

@@ -30,6 +30,7 @@ struct Image {
 Image flashAttentionImage();
 Image fp8QuantizeImage();
 Image decodeAttentionImage();
+Image gemvImage();
 
 } // namespace rlx::cuda
 

@@ -4,30 +4,10 @@
 // RUN: %if target-metal %{ rlx-opt %s -split-input-file -verify-diagnostics --rlx-legalize="target=metal" %}
 // RUN: rlx-opt %s -split-input-file --rlx-legalize="target=cpu" | FileCheck %s --check-prefix=CPU
 
-// The LLM decoding ops (the Decode op group) have no GPU kernels yet: no
+// The LLM decoding ops of the Decode op group have no GPU kernels yet: no
 // GPU target claims them and no rewrite removes them, so rlx-legalize
-// rejects each with one error; the cpu target claims and keeps them.
-
-// A decode step: both caches written at the position, attention over them.
-// CPU-LABEL: func.func @decode_step
-// CPU-COUNT-2: rlx.kv_cache_write
-// CPU:         rlx.decode_attention
-func.func @decode_step(%q: tensor<1x4x1x8xf32>, %kc: tensor<1x32x2x8xf32>,
-                       %vc: tensor<1x32x2x8xf32>, %kn: tensor<1x1x2x8xf32>,
-                       %vn: tensor<1x1x2x8xf32>, %pos: tensor<i64>,
-                       %len: tensor<i64>)
-    -> (tensor<1x4x1x8xf32>, tensor<1x32x2x8xf32>, tensor<1x32x2x8xf32>) {
-  // expected-error @below {{'rlx.kv_cache_write' is not supported by target}}
-  %k2 = rlx.kv_cache_write %kc, %kn, %pos : tensor<1x32x2x8xf32>, tensor<1x1x2x8xf32>, tensor<i64>
-  // expected-error @below {{'rlx.kv_cache_write' is not supported by target}}
-  %v2 = rlx.kv_cache_write %vc, %vn, %pos : tensor<1x32x2x8xf32>, tensor<1x1x2x8xf32>, tensor<i64>
-  // expected-error @below {{'rlx.decode_attention' is not supported by target}}
-  %o = rlx.decode_attention %q, %k2, %v2, %len {num_kv_heads = 2 : i64}
-      : tensor<1x4x1x8xf32>, tensor<1x32x2x8xf32>, tensor<1x32x2x8xf32>, tensor<i64>
-  return %o, %k2, %v2 : tensor<1x4x1x8xf32>, tensor<1x32x2x8xf32>, tensor<1x32x2x8xf32>
-}
-
-// -----
+// rejects each with one error; the cpu target claims and keeps them. (The
+// KV cache's ops: legalize-kv-cache-invalid.mlir.)
 
 // The next token drawn from the logits.
 // CPU-LABEL: func.func @sample
