@@ -221,6 +221,22 @@ def reference_attention(q, k, v, length, window):
     return weights @ v
 
 
+def kernel_time(call, prefix, repeats=20):
+    """The mean GPU time of the kernels named `prefix`... per call of
+    `call` (torch.profiler; host time between calls is not counted)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    call()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(repeats):
+            call()
+        torch.cuda.synchronize()
+    total = sum(e.self_device_time_total for e in prof.key_averages()
+                if e.key.startswith(prefix))
+    return total / repeats / 1e6
+
+
 def check_attention(out, manifest):
     import torch
     from rlx import cuda
@@ -247,10 +263,15 @@ def check_attention(out, manifest):
             worst = max(worst, err)
         good = worst <= tolerance[dtype]
         ok &= good
+        times = [kernel_time(lambda: program(q, k, v, torch.tensor(
+            length, device="cuda")), "rlx_decode_attention")
+            for length in (1, M)]
         print("decode_attention %-4s B%d H%d Hkv%d S%d M%d D%d Dv%d w%d: "
-              "max error %.2e of max |ref| (tolerance %.0e) %s" % (
+              "max error %.2e of max |ref| (tolerance %.0e) %s; %.1f us at "
+              "length 1, %.1f us at %d" % (
                   dtype, B, H, Hkv, S, M, D, Dv, window, worst,
-                  tolerance[dtype], "ok" if good else "FAILED"))
+                  tolerance[dtype], "ok" if good else "FAILED",
+                  times[0] * 1e6, times[1] * 1e6, M))
     return ok
 
 
@@ -329,10 +350,12 @@ def check_tiny(out, manifest):
                 arch, missing.missing_keys))
         rng = np.random.default_rng()
         prompt = [int(t) for t in rng.integers(0, 256, TINY_PROMPT)]
+        # No end-of-sequence token: generate neither stops at one nor (with
+        # min_new_tokens) masks it out of the argmax.
+        model.generation_config.eos_token_id = None
         with torch.no_grad():
             ref = model.generate(torch.tensor([prompt], device="cuda"),
-                                 max_new_tokens=TINY_NEW,
-                                 min_new_tokens=TINY_NEW, do_sample=False,
+                                 max_new_tokens=TINY_NEW, do_sample=False,
                                  pad_token_id=0)[0, TINY_PROMPT:].tolist()
         c = {"layers": hf["num_hidden_layers"],
              "kv_heads": hf["num_key_value_heads"],
@@ -349,7 +372,7 @@ def check_tiny(out, manifest):
             decode = cuda.load(os.path.join(
                 out, entry["programs"]["%s_n1" % dtype]))
             logits = prefill.step(torch.tensor([prompt], device="cuda"), 0)
-            got, errs = [], []
+            got, errs, ties = [], [], 0
             with torch.no_grad():
                 hf_logits = model(torch.tensor([prompt + ref],
                                                device="cuda")).logits[0]
@@ -359,6 +382,12 @@ def check_tiny(out, manifest):
                                   want.abs().max()))
                 token = int(torch.argmax(logits[0]))
                 got.append(token)
+                # A step whose two best logits are closer than the
+                # tolerance may go either way (transformers' own cached
+                # `generate` against its full forward, too).
+                top2 = torch.topk(want, 2).values
+                if float(top2[0] - top2[1]) <= 1e-5 * float(want.abs().max()):
+                    ties += 1
                 # Teacher-forced on the reference's tokens: each step's
                 # logits are compared on the same history.
                 pos = TINY_PROMPT + i
@@ -369,13 +398,14 @@ def check_tiny(out, manifest):
                     *prefill.caches, *weights)
             same = sum(a == b for a, b in zip(got, ref))
             tol = 1e-4 if dtype == "f32" else 5e-2
-            good = max(errs) <= tol and (dtype != "f32" or same == TINY_NEW)
+            good = max(errs) <= tol and (dtype != "f32" or
+                                         same >= TINY_NEW - ties)
             ok &= good
             print("%s %-4s: %d of %d greedy tokens equal to transformers "
-                  "float32; logits max error %.2e of max |logit| "
-                  "(tolerance %.0e) %s" % (arch, dtype, same, TINY_NEW,
-                                          max(errs), tol,
-                                          "ok" if good else "FAILED"))
+                  "float32 (%d near-ties); logits max error %.2e of max "
+                  "|logit| (tolerance %.0e) %s" % (
+                      arch, dtype, same, TINY_NEW, ties, max(errs), tol,
+                      "ok" if good else "FAILED"))
     return ok
 
 

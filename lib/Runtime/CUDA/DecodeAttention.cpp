@@ -36,8 +36,8 @@ namespace {
 /// H200); the split count aims at it.
 constexpr int64_t kTargetBlocks = 264;
 /// The most splits, and the fewest positions one split takes.
-constexpr int64_t kMaxSplits = 128;
-constexpr int64_t kMinPositionsPerSplit = 64;
+constexpr int64_t kMaxSplits = kDecodeMaxSplits;
+constexpr int64_t kMinPositionsPerSplit = 32;
 constexpr int64_t kMaxGridYZ = 65535;
 
 std::mutex kernelMutex;

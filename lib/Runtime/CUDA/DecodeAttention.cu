@@ -12,8 +12,11 @@
 // softmax (maximum, sum, unnormalised output) per query row; a second
 // kernel merges the splits. The query heads of one key/value head share a
 // block (grouped-query attention reads each cached row once for the whole
-// group, without repeating k/v). Within a block the four warps take 32
-// positions at a time each and merge through shared memory at the end. Scores and the softmax are f32 (exp2
+// group, without repeating k/v). Within a block the four warps take 8
+// positions at a time each (4 lanes per key row) and merge through shared
+// memory at the end. A step's attention is latency-bound (a few hundred
+// positions over many blocks), so what counts is the chain of dependent
+// instructions per warp: loads are issued in groups before their use. Scores and the softmax are f32 (exp2
 // of log2-scaled scores); `length` is read from device memory, so one
 // launch serves every step of a replayed graph. Layouts and the launch
 // shape: DecodeAttentionKernel.h.
@@ -32,6 +35,12 @@ using rlx::cuda::kDecodeThreads;
 namespace {
 
 constexpr int kWarps = kDecodeThreads / 32;
+/// Lanes that share one cached position's key row, and so positions a
+/// warp takes at a time.
+constexpr int kLanesPerPosition = 4;
+constexpr int kPositionsPerWarp = 32 / kLanesPerPosition;
+/// The most splits the combine kernel merges (the host's limit).
+constexpr int kMaxCombineSplits = rlx::cuda::kDecodeMaxSplits;
 
 __device__ inline float toFloat(float x) { return x; }
 __device__ inline float toFloat(__half x) { return __half2float(x); }
@@ -117,7 +126,7 @@ template <typename T, int Lanes>
 __device__ void decodeSplit(const DecodeAttentionParams &p) {
   constexpr int Width = 32 * Lanes;
   constexpr int V = kVector<T>;
-  __shared__ float query[kDecodeRows][Width];
+  __shared__ __align__(16) float query[kDecodeRows][Width];
   __shared__ float merge[kWarps][kDecodeRows][2 + Width];
   const int split = blockIdx.x;
   const int b = blockIdx.y / p.kvHeads, kvHead = blockIdx.y % p.kvHeads;
@@ -130,15 +139,24 @@ __device__ void decodeSplit(const DecodeAttentionParams &p) {
   const int chunk = (end + p.splits - 1) / p.splits;
   const int lo = split * chunk, hi = min(end, lo + chunk);
 
+  // The tile's query rows into shared memory, every load issued before
+  // the first store (a load-store loop would wait on each load in turn).
   const T *q = static_cast<const T *>(p.q);
-  for (int e = threadIdx.x; e < kDecodeRows * Width; e += kDecodeThreads) {
+  constexpr int PerThread = kDecodeRows * Width / kDecodeThreads;
+  float staged[PerThread];
+#pragma unroll
+  for (int r = 0; r < PerThread; ++r) {
+    int e = threadIdx.x + r * kDecodeThreads;
     int i = e / Width, d = e % Width;
-    query[i][d] = i < rows && d < p.headDim
-                      ? toFloat(q[globalRow(p, b, kvHead, row0 + i) *
-                                      p.headDim +
-                                  d]) *
-                            p.scaleLog2
-                      : 0.0f;
+    staged[r] = i < rows && d < p.headDim
+                    ? toFloat(q[globalRow(p, b, kvHead, row0 + i) * p.headDim +
+                                d])
+                    : 0.0f;
+  }
+#pragma unroll
+  for (int r = 0; r < PerThread; ++r) {
+    int e = threadIdx.x + r * kDecodeThreads;
+    query[e / Width][e % Width] = staged[r] * p.scaleLog2;
   }
   __syncthreads();
 
@@ -157,8 +175,13 @@ __device__ void decodeSplit(const DecodeAttentionParams &p) {
   const T *kCache = static_cast<const T *>(p.k);
   const T *vCache = static_cast<const T *>(p.v);
   const bool vectorK = p.vectorK;
-  for (int base = lo + 32 * warp; base < hi; base += 32 * kWarps) {
-    const int j = base + lane;
+  // Eight positions per warp at a time, four lanes each (`part` takes
+  // every fourth 16-byte piece of the key row): a warp's instructions per
+  // round stay few, and a short split still keeps several warps busy.
+  const int slot = lane / kLanesPerPosition, part = lane % kLanesPerPosition;
+  for (int base = lo + kPositionsPerWarp * warp; base < hi;
+       base += kPositionsPerWarp * kWarps) {
+    const int j = base + slot;
     float score[kDecodeRows];
 #pragma unroll
     for (int i = 0; i < kDecodeRows; ++i)
@@ -167,68 +190,101 @@ __device__ void decodeSplit(const DecodeAttentionParams &p) {
       const T *kRow =
           kCache + ((int64_t(b) * p.maxSeq + j) * p.kvHeads + kvHead) *
                        p.headDim;
-      for (int d0 = 0; d0 < p.headDim; d0 += V) {
-        float kv[V];
-        if (vectorK) {
-          widen<T>(*reinterpret_cast<const uint4 *>(kRow + d0), kv);
-        } else {
+      if (vectorK) {
+        // The lane's pieces, all loads in flight before any is used.
+        constexpr int Pieces = Width / V / kLanesPerPosition;
+        uint4 raw[Pieces];
 #pragma unroll
-          for (int e = 0; e < V; ++e)
-            kv[e] = d0 + e < p.headDim ? toFloat(kRow[d0 + e]) : 0.0f;
+        for (int c = 0; c < Pieces; ++c) {
+          int d0 = (c * kLanesPerPosition + part) * V;
+          if (d0 < p.headDim)
+            raw[c] = *reinterpret_cast<const uint4 *>(kRow + d0);
         }
 #pragma unroll
-        for (int i = 0; i < kDecodeRows; ++i) {
-          if (i >= rows)
+        for (int c = 0; c < Pieces; ++c) {
+          int d0 = (c * kLanesPerPosition + part) * V;
+          if (d0 >= p.headDim)
             break;
+          float kv[V];
+          widen<T>(raw[c], kv);
 #pragma unroll
-          for (int e = 0; e < V; ++e)
-            score[i] += query[i][d0 + e] * kv[e];
+          for (int i = 0; i < kDecodeRows; ++i) {
+            if (i >= rows)
+              break;
+            const float4 *qv = reinterpret_cast<const float4 *>(&query[i][d0]);
+#pragma unroll
+            for (int e = 0; e < V / 4; ++e) {
+              float4 qq = qv[e];
+              score[i] += qq.x * kv[4 * e] + qq.y * kv[4 * e + 1] +
+                          qq.z * kv[4 * e + 2] + qq.w * kv[4 * e + 3];
+            }
+          }
+        }
+      } else {
+        for (int d = part; d < p.headDim; d += kLanesPerPosition) {
+          float kd = toFloat(kRow[d]);
+#pragma unroll
+          for (int i = 0; i < kDecodeRows; ++i) {
+            if (i >= rows)
+              break;
+            score[i] += query[i][d] * kd;
+          }
         }
       }
     }
-    // Each row's running softmax over the warp's 32 positions.
+    // Each row's running softmax over the warp's positions: a position's
+    // score is its four lanes' sum, its weight counted once (by part 0).
     float weight[kDecodeRows];
 #pragma unroll
     for (int i = 0; i < kDecodeRows; ++i) {
       weight[i] = 0.0f;
       if (i >= rows)
         break;
+      float dot = score[i];
+      dot += __shfl_xor_sync(0xffffffffu, dot, 1);
+      dot += __shfl_xor_sync(0xffffffffu, dot, 2);
       bool visible = j < hi && j <= position[i] &&
                      (p.window <= 0 || j > position[i] - p.window);
-      float s = visible ? score[i] : -INFINITY;
+      float s = visible ? dot : -INFINITY;
       float next = fmaxf(maxScore[i], warpMax(s));
       if (next == -INFINITY)
         continue;
       float rescale = exp2f(maxScore[i] - next);
       weight[i] = exp2f(s - next);
-      sum[i] = sum[i] * rescale + warpSum(weight[i]);
+      sum[i] = sum[i] * rescale + warpSum(part == 0 ? weight[i] : 0.0f);
 #pragma unroll
       for (int t = 0; t < Lanes; ++t)
         acc[i][t] *= rescale;
       maxScore[i] = next;
     }
-    const int count = min(32, hi - base);
-#pragma unroll 4
-    for (int jj = 0; jj < count; ++jj) {
+    // The value rows of the warp's positions, their loads in flight
+    // together, lanes over the value dim, each weighted by its position's
+    // weight (from its first lane).
+    const int count = min(kPositionsPerWarp, hi - base);
+    float vv[kPositionsPerWarp][Lanes];
+#pragma unroll
+    for (int r = 0; r < kPositionsPerWarp; ++r) {
       const T *vRow =
-          vCache + ((int64_t(b) * p.maxSeq + base + jj) * p.kvHeads + kvHead) *
-                       p.valueDim;
-      float vv[Lanes];
+          vCache +
+          ((int64_t(b) * p.maxSeq + base + r) * p.kvHeads + kvHead) *
+              p.valueDim;
 #pragma unroll
       for (int t = 0; t < Lanes; ++t) {
         int d = lane + 32 * t;
-        vv[t] = d < p.valueDim ? toFloat(vRow[d]) : 0.0f;
+        vv[r][t] = r < count && d < p.valueDim ? toFloat(vRow[d]) : 0.0f;
       }
+    }
+#pragma unroll
+    for (int r = 0; r < kPositionsPerWarp; ++r)
 #pragma unroll
       for (int i = 0; i < kDecodeRows; ++i) {
         if (i >= rows)
           break;
-        float w = __shfl_sync(0xffffffffu, weight[i], jj);
+        float w = __shfl_sync(0xffffffffu, weight[i], r * kLanesPerPosition);
 #pragma unroll
         for (int t = 0; t < Lanes; ++t)
-          acc[i][t] += w * vv[t];
+          acc[i][t] += w * vv[r][t];
       }
-    }
   }
 
   // The warps' running softmaxes, merged per row and output element.
@@ -274,22 +330,45 @@ __device__ void decodeSplit(const DecodeAttentionParams &p) {
 
 template <typename T>
 __device__ void decodeCombine(const DecodeAttentionParams &p) {
+  // Each split's maximum and sum once, in shared memory, as the factor
+  // its output is scaled by; then every output element is the factors'
+  // sum over the splits' (loads of one element's splits all independent).
+  __shared__ float factor[kMaxCombineSplits];
+  __shared__ float total;
   const int64_t row = blockIdx.x;
   const int64_t totalRows = int64_t(p.batch) * p.heads * p.seqQ;
   const int64_t slotSize = p.valueDim + 2;
   const float *partial = p.partial + row * slotSize;
-  float top = -INFINITY;
-  for (int s = 0; s < p.splits; ++s)
-    top = fmaxf(top, partial[s * totalRows * slotSize]);
+  const int64_t stride = totalRows * slotSize;
+  if (threadIdx.x < 32) {
+    const int lane = threadIdx.x;
+    float m[kMaxCombineSplits / 32], l[kMaxCombineSplits / 32];
+    float top = -INFINITY;
+#pragma unroll
+    for (int r = 0; r < kMaxCombineSplits / 32; ++r) {
+      int s = lane + 32 * r;
+      m[r] = s < p.splits ? partial[s * stride] : -INFINITY;
+      l[r] = s < p.splits ? partial[s * stride + 1] : 0.0f;
+      top = fmaxf(top, m[r]);
+    }
+    top = warpMax(top);
+    float sum = 0.0f;
+#pragma unroll
+    for (int r = 0; r < kMaxCombineSplits / 32; ++r) {
+      float f = top == -INFINITY ? 0.0f : exp2f(m[r] - top);
+      factor[lane + 32 * r] = f;
+      sum += l[r] * f;
+    }
+    sum = warpSum(sum);
+    if (lane == 0)
+      total = sum;
+  }
+  __syncthreads();
   for (int d = threadIdx.x; d < p.valueDim; d += kDecodeThreads) {
-    float total = 0.0f, out = 0.0f;
-    if (top != -INFINITY)
-      for (int s = 0; s < p.splits; ++s) {
-        const float *slot = partial + s * totalRows * slotSize;
-        float f = exp2f(slot[0] - top);
-        total += slot[1] * f;
-        out += slot[2 + d] * f;
-      }
+    float out = 0.0f;
+#pragma unroll 8
+    for (int s = 0; s < p.splits; ++s)
+      out += partial[s * stride + 2 + d] * factor[s];
     static_cast<T *>(p.o)[row * p.valueDim + d] =
         fromFloat<T>(total > 0.0f ? out / total : 0.0f);
   }

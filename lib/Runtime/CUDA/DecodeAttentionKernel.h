@@ -28,6 +28,8 @@ constexpr int kDecodeRows = 8;
 /// The largest head dim the kernels take: each lane holds
 /// kDecodeMaxDim / 32 elements of a row.
 constexpr int kDecodeMaxDim = 256;
+/// The most splits of the cache (a multiple of 32).
+constexpr int kDecodeMaxSplits = 128;
 
 /// rlx.decode_attention over contiguous buffers: q [batch, heads, seqQ,
 /// headDim], the caches [batch, maxSeq, kvHeads, headDim] and [batch,

@@ -93,7 +93,10 @@ template <typename T, int M> __device__ void gemv(const GemvParams &p) {
            (n0 + c < p.n ? n0 + c : n0) * vectors;
   const uint4 *x = static_cast<const uint4 *>(p.x);
   float acc[M][kGemvColumns] = {};
-#pragma unroll 4
+  // Eight iterations' loads in flight: a warp of a small matmul (the
+  // key/value projections, a grid under one wave) must keep enough bytes
+  // in flight alone.
+#pragma unroll 8
   for (int64_t v = lane; v < vectors; v += 32) {
     float wf[kGemvColumns][V];
 #pragma unroll
