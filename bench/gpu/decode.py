@@ -129,9 +129,13 @@ def compile_all(out):
     shutil.copy(os.path.abspath(__file__), out)
     manifest = {"attention": [], "tiny": {}}
 
-    def build(text, name, dtype_note=""):
+    def build(text, name, optimize=False):
         start = time.perf_counter()
         module = rlx.ir.Module.parse(text)
+        if optimize:
+            # Fusion, folding (a transpose of unit dims is a view) and
+            # legalization for the target before its pipeline.
+            module.run_pipeline("rlx-optimize{target=cuda}")
         folder = os.path.join(out, name)
         program = rlx.compile(module, target="cuda", out_dir=folder)
         print("compiled %-28s %6.1f s" % (name, time.perf_counter() - start))
@@ -167,7 +171,7 @@ def compile_all(out):
             for n in (TINY_PROMPT, 1):
                 text = llm_model.build_program(config, n=n, dtype=dtype)
                 entry["programs"]["%s_n%d" % (dtype, n)] = build(
-                    text, "%s_%s_n%d" % (arch, dtype, n))
+                    text, "%s_%s_n%d" % (arch, dtype, n), optimize=True)
         manifest["tiny"][arch] = entry
 
     config = llm_model.LlamaConfig(**BIG)
@@ -175,7 +179,7 @@ def compile_all(out):
     manifest["big"] = {"config": BIG, "weights": llm_model.weight_names(config),
                        "shapes": {n: list(llm_model._weight_shape(config, n))
                                   for n in llm_model.weight_names(config)},
-                       "library": build(text, "big_bf16_n1")}
+                       "library": build(text, "big_bf16_n1", optimize=True)}
     cos, sin = llm_model.rope_tables(config, 0, BIG_MAX_SEQ)
     np.savez(os.path.join(out, "big_rope.npz"), cos=cos, sin=sin)
     with open(os.path.join(out, "manifest.json"), "w") as f:

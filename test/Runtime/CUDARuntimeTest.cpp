@@ -73,6 +73,31 @@ void attention(int32_t type, int32_t mask, int64_t batch, int64_t heads,
   rlxCudaClearError();
 }
 
+/// A decode attention as dispatched code calls it, on pointers that name
+/// the operands; prints the recorded error.
+void decode(int32_t type, int64_t batch, int64_t heads, int64_t kvHeads,
+            int64_t seqQ, int64_t maxSeq, int64_t headDim, int64_t window) {
+  auto at = [](uintptr_t address) { return reinterpret_cast<void *>(address); };
+  rlxDecodeAttention(type, batch, heads, kvHeads, seqQ, maxSeq, headDim,
+                     headDim, window, 0.125f, at(0x7100), at(0x7200),
+                     at(0x7300), static_cast<const int64_t *>(at(0x7400)),
+                     at(0x7500));
+  const char *error = rlxCudaGetLastError();
+  printf("decode error: %s\n", error ? error : "none");
+  rlxCudaClearError();
+}
+
+/// A matmul of m rows as dispatched code calls it (x [m, k] times w [n, k]
+/// transposed), on 16-byte aligned pointers that name the operands.
+void skinny(int32_t type, int32_t epilogue, int64_t m, int64_t n, int64_t k) {
+  auto at = [](uintptr_t address) { return reinterpret_cast<void *>(address); };
+  rlxGpuMatmul(type, epilogue, 0, 1, 1, m, n, k, at(0x7100), at(0x7200),
+               at(0x7300), at(0x7400));
+  const char *error = rlxCudaGetLastError();
+  printf("skinny error: %s\n", error ? error : "none");
+  rlxCudaClearError();
+}
+
 /// What an entry point of one kernel does: stream, temporary, launch,
 /// free, wait, destroy.
 void entryPoint(intptr_t gridX) {
@@ -157,6 +182,25 @@ int main(int argc, char **argv) {
               64, 0, 1.0f, false, /*misalign=*/8);
     attention(RLX_FLASH_ATTENTION_BF16, RLX_FLASH_ATTENTION_NONE, 1, 2, 1, 64,
               64, 0, 1.0f, true, 0, /*rowStride=*/132);
+  } else if (!strcmp(scenario, "decode")) {
+    rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
+    decode(RLX_DECODE_ATTENTION_BF16, 1, 32, 8, 1, 1024, 128, 0);
+    decode(RLX_DECODE_ATTENTION_BF16, 1, 32, 8, 1, 1024, 128, 0);
+    decode(RLX_DECODE_ATTENTION_F32, 1, 4, 4, 1, 32, 16, 5);
+  } else if (!strcmp(scenario, "decode-errors")) {
+    decode(3, 1, 4, 4, 1, 32, 16, 0);
+    decode(RLX_DECODE_ATTENTION_F16, 1, 6, 4, 1, 32, 16, 0);
+    decode(RLX_DECODE_ATTENTION_F16, 1, 4, 4, 1, 32, 320, 0);
+    decode(RLX_DECODE_ATTENTION_F16, 70000, 4, 4, 1, 32, 16, 0);
+  } else if (!strcmp(scenario, "skinny")) {
+    rlxCudaSetStream(reinterpret_cast<void *>(0xabc000));
+    skinny(RLX_GPU_MATMUL_BF16, RLX_GPU_MATMUL_NONE, 1, 4096, 4096);
+    skinny(RLX_GPU_MATMUL_F32, RLX_GPU_MATMUL_BIAS, 4, 515, 36);
+    // Five rows, a k of 100 bf16s (not whole 16-byte pieces), a GELU
+    // epilogue: cuBLASLt's.
+    skinny(RLX_GPU_MATMUL_BF16, RLX_GPU_MATMUL_NONE, 5, 64, 128);
+    skinny(RLX_GPU_MATMUL_BF16, RLX_GPU_MATMUL_NONE, 1, 64, 100);
+    skinny(RLX_GPU_MATMUL_BF16, RLX_GPU_MATMUL_GELU, 1, 64, 128);
   } else if (!strcmp(scenario, "constants")) {
     // Two constants, the first asked for again; then other bytes at the
     // first one's address (as if its code were unloaded and other code

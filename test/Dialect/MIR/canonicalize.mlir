@@ -96,6 +96,25 @@ func.func @transpose_compose(%x: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> {
   return %1 : tensor<4x3x2xf32>
 }
 
+// A transpose that moves only dims of size 1 is a reshape (a decode step's
+// [B, 1, H, D] -> [B, H, 1, D]; 1x1 among others); one that moves a dim of
+// size > 1, or has a dynamic shape, stays.
+// CHECK-LABEL: func.func @transpose_unit_dims
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x1x8x16xbf16>, %[[Y:[^:]+]]: tensor<1x5x1x3xf32>, %[[Z:[^:]+]]: tensor<2x1x8x16xbf16>, %[[D:[^:]+]]: tensor<?x1x8xf32>)
+// CHECK-DAG: %[[A:.+]] = rlx.reshape %[[X]] : tensor<2x1x8x16xbf16> -> tensor<2x8x1x16xbf16>
+// CHECK-DAG: %[[B:.+]] = rlx.reshape %[[Y]] : tensor<1x5x1x3xf32> -> tensor<5x1x3x1xf32>
+// CHECK-DAG: %[[C:.+]] = rlx.transpose %[[Z]] [0, 3, 2, 1] : tensor<2x1x8x16xbf16>
+// CHECK-DAG: %[[E:.+]] = rlx.transpose %[[D]] [1, 0, 2] : tensor<?x1x8xf32>
+// CHECK: return %[[A]], %[[B]], %[[C]], %[[E]]
+func.func @transpose_unit_dims(%x: tensor<2x1x8x16xbf16>, %y: tensor<1x5x1x3xf32>, %z: tensor<2x1x8x16xbf16>, %d: tensor<?x1x8xf32>)
+    -> (tensor<2x8x1x16xbf16>, tensor<5x1x3x1xf32>, tensor<2x16x8x1xbf16>, tensor<1x?x8xf32>) {
+  %0 = rlx.transpose %x [0, 2, 1, 3] : tensor<2x1x8x16xbf16>
+  %1 = rlx.transpose %y [1, 2, 3, 0] : tensor<1x5x1x3xf32>
+  %2 = rlx.transpose %z [0, 3, 2, 1] : tensor<2x1x8x16xbf16>
+  %3 = rlx.transpose %d [1, 0, 2] : tensor<?x1x8xf32>
+  return %0, %1, %2, %3 : tensor<2x8x1x16xbf16>, tensor<5x1x3x1xf32>, tensor<2x16x8x1xbf16>, tensor<1x?x8xf32>
+}
+
 // -----
 
 // Whole-axis narrow, single-input concat and same-type expand fold away.

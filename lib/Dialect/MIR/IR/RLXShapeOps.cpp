@@ -71,6 +71,38 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+namespace {
+
+/// transpose(x) that moves only dims of size 1 (the others keep their
+/// order) -> reshape(x): the same elements in the same order, so a view
+/// rather than a copy (a decode step's [B, 1, H, D] -> [B, H, 1, D]).
+struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType in = op.getInput().getType();
+    if (!in.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    int64_t last = -1;
+    for (int64_t p : op.getPermutation()) {
+      if (in.getDimSize(p) == 1)
+        continue;
+      if (p < last)
+        return rewriter.notifyMatchFailure(op, "moves a dim of size > 1");
+      last = p;
+    }
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
+    return success();
+  }
+};
+
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<UnitDimTransposeToReshape>(context);
+}
+
 //===----------------------------------------------------------------------===//
 // NarrowOp
 //===----------------------------------------------------------------------===//

@@ -51,7 +51,10 @@ def RLX_TransposeOp : RLX_InferredOp<"transpose"> {
   let description = [{
     Result dim i is input dim `permutation[i]`, as `torch.permute`. The
     permutation names every dim exactly once. An identity permutation folds
-    away and transpose(transpose(x, p), q) folds to transpose(x, p∘q).
+    away and transpose(transpose(x, p), q) folds to transpose(x, p∘q). A
+    transpose of a static shape that moves only dims of size 1 (the others
+    keep their order) canonicalizes to an `rlx.reshape`: the elements keep
+    their order, so it is a view rather than a copy.
 
     ```mlir
     %y = rlx.transpose %x [0, 2, 1] : tensor<2x3x4xf32>
@@ -61,6 +64,7 @@ def RLX_TransposeOp : RLX_InferredOp<"transpose"> {
   let results = (outs RLX_Tensor:$result);
   let assemblyFormat = "$input $permutation attr-dict `:` type($input)";
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
