@@ -88,11 +88,13 @@ void decode(int32_t type, int64_t batch, int64_t heads, int64_t kvHeads,
 }
 
 /// A matmul of m rows as dispatched code calls it (x [m, k] times w [n, k]
-/// transposed), on 16-byte aligned pointers that name the operands.
+/// transposed), on 16-byte aligned buffers whose text names the operands
+/// (the fake cuBLASLt reads them).
 void skinny(int32_t type, int32_t epilogue, int64_t m, int64_t n, int64_t k) {
-  auto at = [](uintptr_t address) { return reinterpret_cast<void *>(address); };
-  rlxGpuMatmul(type, epilogue, 0, 1, 1, m, n, k, at(0x7100), at(0x7200),
-               at(0x7300), at(0x7400));
+  alignas(16) static char x[16] = "x", w[16] = "w", bias[16] = "bias",
+                          c[16] = "c";
+  printf("skinny x %p w %p bias %p c %p\n", x, w, bias, c);
+  rlxGpuMatmul(type, epilogue, 0, 1, 1, m, n, k, x, w, bias, c);
   const char *error = rlxCudaGetLastError();
   printf("skinny error: %s\n", error ? error : "none");
   rlxCudaClearError();
