@@ -509,7 +509,7 @@ def print_profile(name, step):
                                     max_name_column_width=60))
 
 
-def time_big(out, manifest, profile=False):
+def time_big(out, manifest, profile=False, peer=True):
     import torch
     from rlx import cuda
     big = manifest["big"]
@@ -580,6 +580,10 @@ def time_big(out, manifest, profile=False):
     rlx_tokens = produced[BIG_PROMPT + 1:BIG_PROMPT + 1 + BIG_NEW].tolist()
     # replay once more than timed (warm-up): positions BIG_PROMPT ..
     rlx_rate = BIG_NEW / seconds
+    if not peer:
+        print("  RLX (one CUDA graph per token)          %7.1f tokens/s  "
+              "%6.0f GB/s" % (rlx_rate, rlx_rate * nbytes / 1e9))
+        return
 
     # PyTorch: the same weights, the same filled cache, compiled.
     step, kc, vc = torch_decoder(weights, c, BIG_MAX_SEQ, cos, sin)
@@ -645,7 +649,7 @@ def time_big(out, manifest, profile=False):
         rlx_rate / torch_rate, same, BIG_NEW))
 
 
-def run(out, skip_big, skip_checks, profile):
+def run(out, skip_big, skip_checks, profile, peer):
     with open(os.path.join(out, "manifest.json")) as f:
         manifest = json.load(f)
     ok = True
@@ -654,7 +658,7 @@ def run(out, skip_big, skip_checks, profile):
         ok &= check_matmul(out, manifest)
         ok &= check_tiny(out, manifest)
     if not skip_big:
-        time_big(out, manifest, profile)
+        time_big(out, manifest, profile, peer)
     print("all checks passed" if ok else "CHECKS FAILED")
     return 0 if ok else 1
 
@@ -667,13 +671,16 @@ def main():
                         help="run: skip the 8B-shaped timing")
     parser.add_argument("--timing-only", action="store_true",
                         help="run: skip the checks")
+    parser.add_argument("--no-peer", action="store_true",
+                        help="run: time RLX alone (no PyTorch decoder)")
     parser.add_argument("--profile", action="store_true",
                         help="run: print each side's GPU time by kernel")
     args = parser.parse_args()
     if args.mode == "compile":
         compile_all(args.out)
         return 0
-    return run(args.out, args.checks_only, args.timing_only, args.profile)
+    return run(args.out, args.checks_only, args.timing_only, args.profile,
+               not args.no_peer)
 
 
 if __name__ == "__main__":

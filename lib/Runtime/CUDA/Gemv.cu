@@ -93,10 +93,10 @@ template <typename T, int M> __device__ void gemv(const GemvParams &p) {
            (n0 + c < p.n ? n0 + c : n0) * vectors;
   const uint4 *x = static_cast<const uint4 *>(p.x);
   float acc[M][kGemvColumns] = {};
-  // Eight iterations' loads in flight: a warp of a small matmul (the
-  // key/value projections, a grid under one wave) must keep enough bytes
-  // in flight alone.
-#pragma unroll 8
+  // Four iterations' loads in flight (eight 16-byte loads per lane):
+  // measured on the H200's Llama-3.1-8B decode step, 1 and 2 leave the
+  // memory idle, 8 and 16 cost occupancy (bench/RESULTS.md).
+#pragma unroll 4
   for (int64_t v = lane; v < vectors; v += 32) {
     float wf[kGemvColumns][V];
 #pragma unroll
