@@ -180,6 +180,9 @@ def compile_all(out):
                        "shapes": {n: list(llm_model._weight_shape(config, n))
                                   for n in llm_model.weight_names(config)},
                        "library": build(text, "big_bf16_n1", optimize=True)}
+    text = llm_model.build_program(config, n=BIG_PROMPT, dtype="bf16")
+    manifest["big"]["prefill"] = build(text, "big_bf16_n%d" % BIG_PROMPT,
+                                       optimize=True)
     cos, sin = llm_model.rope_tables(config, 0, BIG_MAX_SEQ)
     np.savez(os.path.join(out, "big_rope.npz"), cos=cos, sin=sin)
     with open(os.path.join(out, "manifest.json"), "w") as f:
@@ -484,6 +487,19 @@ def torch_decoder(weights, c, max_seq, cos, sin):
     return decoder, kc, vc
 
 
+def timed(call, repeats):
+    """Seconds per call (CUDA events around `repeats` calls after one)."""
+    import torch
+    call()
+    start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+    start.record()
+    for _ in range(repeats):
+        call()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / 1e3 / repeats
+
+
 def replayed(step_tokens, new):
     """Times `new` replays of a captured graph, after a warm-up replay."""
     import torch
@@ -535,6 +551,37 @@ def time_big(out, manifest, profile=False, peer=True):
     L, Hkv, D = c["n_layers"], c["n_kv_heads"], c["head_dim"]
     filled = [torch.randn(1, BIG_PROMPT, Hkv, D, device="cuda").to(
         torch.bfloat16) for _ in range(2 * L)]
+
+    # Prefill: the prompt's 512 tokens in one call of the n = 512 program,
+    # against the rate of one dense bf16 matmul of the MLP's shape.
+    prefill = cuda.load(os.path.join(out, big["prefill"]))
+    caches = [torch.zeros(1, BIG_MAX_SEQ, Hkv, D, dtype=torch.bfloat16,
+                          device="cuda") for _ in range(2 * L)]
+    args = [weights[n] for n in big["weights"]]
+    prompt = torch.randint(0, c["vocab"], (1, BIG_PROMPT), device="cuda")
+    start_pos = torch.zeros((), dtype=torch.int64, device="cuda")
+
+    def prefill_call():
+        prefill(prompt, start_pos, cos[:BIG_PROMPT], sin[:BIG_PROMPT],
+                *caches, *args)
+
+    prefill_s = timed(prefill_call, 5)
+    # The layers' matrices multiply every prompt token, the head only the
+    # last one, the embedding none (a gather).
+    layer_params = sum(w.numel() for n, w in weights.items()
+                       if n.startswith("blk.") and w.dim() == 2)
+    flops = 2.0 * (BIG_PROMPT * layer_params +
+                   weights["output.weight"].numel())
+    a = torch.randn(BIG_PROMPT, c["hidden"], device="cuda").bfloat16()
+    b = torch.randn(c["ffn"], c["hidden"], device="cuda").bfloat16()
+    mm_s = timed(lambda: torch.mm(a, b.T), 20)
+    dense = 2.0 * BIG_PROMPT * c["hidden"] * c["ffn"] / mm_s
+    print("prefill of %d tokens: %.1f ms, %.0f TFLOP/s of the matrices' "
+          "products; a dense bf16 %dx%dx%d matmul runs at %.0f TFLOP/s "
+          "(%.0f%%)" % (BIG_PROMPT, prefill_s * 1e3, flops / prefill_s / 1e12,
+                        BIG_PROMPT, c["ffn"], c["hidden"], dense / 1e12,
+                        100 * flops / prefill_s / dense))
+    del caches
 
     # RLX: the step, the argmax and the next position in one graph.
     program = cuda.load(os.path.join(out, big["library"]))
