@@ -40,23 +40,13 @@ namespace {
 /// `update`, one thread each; rows past the cache are not written.
 void writeRows(ImplicitLocOpBuilder &b, Operation *at, Value cache,
                Value update, Value position, int64_t axis, int64_t blockSize) {
-  auto updType = cast<MemRefType>(update.getType());
   auto cacheType = cast<MemRefType>(cache.getType());
-  int64_t count = updType.getNumElements();
-  if (count == 0)
-    return;
-  int64_t threads = std::min(blockSize, count);
   OpBuilder::InsertionGuard guard(b);
-  gpu::LaunchOp launch =
-      createLaunch(b, at, {(count + threads - 1) / threads}, threads);
-  Value linear = arith::AddIOp::create(
-      b,
-      arith::MulIOp::create(b, launch.getBlockIds().x,
-                            indexConstant(b, threads)),
-      launch.getThreadIds().x);
-  auto inside = scf::IfOp::create(b, inRange(b, linear, count));
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  SmallVector<Value> point = delinearize(b, linear, updType.getShape());
+  std::optional<SmallVector<Value>> element = launchPerElement(
+      b, at, cast<MemRefType>(update.getType()).getShape(), blockSize);
+  if (!element)
+    return;
+  SmallVector<Value> point = *element;
   Value start = arith::IndexCastOp::create(
       b, b.getIndexType(), memref::LoadOp::create(b, position, ValueRange{}));
   Value row = arith::AddIOp::create(b, start, point[axis]);

@@ -56,21 +56,12 @@ void addAtomically(ImplicitLocOpBuilder &b, Operation *at, Value indices,
                    int64_t blockSize) {
   auto updType = cast<MemRefType>(updates.getType());
   auto outType = cast<MemRefType>(out.getType());
-  int64_t count = updType.getNumElements();
-  if (count == 0)
-    return;
-  int64_t threads = std::min(blockSize, count);
   OpBuilder::InsertionGuard guard(b);
-  gpu::LaunchOp launch =
-      createLaunch(b, at, {(count + threads - 1) / threads}, threads);
-  Value linear = arith::AddIOp::create(
-      b,
-      arith::MulIOp::create(b, launch.getBlockIds().x,
-                            indexConstant(b, threads)),
-      launch.getThreadIds().x);
-  auto inside = scf::IfOp::create(b, inRange(b, linear, count));
-  b.setInsertionPointToStart(&inside.getThenRegion().front());
-  SmallVector<Value> point = delinearize(b, linear, updType.getShape());
+  std::optional<SmallVector<Value>> element =
+      launchPerElement(b, at, updType.getShape(), blockSize);
+  if (!element)
+    return;
+  SmallVector<Value> point = *element;
   Value row = arith::IndexCastOp::create(
       b, b.getIndexType(), memref::LoadOp::create(b, indices, point[axis]));
   // Unsigned: a negative index is past any bound.
@@ -92,24 +83,21 @@ struct GPUExpandScatterAddPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<func::CallOp> calls;
+    SmallVector<std::pair<func::CallOp, int64_t>> calls;
     module.walk([&](func::CallOp call) {
       auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (fn && fn->hasAttr(kScatterAddTag))
-        calls.push_back(call);
+      if (auto problem = fn ? fn->getAttrOfType<DictionaryAttr>(kScatterAddTag)
+                            : DictionaryAttr())
+        calls.push_back(
+            {call, cast<IntegerAttr>(problem.get("axis")).getInt()});
     });
-    for (func::CallOp call : calls) {
-      auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
+    for (auto [call, axis] : calls) {
       if (call.getNumOperands() != 4 || call.getNumResults() != 0) {
         call.emitOpError("expected (base, indices, updates, out) buffers: "
                          "run after bufferization with results as "
                          "out-parameters");
         return signalPassFailure();
       }
-      int64_t axis =
-          cast<IntegerAttr>(
-              fn->getAttrOfType<DictionaryAttr>(kScatterAddTag).get("axis"))
-              .getInt();
       ImplicitLocOpBuilder b(call.getLoc(), call);
       Value temporary = call.getOperand(3);
       Value out = elideResultCopy(call);

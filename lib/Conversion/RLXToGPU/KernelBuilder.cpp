@@ -9,6 +9,7 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -76,4 +77,23 @@ gpu::LaunchOp kernels::createLaunch(ImplicitLocOpBuilder &b, Operation *op,
   gpu::TerminatorOp::create(b);
   b.setInsertionPointToStart(&body);
   return launch;
+}
+
+std::optional<SmallVector<Value>>
+kernels::launchPerElement(ImplicitLocOpBuilder &b, Operation *op,
+                          ArrayRef<int64_t> shape, int64_t blockSize) {
+  int64_t count = product(shape);
+  if (count == 0)
+    return std::nullopt;
+  int64_t threads = std::min(blockSize, count);
+  gpu::LaunchOp launch =
+      createLaunch(b, op, {(count + threads - 1) / threads}, threads);
+  Value linear = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, launch.getBlockIds().x,
+                            indexConstant(b, threads)),
+      launch.getThreadIds().x);
+  auto inside = scf::IfOp::create(b, inRange(b, linear, count));
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  return delinearize(b, linear, shape);
 }

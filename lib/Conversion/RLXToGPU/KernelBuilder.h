@@ -52,6 +52,15 @@ gpu::LaunchOp createLaunch(ImplicitLocOpBuilder &b, Operation *op,
                            ArrayRef<int64_t> grid, int64_t threads,
                            TypeRange workgroup = {});
 
+/// Creates a gpu.launch before `op` with one thread per element of a
+/// buffer of `shape` (blocks of at most `blockSize` threads) and leaves `b`
+/// inside it where the thread has an element: returns that element's
+/// indices. Returns nullopt, creating nothing, for a shape of no elements.
+std::optional<SmallVector<Value>> launchPerElement(ImplicitLocOpBuilder &b,
+                                                   Operation *op,
+                                                   ArrayRef<int64_t> shape,
+                                                   int64_t blockSize);
+
 } // namespace kernels
 } // namespace rlx
 } // namespace mlir

@@ -24,13 +24,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "DecodeAttentionKernel.h"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "KernelElements.cuh"
 
 using rlx::cuda::DecodeAttentionParams;
 using rlx::cuda::kDecodeRows;
 using rlx::cuda::kDecodeThreads;
+using namespace rlx::cuda::kernels;
 
 namespace {
 
@@ -41,27 +40,6 @@ constexpr int kLanesPerPosition = 4;
 constexpr int kPositionsPerWarp = 32 / kLanesPerPosition;
 /// The most splits the combine kernel merges (the host's limit).
 constexpr int kMaxCombineSplits = rlx::cuda::kDecodeMaxSplits;
-
-__device__ inline float toFloat(float x) { return x; }
-__device__ inline float toFloat(__half x) { return __half2float(x); }
-__device__ inline float toFloat(__nv_bfloat16 x) { return __bfloat162float(x); }
-
-template <typename T> __device__ inline T fromFloat(float x);
-template <> __device__ inline float fromFloat<float>(float x) { return x; }
-template <> __device__ inline __half fromFloat<__half>(float x) {
-  return __float2half_rn(x);
-}
-template <> __device__ inline __nv_bfloat16 fromFloat<__nv_bfloat16>(float x) {
-  return __float2bfloat16_rn(x);
-}
-
-/// The sum of `x` over the warp, in every lane.
-__device__ inline float warpSum(float x) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2)
-    x += __shfl_xor_sync(0xffffffffu, x, offset);
-  return x;
-}
 
 /// The positions [begin, end) of the cache that `length` makes valid.
 __device__ inline int validEnd(const DecodeAttentionParams &p) {
@@ -78,50 +56,12 @@ __device__ inline int64_t globalRow(const DecodeAttentionParams &p, int b,
   return (int64_t(b) * p.heads + head) * p.seqQ + groupRow % p.seqQ;
 }
 
-/// The largest of `x` over the warp, in every lane.
-__device__ inline float warpMax(float x) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2)
-    x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, offset));
-  return x;
-}
-
-/// Elements of T in 16 bytes, and 16 bytes of them widened to f32.
-template <typename T> constexpr int kVector = 16 / sizeof(T);
-template <typename T>
-__device__ inline void widen(uint4 raw, float (&out)[kVector<T>]);
-template <> __device__ inline void widen<float>(uint4 raw, float (&out)[4]) {
-  out[0] = __uint_as_float(raw.x);
-  out[1] = __uint_as_float(raw.y);
-  out[2] = __uint_as_float(raw.z);
-  out[3] = __uint_as_float(raw.w);
-}
-template <> __device__ inline void widen<__half>(uint4 raw, float (&out)[8]) {
-  const __half2 *h = reinterpret_cast<const __half2 *>(&raw);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    float2 f = __half22float2(h[i]);
-    out[2 * i] = f.x;
-    out[2 * i + 1] = f.y;
-  }
-}
-template <>
-__device__ inline void widen<__nv_bfloat16>(uint4 raw, float (&out)[8]) {
-  const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&raw);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    float2 f = __bfloat1622float2(h[i]);
-    out[2 * i] = f.x;
-    out[2 * i + 1] = f.y;
-  }
-}
-
-// Each warp takes 32 positions at a time, a position per lane: the lane
-// reads its cached key row whole (16-byte loads where rows allow) and
-// takes its scores with every query row of the tile (q in shared memory),
-// the warp updates each row's running softmax, then reads the 32 value
-// rows one at a time, lanes over the value dim, each weighted by its
-// lane's probability (a shuffle).
+// One block: a split of the cache for one key/value head's tile of query
+// rows. The rows go to shared memory; each warp takes eight positions at a
+// time (four lanes per key row), updates each row's running softmax, and
+// reads the eight value rows with lanes over the value dim; the warps
+// merge through shared memory, and the block writes its partial rows (or
+// the output, with one split).
 template <typename T, int Lanes>
 __device__ void decodeSplit(const DecodeAttentionParams &p) {
   constexpr int Width = 32 * Lanes;

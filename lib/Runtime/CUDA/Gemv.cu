@@ -15,58 +15,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemvKernel.h"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "KernelElements.cuh"
 
 using rlx::cuda::GemvParams;
 using rlx::cuda::kGemvColumns;
 using rlx::cuda::kGemvThreads;
+using namespace rlx::cuda::kernels;
 
 namespace {
-
-template <typename T> constexpr int kVector = 16 / sizeof(T);
-
-template <typename T>
-__device__ inline void widen(uint4 raw, float (&out)[kVector<T>]);
-template <> __device__ inline void widen<float>(uint4 raw, float (&out)[4]) {
-  out[0] = __uint_as_float(raw.x);
-  out[1] = __uint_as_float(raw.y);
-  out[2] = __uint_as_float(raw.z);
-  out[3] = __uint_as_float(raw.w);
-}
-template <> __device__ inline void widen<__half>(uint4 raw, float (&out)[8]) {
-  const __half2 *h = reinterpret_cast<const __half2 *>(&raw);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    float2 f = __half22float2(h[i]);
-    out[2 * i] = f.x;
-    out[2 * i + 1] = f.y;
-  }
-}
-template <>
-__device__ inline void widen<__nv_bfloat16>(uint4 raw, float (&out)[8]) {
-  const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&raw);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    float2 f = __bfloat1622float2(h[i]);
-    out[2 * i] = f.x;
-    out[2 * i + 1] = f.y;
-  }
-}
-
-__device__ inline float toFloat(float x) { return x; }
-__device__ inline float toFloat(__half x) { return __half2float(x); }
-__device__ inline float toFloat(__nv_bfloat16 x) { return __bfloat162float(x); }
-
-template <typename T> __device__ inline T fromFloat(float x);
-template <> __device__ inline float fromFloat<float>(float x) { return x; }
-template <> __device__ inline __half fromFloat<__half>(float x) {
-  return __float2half_rn(x);
-}
-template <> __device__ inline __nv_bfloat16 fromFloat<__nv_bfloat16>(float x) {
-  return __float2bfloat16_rn(x);
-}
 
 /// A weight's 16 bytes, read once: streamed past L1.
 __device__ inline uint4 loadStreaming(const uint4 *p) {
@@ -119,10 +75,7 @@ template <typename T, int M> __device__ void gemv(const GemvParams &p) {
   for (int m = 0; m < M; ++m)
 #pragma unroll
     for (int c = 0; c < kGemvColumns; ++c) {
-      float s = acc[m][c];
-#pragma unroll
-      for (int offset = 16; offset > 0; offset /= 2)
-        s += __shfl_xor_sync(0xffffffffu, s, offset);
+      float s = warpSum(acc[m][c]);
       if (lane == 0 && n0 + c < p.n)
         out[m * p.n + n0 + c] =
             fromFloat<T>(bias ? s + toFloat(bias[n0 + c]) : s);
