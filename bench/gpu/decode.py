@@ -24,8 +24,9 @@ checked and timed on the GPU machine, in two steps:
     groups 1 to 8; 1 to 9 new tokens; windows; lengths 0 to the whole
     cache) against float64 PyTorch on random caches;
   - tiny llama, qwen2 and qwen3 models (random weights): a prompt through
-    the prefill program, then greedy decoding on the device, token for
-    token equal to transformers' float32 `generate`; the bf16 llama
+    the prefill program, then greedy decoding on the device (each step fed
+    the reference's token), token for token equal to transformers' float32
+    greedy decoding; the bf16 llama
     program's logits against the float64 model's;
 then times decoding with Llama-3.1-8B's shapes in bf16 (random weights
 made on the device, batch 1, a 512-position cache filled) against a
@@ -357,13 +358,16 @@ def check_tiny(out, manifest):
                 arch, missing.missing_keys))
         rng = np.random.default_rng()
         prompt = [int(t) for t in rng.integers(0, 256, TINY_PROMPT)]
-        # No end-of-sequence token: generate neither stops at one nor (with
-        # min_new_tokens) masks it out of the argmax.
-        model.generation_config.eos_token_id = None
+        # transformers' greedy decoding, each step a whole forward over the
+        # sequence so far (generate would stop at, or with min_new_tokens
+        # mask out, the config's end-of-sequence token).
+        ids, ref, ref_logits = list(prompt), [], []
         with torch.no_grad():
-            ref = model.generate(torch.tensor([prompt], device="cuda"),
-                                 max_new_tokens=TINY_NEW, do_sample=False,
-                                 pad_token_id=0)[0, TINY_PROMPT:].tolist()
+            for _ in range(TINY_NEW):
+                last = model(torch.tensor([ids], device="cuda")).logits[0, -1]
+                ref_logits.append(last.double())
+                ref.append(int(torch.argmax(last)))
+                ids.append(ref[-1])
         c = {"layers": hf["num_hidden_layers"],
              "kv_heads": hf["num_key_value_heads"],
              "head_dim": hf["head_dim"]}
@@ -380,18 +384,14 @@ def check_tiny(out, manifest):
                 out, entry["programs"]["%s_n1" % dtype]))
             logits = prefill.step(torch.tensor([prompt], device="cuda"), 0)
             got, errs, ties = [], [], 0
-            with torch.no_grad():
-                hf_logits = model(torch.tensor([prompt + ref],
-                                               device="cuda")).logits[0]
             for i in range(TINY_NEW):
-                want = hf_logits[TINY_PROMPT - 1 + i].double()
+                want = ref_logits[i]
                 errs.append(float((logits[0].double() - want).abs().max() /
                                   want.abs().max()))
                 token = int(torch.argmax(logits[0]))
                 got.append(token)
-                # A step whose two best logits are closer than the
-                # tolerance may go either way (transformers' own cached
-                # `generate` against its full forward, too).
+                # A step whose two best logits are closer than rounding
+                # may go either way.
                 top2 = torch.topk(want, 2).values
                 if float(top2[0] - top2[1]) <= 1e-5 * float(want.abs().max()):
                     ties += 1
@@ -408,7 +408,7 @@ def check_tiny(out, manifest):
             good = max(errs) <= tol and (dtype != "f32" or
                                          same >= TINY_NEW - ties)
             ok &= good
-            print("%s %-4s: %d of %d greedy tokens equal to transformers "
+            print("%s %-4s: %d of %d greedy tokens equal to transformers' "
                   "float32 (%d near-ties); logits max error %.2e of max "
                   "|logit| (tolerance %.0e) %s" % (
                       arch, dtype, same, TINY_NEW, ties, max(errs), tol,
