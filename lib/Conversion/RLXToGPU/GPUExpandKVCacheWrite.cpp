@@ -84,6 +84,13 @@ struct GPUExpandKVCacheWritePass
                          "dropped");
         return signalPassFailure();
       }
+      // One thread per element: the grid is fixed at compile time.
+      if (!cast<MemRefType>(call.getOperand(1).getType()).hasStaticShape() ||
+          !cast<MemRefType>(call.getOperand(0).getType()).hasStaticShape()) {
+        call.emitOpError("writes a KV cache of dynamic shape; the copy "
+                         "kernel takes static shapes");
+        return signalPassFailure();
+      }
       ImplicitLocOpBuilder b(call.getLoc(), call);
       writeRows(b, call, call.getOperand(0), call.getOperand(1),
                 call.getOperand(2), axis, blockSize);

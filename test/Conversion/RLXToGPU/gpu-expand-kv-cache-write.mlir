@@ -36,3 +36,15 @@ func.func @copied(%c: memref<1x16x2x8xf32>, %u: memref<1x2x2x8xf32>, %p: memref<
   call @kv_cache_write(%c, %u, %p, %out) : (memref<1x16x2x8xf32>, memref<1x2x2x8xf32>, memref<i64>, memref<1x16x2x8xf32>) -> ()
   return
 }
+
+// -----
+
+// The kernel's grid comes from the new rows' static shape.
+func.func private @kv_cache_write(%c: memref<1x16x2x8xf32>, %u: memref<1x?x2x8xf32>, %p: memref<i64>) attributes {rlx.gpu_kv_cache_write = {axis = 1 : i64}} {
+  return
+}
+func.func @dynamic(%c: memref<1x16x2x8xf32>, %u: memref<1x?x2x8xf32>, %p: memref<i64>) {
+  // expected-error @+1 {{'func.call' op writes a KV cache of dynamic shape; the copy kernel takes static shapes}}
+  call @kv_cache_write(%c, %u, %p) : (memref<1x16x2x8xf32>, memref<1x?x2x8xf32>, memref<i64>) -> ()
+  return
+}

@@ -2,6 +2,7 @@
 // RUN: rlx-opt %s --rlx-to-gpu | FileCheck %s --check-prefix=FRONT
 // RUN: rlx-opt %s --rlx-cuda-pipeline="chip=sm_90 format=isa" | FileCheck %s
 // RUN: rlx-opt %S/Inputs/decode-old-chip.mlir --rlx-cuda-pipeline="chip=sm_75 format=isa" --verify-diagnostics -o /dev/null
+// RUN: rlx-opt %S/Inputs/decode-arena.mlir --rlx-cuda-pipeline="chip=sm_90 format=isa arena=1" --verify-diagnostics -o /dev/null
 
 // A decode step of one layer with its caches held in place: the caches stay
 // arguments and leave the results (only the attention's output is an
