@@ -400,22 +400,11 @@ def collect_cases(rlx_opt, files, tmp):
     """The cases of every public function of `files`, and the number of
     functions."""
     cases, functions = [], 0
-    for path in files:
-        for i, chunk in enumerate(SWEEP.chunks(path)):
-            names = SWEEP.FUNC.findall(chunk)
-            if not names:
-                continue
-            chunk_path = os.path.join(
-                tmp, f"{os.path.basename(path)}.{i}.mlir")
-            with open(chunk_path, "w") as f:
-                f.write(chunk)
-            # Chunks that do not parse (invalid-IR tests) are not programs.
-            if not is_valid(rlx_opt, chunk_path):
-                continue
-            for name in names:
-                module = generic_module(rlx_opt, chunk_path, name)
-                cases += function_cases(path, parse_function(module, name))
-                functions += 1
+    for path, chunk_path, names in SWEEP.written_chunks(rlx_opt, files, tmp):
+        for name in names:
+            module = generic_module(rlx_opt, chunk_path, name)
+            cases += function_cases(path, parse_function(module, name))
+            functions += 1
     return cases, functions
 
 
@@ -423,12 +412,6 @@ def largest_tensor(case):
     """The number of elements of the case's largest argument or result."""
     return max(int(np.prod(npy_type(t)[0])) for t in case.args + case.results
                if npy_type(t))
-
-
-def is_valid(rlx_opt, path):
-    """Whether the module at `path` parses and verifies."""
-    return subprocess.run([rlx_opt, path, "-o", os.devnull],
-                          capture_output=True).returncode == 0
 
 
 #===----------------------------------------------------------------------===#
@@ -542,7 +525,7 @@ def target_outcome(case, proc, rlx_opt):
         return Outcome("failed", result)
     # Where this script wrote an invalid case, the target's error at an op
     # is the verifier's.
-    if not is_valid(rlx_opt, case.path):
+    if not SWEEP.parses(rlx_opt, case.path):
         return Outcome("failed", "the case is not valid IR: " + error)
     return Outcome("skipped by target", error)
 

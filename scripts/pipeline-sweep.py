@@ -39,6 +39,28 @@ def chunks(path):
     return SPLIT.split(text)
 
 
+def parses(rlx_opt, path):
+    """Whether the module at `path` parses and verifies."""
+    return subprocess.run([rlx_opt, path, "-o", os.devnull],
+                          capture_output=True).returncode == 0
+
+
+def written_chunks(rlx_opt, files, tmp):
+    """(input path, chunk file, function names) for each split-input-file
+    chunk of `files` that has functions and parses (chunks of invalid-IR
+    tests are not programs), each written into the folder `tmp`."""
+    for path in files:
+        for i, chunk in enumerate(chunks(path)):
+            names = FUNC.findall(chunk)
+            if not names:
+                continue
+            chunk_path = os.path.join(tmp, f"{os.path.basename(path)}.{i}.mlir")
+            with open(chunk_path, "w") as f:
+                f.write(chunk)
+            if parses(rlx_opt, chunk_path):
+                yield path, chunk_path, names
+
+
 def classify(chunk_path, proc):
     """'compiled', 'diagnosed', or a failure reason."""
     if proc.returncode == 0:
@@ -82,23 +104,11 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
-        for path in args.files:
-            for i, chunk in enumerate(chunks(path)):
-                names = FUNC.findall(chunk)
-                if not names:
-                    continue
-                chunk_path = os.path.join(
-                    tmp, f"{os.path.basename(path)}.{i}.mlir")
-                with open(chunk_path, "w") as f:
-                    f.write(chunk)
-                # Chunks that do not parse (invalid-IR tests) are not
-                # programs to compile.
-                if subprocess.run([args.rlx_opt, chunk_path, "-o", os.devnull],
-                                  capture_output=True).returncode != 0:
-                    continue
-                for name in names:
-                    for pipeline in args.pipeline:
-                        jobs.append((pipeline, path, chunk_path, name))
+        for path, chunk_path, names in written_chunks(args.rlx_opt,
+                                                      args.files, tmp):
+            for name in names:
+                for pipeline in args.pipeline:
+                    jobs.append((pipeline, path, chunk_path, name))
         with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
             results = list(pool.map(
                 lambda job: run(args.rlx_opt, job[0], job[2], job[3],
