@@ -21,7 +21,6 @@
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Conversion/RLXToGPU/RuntimeKernels.h"
 
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace rlx {
@@ -66,17 +65,9 @@ struct GPUExpandKVCacheWritePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    SmallVector<std::pair<func::CallOp, int64_t>> calls;
-    module.walk([&](func::CallOp call) {
-      auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (auto problem = fn ? fn->getAttrOfType<DictionaryAttr>(
-                                  kKVCacheWriteTag)
-                            : DictionaryAttr())
-        calls.push_back(
-            {call, cast<IntegerAttr>(problem.get("axis")).getInt()});
-    });
-    for (auto [call, axis] : calls) {
+    for (auto [call, problem] :
+         callsOfTaggedFunctions(module, kKVCacheWriteTag)) {
+      int64_t axis = cast<IntegerAttr>(problem.get("axis")).getInt();
       if (call.getNumOperands() != 3 || call.getNumResults() != 0 ||
           !llvm::all_of(call.getOperandTypes(), llvm::IsaPred<MemRefType>)) {
         call.emitOpError("expected (cache, update, position) buffers: run "
@@ -96,9 +87,7 @@ struct GPUExpandKVCacheWritePass
                 call.getOperand(2), axis, blockSize);
       call.erase();
     }
-    for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (fn->hasAttr(kKVCacheWriteTag))
-        fn.erase();
+    eraseTaggedFunctions(module, kKVCacheWriteTag);
   }
 };
 

@@ -20,7 +20,6 @@
 #include "RLX/Conversion/Passes.h"
 #include "RLX/Conversion/RLXToGPU/RuntimeKernels.h"
 
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace rlx {
@@ -82,16 +81,9 @@ struct GPUExpandScatterAddPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    SmallVector<std::pair<func::CallOp, int64_t>> calls;
-    module.walk([&](func::CallOp call) {
-      auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (auto problem = fn ? fn->getAttrOfType<DictionaryAttr>(kScatterAddTag)
-                            : DictionaryAttr())
-        calls.push_back(
-            {call, cast<IntegerAttr>(problem.get("axis")).getInt()});
-    });
-    for (auto [call, axis] : calls) {
+    for (auto [call, problem] :
+         callsOfTaggedFunctions(module, kScatterAddTag)) {
+      int64_t axis = cast<IntegerAttr>(problem.get("axis")).getInt();
       if (call.getNumOperands() != 4 || call.getNumResults() != 0) {
         call.emitOpError("expected (base, indices, updates, out) buffers: "
                          "run after bufferization with results as "
@@ -109,9 +101,7 @@ struct GPUExpandScatterAddPass
           alloc && alloc->use_empty())
         alloc->erase();
     }
-    for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (fn->hasAttr(kScatterAddTag))
-        fn.erase();
+    eraseTaggedFunctions(module, kScatterAddTag);
   }
 };
 

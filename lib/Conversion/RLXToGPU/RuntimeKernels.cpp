@@ -88,3 +88,22 @@ Value rlx::elideResultCopy(func::CallOp call) {
     dealloc->erase();
   return target;
 }
+
+SmallVector<std::pair<func::CallOp, DictionaryAttr>>
+rlx::callsOfTaggedFunctions(ModuleOp module, StringRef tag) {
+  SymbolTable symbols(module);
+  SmallVector<std::pair<func::CallOp, DictionaryAttr>> calls;
+  module.walk([&](func::CallOp call) {
+    auto fn = symbols.lookup<func::FuncOp>(call.getCallee());
+    if (auto problem = fn ? fn->getAttrOfType<DictionaryAttr>(tag)
+                          : DictionaryAttr())
+      calls.push_back({call, problem});
+  });
+  return calls;
+}
+
+void rlx::eraseTaggedFunctions(ModuleOp module, StringRef tag) {
+  for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (fn->hasAttr(tag))
+      fn.erase();
+}

@@ -58,6 +58,15 @@ func::CallOp outlineForRuntimeKernel(ArrayRef<Operation *> ops, ValueRange args,
                                      StringRef tag, DictionaryAttr problem,
                                      SymbolTable &symbols, IRMapping &map);
 
+/// The calls in `module` of functions tagged `tag`, each with its tag's
+/// problem, in walk order (each callee looked up once per call).
+SmallVector<std::pair<func::CallOp, DictionaryAttr>>
+callsOfTaggedFunctions(ModuleOp module, StringRef tag);
+
+/// Erases the functions of `module` tagged `tag` (once their calls are
+/// replaced).
+void eraseTaggedFunctions(ModuleOp module, StringRef tag);
+
 /// Where the result of `call` (after bufferization, its last operand is the
 /// result's out-parameter) should be written. Buffer-results-to-out-params
 /// gives a call's result a temporary that is then copied to the caller's
