@@ -168,18 +168,17 @@ extern "C" void rlxDecodeAttention(int32_t type, int64_t batch, int64_t heads,
 
   int64_t tiles = ((heads / kvHeads) * seqQ + kDecodeRows - 1) / kDecodeRows;
   int64_t perSplit = batch * kvHeads * tiles;
+  // At least one: batch, heads and seqQ are positive here.
   int64_t splits = std::min({(kTargetBlocks + perSplit - 1) / perSplit,
                              kMaxSplits,
                              std::max<int64_t>(1, maxSeq /
                                                       kMinPositionsPerSplit)});
-  splits = std::max<int64_t>(splits, 1);
-  Handle stream = userStream();
   DecodeAttentionParams params{};
   if (splits > 1) {
     size_t bytes = size_t(splits) * size_t(batch * heads * seqQ) *
                    size_t(valueDim + 2) * sizeof(float);
     params.partial =
-        reinterpret_cast<float *>(workspace(*d, bytes, stream));
+        reinterpret_cast<float *>(workspace(*d, bytes, userStream()));
     if (!params.partial)
       return;
   }
@@ -202,18 +201,11 @@ extern "C" void rlxDecodeAttention(int32_t type, int64_t batch, int64_t heads,
                    reinterpret_cast<uintptr_t>(k) % 16 == 0;
   params.scaleLog2 = float(double(scale) * M_LOG2E);
   void *args[] = {&params};
-  if (!check(d->cuLaunchKernel(split, unsigned(splits),
-                               unsigned(batch * kvHeads), unsigned(tiles),
-                               kDecodeThreads, 1, 1, 0, stream, args, nullptr),
-             "cuLaunchKernel"))
-    return;
-  if (splits > 1 &&
-      !check(d->cuLaunchKernel(combine, unsigned(batch * heads * seqQ), 1, 1,
-                               kDecodeThreads, 1, 1, 0, stream, args, nullptr),
-             "cuLaunchKernel"))
-    return;
-  // Without a caller's stream this ran on the legacy default stream; it
-  // returns done, as the runtime's other kernels do.
-  if (!stream)
-    check(d->cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  if (launchOnCallerStream(*d, split, unsigned(splits),
+                           unsigned(batch * kvHeads), unsigned(tiles),
+                           kDecodeThreads, 0, args) &&
+      (splits == 1 ||
+       launchOnCallerStream(*d, combine, unsigned(batch * heads * seqQ), 1, 1,
+                            kDecodeThreads, 0, args)))
+    finishWithoutCallerStream(*d);
 }

@@ -158,16 +158,8 @@ extern "C" void rlxFlashAttention(
   params.window =
       mask == RLX_FLASH_ATTENTION_SLIDING_WINDOW ? int32_t(window) : 0;
   void *args[] = {&params};
-  Handle stream = userStream();
-  if (!check(d->cuLaunchKernel(function, flashGridX(int(seqQ)), unsigned(heads),
-                               unsigned(batch), kFlashThreads, 1, 1,
-                               flashSharedBytes(int(headDim)), stream, args,
-                               nullptr),
-             "cuLaunchKernel"))
-    return;
-  // Without a caller's stream this ran on the legacy default stream, which
-  // the entry point's own streams are ordered with; it returns done, as
-  // rlxGpuMatmul does.
-  if (!stream)
-    check(d->cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  if (launchOnCallerStream(*d, function, flashGridX(int(seqQ)),
+                           unsigned(heads), unsigned(batch), kFlashThreads,
+                           flashSharedBytes(int(headDim)), args))
+    finishWithoutCallerStream(*d);
 }

@@ -99,13 +99,9 @@ bool rlx::cuda::gemv(int32_t type, int32_t epilogue, int32_t transA,
   params.k = k;
   void *args[] = {&params};
   int64_t perBlock = (kGemvThreads / 32) * kGemvColumns;
-  Handle stream = userStream();
-  if (!check(d->cuLaunchKernel(function, unsigned((n + perBlock - 1) / perBlock),
-                               1, 1, kGemvThreads, 1, 1, 0, stream, args,
-                               nullptr),
-             "cuLaunchKernel"))
-    return true;
-  if (!stream)
-    check(d->cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+  if (launchOnCallerStream(*d, function,
+                           unsigned((n + perBlock - 1) / perBlock), 1, 1,
+                           kGemvThreads, 0, args))
+    finishWithoutCallerStream(*d);
   return true;
 }

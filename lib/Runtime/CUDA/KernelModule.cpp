@@ -41,3 +41,17 @@ rlx::cuda::Handle rlx::cuda::KernelModule::load(const Driver &d) {
   check(d.cuModuleLoadData(&module, bytes.data), "cuModuleLoadData");
   return module;
 }
+
+bool rlx::cuda::launchOnCallerStream(const Driver &d, Handle function,
+                                     unsigned gridX, unsigned gridY,
+                                     unsigned gridZ, unsigned threads,
+                                     unsigned sharedBytes, void **args) {
+  return check(d.cuLaunchKernel(function, gridX, gridY, gridZ, threads, 1, 1,
+                                sharedBytes, userStream(), args, nullptr),
+               "cuLaunchKernel");
+}
+
+void rlx::cuda::finishWithoutCallerStream(const Driver &d) {
+  if (!userStream())
+    check(d.cuStreamSynchronize(nullptr), "cuStreamSynchronize");
+}

@@ -48,6 +48,21 @@ private:
   std::string file;
 };
 
+/// Launches `function` (a grid of gridX x gridY x gridZ blocks of
+/// `threads` threads, `sharedBytes` of dynamic shared memory, its one
+/// parameter block in `args`) on the caller's stream (rlxCudaSetStream),
+/// else on the legacy default stream. False, with the error recorded, if
+/// the launch fails.
+bool launchOnCallerStream(const Driver &d, Handle function, unsigned gridX,
+                          unsigned gridY, unsigned gridZ, unsigned threads,
+                          unsigned sharedBytes, void **args);
+
+/// After a runtime kernel's launches: without a caller's stream they ran on
+/// the legacy default stream, which the entry point's own streams are
+/// ordered with; waits for it, so the call returns done (as rlxGpuMatmul
+/// does).
+void finishWithoutCallerStream(const Driver &d);
+
 } // namespace rlx::cuda
 
 #endif // RLX_LIB_RUNTIME_CUDA_KERNELMODULE_H
