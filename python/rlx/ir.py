@@ -256,49 +256,49 @@ class Module:
         op = C.lib.mlirOperationClone(self.operation)
         return Module(self.context, C.lib.mlirModuleFromOperation(op))
 
-    def function_type(self, name):
-        """The (argument types, result types) of function @name."""
+    def _function_attribute(self, name, attribute):
+        """Function @name's attribute `attribute` (null if it has none); an
+        error if the module has no function @name."""
         table = C.lib.mlirSymbolTableCreate(self.operation)
         try:
             op = C.lib.mlirSymbolTableLookup(table, C.StringRef.of(name))
-            attr = (C.lib.mlirOperationGetAttributeByName(
-                op, C.StringRef.of("function_type")) if op.ptr else None)
-            if attr is None or not attr.ptr:
-                raise RLXError("the module has no function @%s" % name)
-            t = C.lib.mlirTypeAttrGetValue(attr)
-            return ([Type(self.context, C.lib.mlirFunctionTypeGetInput(t, i))
-                     for i in range(C.lib.mlirFunctionTypeGetNumInputs(t))],
-                    [Type(self.context, C.lib.mlirFunctionTypeGetResult(t, i))
-                     for i in range(C.lib.mlirFunctionTypeGetNumResults(t))])
         finally:
             C.lib.mlirSymbolTableDestroy(table)
+        function_type = (C.lib.mlirOperationGetAttributeByName(
+            op, C.StringRef.of("function_type")) if op.ptr else None)
+        if function_type is None or not function_type.ptr:
+            raise RLXError("the module has no function @%s" % name)
+        return C.lib.mlirOperationGetAttributeByName(
+            op, C.StringRef.of(attribute))
+
+    def function_type(self, name):
+        """The (argument types, result types) of function @name."""
+        t = C.lib.mlirTypeAttrGetValue(
+            self._function_attribute(name, "function_type"))
+        return ([Type(self.context, C.lib.mlirFunctionTypeGetInput(t, i))
+                 for i in range(C.lib.mlirFunctionTypeGetNumInputs(t))],
+                [Type(self.context, C.lib.mlirFunctionTypeGetResult(t, i))
+                 for i in range(C.lib.mlirFunctionTypeGetNumResults(t))])
 
     def result_arguments(self, name):
         """Per result of function @name, the index of the argument marked
         `rlx.in_place_result` with it (the argument that holds the result
         in place), or None."""
-        results = len(self.function_type(name)[1])
-        table = C.lib.mlirSymbolTableCreate(self.operation)
-        try:
-            op = C.lib.mlirSymbolTableLookup(table, C.StringRef.of(name))
-            attrs = C.lib.mlirOperationGetAttributeByName(
-                op, C.StringRef.of("arg_attrs"))
-            held = [None] * results
-            count = C.lib.mlirArrayAttrGetNumElements(attrs) if attrs.ptr else 0
-            for i in range(count):
-                entry = C.lib.mlirDictionaryAttrGetElementByName(
-                    C.lib.mlirArrayAttrGetElement(attrs, i),
-                    C.StringRef.of("rlx.in_place_result"))
-                if entry.ptr:
-                    j = C.lib.mlirIntegerAttrGetValueInt(entry)
-                    if not 0 <= j < results or held[j] is not None:
-                        raise RLXError("@%s: argument #%d's "
-                                       "rlx.in_place_result %d is not a "
-                                       "result of its own" % (name, i, j))
-                    held[j] = i
-            return held
-        finally:
-            C.lib.mlirSymbolTableDestroy(table)
+        held = [None] * len(self.function_type(name)[1])
+        attrs = self._function_attribute(name, "arg_attrs")
+        count = C.lib.mlirArrayAttrGetNumElements(attrs) if attrs.ptr else 0
+        for i in range(count):
+            entry = C.lib.mlirDictionaryAttrGetElementByName(
+                C.lib.mlirArrayAttrGetElement(attrs, i),
+                C.StringRef.of("rlx.in_place_result"))
+            if entry.ptr:
+                j = C.lib.mlirIntegerAttrGetValueInt(entry)
+                if not 0 <= j < len(held) or held[j] is not None:
+                    raise RLXError("@%s: argument #%d's rlx.in_place_result "
+                                   "%d is not a result of its own" %
+                                   (name, i, j))
+                held[j] = i
+        return held
 
     def verify(self):
         self.context.take_diagnostics()
